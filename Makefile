@@ -1,0 +1,37 @@
+# logz: set-up, tests, checks and benchmarks. `make demo` and `make test` install
+# whatever is missing first (see tools/install-deps.sh).
+R ?= R
+RSCRIPT ?= Rscript
+PKG := logz
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+
+.PHONY: deps install document demo test check bench clean
+
+deps:
+	bash tools/install-deps.sh
+
+install: deps
+	$(R) CMD INSTALL --preclean --no-multiarch .
+
+document:
+	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = roxygen2::load_installed)'
+
+demo: install
+	$(RSCRIPT) demo/mnist.R
+
+test: install
+	$(RSCRIPT) tools/run-tests.R
+
+check: deps
+	rm -rf $(PKG).Rcheck $(TARBALL)
+	$(R) CMD build .
+	_R_CHECK_FORCE_SUGGESTS_=false $(R) CMD check --no-manual $(TARBALL)
+	@if grep -qE '^Status:.*(ERROR|WARNING)' $(PKG).Rcheck/00check.log; then \
+		echo "R CMD check reported an ERROR or WARNING"; exit 1; fi
+
+bench: install
+	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
+
+clean:
+	rm -rf $(PKG).Rcheck $(TARBALL) src/*.o src/*.so demo-output

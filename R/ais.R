@@ -1,0 +1,221 @@
+#' Annealed importance sampling
+#'
+#' Estimates log Z of a model by annealed importance sampling (Neal 2001) from
+#' a tractable base distribution along a schedule of inverse temperatures.
+#'
+#' For an RBM the path is the one of Salakhutdinov & Murray (2008) with the
+#' hidden units summed out,
+#' \deqn{\log f_\beta(v) = (1-\beta) v'a_0 + \beta v'a + \sum_j \mathrm{softplus}(\beta (b_j + v'W_j)),}{log f_beta(v) = (1 - beta) v'a0 + beta v'a + sum_j softplus(beta (b_j + v'W_j)),}
+#' from the product of Bernoullis with visible biases \eqn{a_0} (log
+#' \eqn{Z_0 = \sum_i \mathrm{softplus}(a_{0i}) + n_h \log 2}) to the RBM.
+#' Each chain starts with \eqn{v \sim p_0}; for \eqn{k = 1..K} its log weight
+#' gains \eqn{\log f_{\beta_k}(v) - \log f_{\beta_{k-1}}(v)}, and for \eqn{k < K}
+#' it takes `sweeps_per_step` block-Gibbs sweeps at \eqn{\beta_k}. The estimate
+#' is \eqn{\log Z_0 + \log \frac1M \sum_m w_m}.
+#'
+#' All chains are advanced together in C: \eqn{[W\,a\,a_0]'V} is one BLAS
+#' `dgemm` whose result serves both the weight update and the hidden draw, and
+#' \eqn{WH} is the second. Each chain draws from its own L'Ecuyer-CMRG
+#' (MRG32k3a) stream seeded from R's RNG, so `set.seed()` reproduces a run and
+#' the result is identical for any `threads`.
+#'
+#' @param model the model: an `rbm`.
+#' @param schedule a [logz_schedule][schedule] (or numeric vector of betas
+#'   from 0 to 1), e.g. [schedule_sm08()] (the default) or
+#'   [schedule_linear()].
+#' @param n_chains number of independent AIS runs M (>= 1).
+#' @param sweeps_per_step Gibbs sweeps at each intermediate beta (>= 1).
+#' @param base the base distribution: `NULL` (the model's `base_rate` if it was
+#'   trained by [rbm_train()], else uniform), an `rbm` with zero `W` and `b`
+#'   such as [rbm_base_rate()], or a numeric vector of visible biases.
+#' @param threads number of OpenMP threads for the per-unit work (the matrix
+#'   products use R's BLAS, which may have threads of its own).
+#' @param progress show a progress bar (default: in interactive sessions).
+#' @param ... further arguments for methods.
+#' @return An object of class `c("logz_ais", "logz_estimate")` (see
+#'   [logz_estimate]) with, besides the common fields:
+#' \describe{
+#'   \item{`log_z`}{the AIS estimate \eqn{\log Z_0 + \log\mathrm{mean}(w)}.}
+#'   \item{`se`}{delta-method standard error of `log_z`,
+#'     \eqn{\mathrm{sd}(w) / (\sqrt{M}\,\mathrm{mean}(w))}.}
+#'   \item{`bounds`}{`c(lower, upper)` = \eqn{\log(\hat Z \mp 3\,\mathrm{sd}(\hat Z))}
+#'     as reported by Salakhutdinov & Murray (lower is `-Inf` when the
+#'     3-sd interval reaches 0).}
+#'   \item{`ess`}{effective sample size \eqn{(\sum w)^2/\sum w^2} of the final
+#'     weights (between 1 and M).}
+#'   \item{`log_weights`}{the M final log importance weights.}
+#'   \item{`log_z0`}{log Z of the base distribution.}
+#'   \item{`schedule`}{the schedule used.}
+#'   \item{`diagnostics`}{data frame with one row per step: `step`, `beta`,
+#'     `ess` (of the on-the-fly weights) and `log_z` (running estimate).}
+#'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps in total), `chains`, `steps`.}
+#' }
+#' @section Errors: `model` not a supported model; a schedule that does not
+#'   run from 0 to 1 or decreases; `n_chains`, `sweeps_per_step` or `threads`
+#'   not positive whole numbers; a `base` of the wrong size or with couplings.
+#' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
+#'   Computing 11, 125-139.
+#'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
+#'   deep belief networks. ICML.
+#' @seealso [schedule_sm08()], [exact_log_z()], [log_likelihood()]
+#' @examples
+#' set.seed(1)
+#' m <- rbm_train(mnist$x[1:1000, ], n_hidden = 10, epochs = 2, progress = FALSE)
+#' fit <- ais(m, schedule_linear(500), n_chains = 50, progress = FALSE)
+#' fit
+#' exact_log_z(m)
+#' plot(fit, type = "ess")
+#' @export
+ais <- function(model, ...) UseMethod("ais")
+
+#' @export
+ais.default <- function(model, ...) {
+  stop_no_call(sprintf("ais() does not know how to handle `model` of class %s.",
+                       paste(class(model), collapse = "/")))
+}
+
+#' @rdname ais
+#' @export
+ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_per_step = 1L,
+                    base = NULL, threads = 1L, progress = interactive(), ...) {
+  call <- match.call()
+  schedule <- as_schedule(schedule)
+  n_chains <- check_count(n_chains, "n_chains")
+  sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
+  threads <- check_threads(threads)
+  check_flag(progress, "progress")
+  a0 <- rbm_base_bias(model, base)
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+
+  betas <- as.double(schedule)
+  K <- length(betas) - 1L
+  log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  state <- list(V = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
+  n_chunks <- min(K, 100L)
+  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
+  trace <- matrix(NA_real_, K, 2L)
+  sweeps <- 0
+  pb <- progress_bar(progress, K)
+  for (i in seq_len(length(ends) - 1L)) {
+    from <- ends[i]
+    to <- ends[i + 1L]
+    control <- list(threads = threads, sweeps = sweeps_per_step, final = to == K,
+                    log_z0 = log_z0)
+    res <- .Call(C_ais_rbm, mlist, betas[(from + 1L):(to + 1L)], state, control)
+    state <- list(V = res$V, log_w = res$log_w, streams = res$streams)
+    trace[(from + 1L):to, ] <- res$trace
+    sweeps <- sweeps + res$sweeps
+    pb$update(to)
+  }
+  pb$close()
+  new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
+                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+}
+
+# Summaries of M log importance weights: the estimate, its delta-method se,
+# Salakhutdinov & Murray's 3-sd bounds and the ESS.
+ais_summary <- function(log_w, log_z0) {
+  M <- length(log_w)
+  mx <- max(log_w)
+  w <- exp(log_w - mx)
+  mw <- mean(w)
+  rel_sd <- if (M > 1L) stats::sd(w) / mw else NA_real_
+  log_z <- log_z0 + mx + log(mw)
+  rel <- 3 * rel_sd / sqrt(M)
+  list(log_z = log_z, se = rel_sd / sqrt(M),
+       bounds = c(lower = if (is.na(rel)) NA_real_ else if (rel >= 1) -Inf else log_z + log1p(-rel),
+                  upper = log_z + log1p(rel)),
+       ess = sum(w)^2 / sum(w^2))
+}
+
+new_ais_result <- function(log_w, log_z0, schedule, trace, sweeps, n_chains, time, seed,
+                           call, method = "AIS") {
+  s <- ais_summary(log_w, log_z0)
+  K <- length(schedule) - 1L
+  diagnostics <- data.frame(step = seq_len(K), beta = as.double(schedule)[-1],
+                            ess = trace[, 1], log_z = trace[, 2])
+  new_logz_estimate(list(
+    log_z = s$log_z, se = s$se, bounds = s$bounds, ess = s$ess, log_weights = log_w,
+    log_z0 = log_z0, schedule = schedule, method = method, time = time,
+    counts = c(gibbs_sweeps = sweeps * n_chains, chains = n_chains, steps = K),
+    diagnostics = diagnostics, seed = seed, call = call), "logz_ais")
+}
+
+rbm_base_bias <- function(model, base) {
+  nv <- model$n_visible
+  if (is.null(base)) {
+    a0 <- if (!is.null(model$base_rate)) model$base_rate else numeric(nv)
+  } else if (is_rbm(base)) {
+    if (base$n_visible != nv)
+      stop_no_call(sprintf("`base` has %d visible units but `model` has %d.", base$n_visible, nv))
+    if (any(base$W != 0) || any(base$b != 0))
+      stop_no_call(paste0("`base` must be a product of Bernoullis (an rbm with W = 0 and b = 0, ",
+                          "such as rbm_base_rate())."))
+    a0 <- base$a
+  } else if (is.numeric(base)) {
+    check_finite_numeric(base, "base", len = nv)
+    a0 <- as.double(base)
+  } else {
+    stop_no_call(sprintf("`base` must be NULL, an rbm from rbm_base_rate() or a numeric vector, not %s.",
+                         describe(base)))
+  }
+  a0
+}
+
+#' @export
+print.logz_ais <- function(x, ...) {
+  cat(sprintf("<logz_ais> %s estimate of log Z\n", x$method))
+  cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
+              x$bounds[[1]], x$bounds[[2]]))
+  cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
+              x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
+  cat(sprintf("  %s Gibbs sweeps in %.2f s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
+              x$time))
+  invisible(x)
+}
+
+#' Plot an AIS run
+#'
+#' @param x a `logz_ais` result.
+#' @param type `"ess"` (ESS of the on-the-fly weights against beta),
+#'   `"log_z"` (running log Z estimate against beta, with the final 3-sd
+#'   bounds), `"weights"` (histogram of the final log weights relative to their
+#'   maximum) or `"schedule"` (beta against step).
+#' @param ... graphical parameters passed to [graphics::plot.default()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(40, sd = 0.3), 10, 4))
+#' fit <- ais(m, schedule_linear(200), n_chains = 50, progress = FALSE)
+#' plot(fit, type = "ess")
+#' plot(fit, type = "log_z")
+#' @export
+plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule"), ...) {
+  type <- match.arg(type)
+  d <- x$diagnostics
+  M <- x$counts[["chains"]]
+  switch(type,
+    ess = {
+      plot(d$beta, d$ess, type = "n", ylim = c(0, M), xlab = expression(beta),
+           ylab = "ESS of on-the-fly weights", ...)
+      graphics::lines(d$beta, d$ess)
+    },
+    log_z = {
+      rng <- range(d$log_z, x$bounds[is.finite(x$bounds)])
+      plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
+           ylab = "running log Z estimate", ...)
+      graphics::lines(d$beta, d$log_z)
+      graphics::abline(h = x$bounds[is.finite(x$bounds)], lty = 2, col = "grey40")
+    },
+    weights = {
+      lw <- x$log_weights - max(x$log_weights)
+      graphics::hist(lw, breaks = "FD", main = "", xlab = "log weight - max log weight", ...)
+    },
+    schedule = {
+      plot(d$step, d$beta, type = "n", xlab = "step k", ylab = expression(beta), ...)
+      graphics::lines(d$step, d$beta)
+    })
+  invisible(x)
+}

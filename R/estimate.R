@@ -1,0 +1,82 @@
+#' Log Z estimates: the common result class
+#'
+#' Every estimator in logz returns a list with class `c("logz_<method>",
+#' "logz_estimate")` holding at least:
+#' \describe{
+#'   \item{`log_z`}{the estimate of log Z (nats).}
+#'   \item{`se`}{its standard error (`NA` where none is available).}
+#'   \item{`method`}{a short name, e.g. `"AIS"`.}
+#'   \item{`time`}{elapsed seconds.}
+#'   \item{`counts`}{named numeric vector of work done (Gibbs sweeps, ...).}
+#'   \item{`diagnostics`}{a data frame of traces (step, beta, ess, log_z, ...).}
+#'   \item{`seed`}{the RNG state (`.Random.seed`) at entry: assigning it back
+#'     to `.Random.seed` and repeating the call reproduces the result.}
+#'   \item{`call`}{the matched call.}
+#' }
+#' Methods: `print()`, `summary()`, `as.data.frame()` (the diagnostics),
+#' `confint()` (normal interval from `se`), and `plot()` for the subclasses.
+#'
+#' @param object,x a `logz_estimate`.
+#' @param parm ignored (there is one parameter, log Z).
+#' @param level confidence level.
+#' @param row.names,optional,... passed on / ignored.
+#' @return `confint()`: a 1 x 2 matrix; `as.data.frame()`: the diagnostics data
+#'   frame; `summary()`: an object of class `summary.logz_estimate`.
+#' @name logz_estimate
+NULL
+
+new_logz_estimate <- function(x, subclass) {
+  stopifnot(is.list(x), all(c("log_z", "se", "method", "time", "counts", "diagnostics",
+                              "seed", "call") %in% names(x)))
+  structure(x, class = c(subclass, "logz_estimate"))
+}
+
+#' @rdname logz_estimate
+#' @export
+print.logz_estimate <- function(x, ...) {
+  cat(sprintf("<%s> %s estimate of log Z\n", class(x)[1], x$method))
+  cat(sprintf("  log Z = %.4f", x$log_z))
+  if (!is.na(x$se)) cat(sprintf(" (se %.4f)", x$se))
+  cat("\n")
+  cat(sprintf("  %.2f s\n", x$time))
+  invisible(x)
+}
+
+#' @rdname logz_estimate
+#' @export
+summary.logz_estimate <- function(object, ...) {
+  structure(list(method = object$method, class = class(object)[1], log_z = object$log_z,
+                 se = object$se, ci = stats::confint(object), counts = object$counts,
+                 time = object$time, ess = object$ess),
+            class = "summary.logz_estimate")
+}
+
+#' @export
+print.summary.logz_estimate <- function(x, ...) {
+  cat(sprintf("%s estimate of log Z (%s)\n", x$method, x$class))
+  cat(sprintf("  log Z    %.6f\n", x$log_z))
+  cat(sprintf("  se       %s\n", if (is.na(x$se)) "NA" else sprintf("%.6f", x$se)))
+  if (all(is.finite(x$ci)))
+    cat(sprintf("  95%% CI   [%.6f, %.6f]\n", x$ci[1], x$ci[2]))
+  if (!is.null(x$ess)) cat(sprintf("  ESS      %.1f\n", x$ess))
+  cat(sprintf("  time     %.3f s\n", x$time))
+  cnt <- x$counts
+  for (nm in names(cnt)) cat(sprintf("  %-8s %s\n", nm, format(cnt[[nm]], big.mark = ",")))
+  invisible(x)
+}
+
+#' @rdname logz_estimate
+#' @export
+confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
+                        upper_open = TRUE)
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  ci <- object$log_z + c(-1, 1) * z * object$se
+  matrix(ci, 1L, 2L, dimnames = list("log_z", sprintf("%g %%", 100 * c(1 - level, 1 + level) / 2)))
+}
+
+#' @rdname logz_estimate
+#' @export
+as.data.frame.logz_estimate <- function(x, row.names = NULL, optional = FALSE, ...) {
+  as.data.frame(x$diagnostics, row.names = row.names, optional = optional, ...)
+}

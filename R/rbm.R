@@ -1,0 +1,261 @@
+#' Restricted Boltzmann machines
+#'
+#' `rbm()` builds a binary restricted Boltzmann machine with joint distribution
+#' \deqn{p(v, h) = \exp(v'a + h'b + v'Wh) / Z,\quad v \in \{0,1\}^{n_v}, h \in \{0,1\}^{n_h}.}{p(v, h) = exp(v'a + h'b + v'W h) / Z.}
+#' `rbm_base_rate()` builds the base-rate model of Salakhutdinov & Murray
+#' (2008): `W = 0`, `b = 0` and visible biases the logits of the smoothed pixel
+#' means `(count + 0.05 N) / (1.05 N)`, the usual starting point of AIS.
+#'
+#' @param W numeric matrix, visible x hidden (`n_visible` rows, `n_hidden`
+#'   columns), the couplings. Finite values only.
+#' @param a numeric vector of length `n_visible`, the visible biases
+#'   (default zeros).
+#' @param b numeric vector of length `n_hidden`, the hidden biases (default zeros).
+#' @return An object of class `"rbm"`: a list with `W`, `a`, `b`, `n_visible`,
+#'   `n_hidden`, and (for trained models) `base_rate` (visible biases of the
+#'   training data's base-rate model, used by [ais()] by default), `history`
+#'   and `method`.
+#' @section Errors: non-numeric or non-finite parameters, `W` not a matrix,
+#'   or bias lengths that do not match `W`.
+#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
+#'   analysis of deep belief networks. ICML.
+#' @seealso [rbm_train()], [exact_log_z()], [ais()], [free_energy()]
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(12, sd = 0.5), 4, 3), a = rnorm(4), b = rnorm(3))
+#' m
+#' exact_log_z(m)
+#' base <- rbm_base_rate(mnist$x[1:1000, ])
+#' base
+#' @export
+rbm <- function(W, a = NULL, b = NULL) {
+  if (!is.matrix(W) || !is.numeric(W))
+    stop_no_call(sprintf("`W` must be a numeric matrix (visible x hidden), not %s.", describe(W)))
+  if (nrow(W) < 1L)
+    stop_no_call("`W` must have at least one row (visible unit).")
+  nv <- nrow(W)
+  nh <- ncol(W)
+  if (is.null(a)) a <- numeric(nv)
+  if (is.null(b)) b <- numeric(nh)
+  check_finite_numeric(W, "W")
+  check_finite_numeric(a, "a", len = nv)
+  check_finite_numeric(b, "b", len = nh)
+  storage.mode(W) <- "double"
+  dimnames(W) <- NULL
+  new_rbm(W, as.double(a), as.double(b))
+}
+
+new_rbm <- function(W, a, b, ...) {
+  structure(list(W = W, a = a, b = b, n_visible = nrow(W), n_hidden = ncol(W), ...),
+            class = "rbm")
+}
+
+#' @rdname rbm
+#' @param data 0/1 matrix or data frame, one example per row (`n_visible`
+#'   columns). NA and non-binary values are errors.
+#' @param n_hidden number of hidden units of the returned model (their weights
+#'   and biases are zero; the base rate model's hidden layer only adds
+#'   `n_hidden * log(2)` to log Z).
+#' @export
+rbm_base_rate <- function(data, n_hidden = 0L) {
+  data <- as_binary_matrix(data, "data")
+  n_hidden <- check_count(n_hidden, "n_hidden", min = 0L)
+  a0 <- base_rate_bias(data)
+  new_rbm(matrix(0, ncol(data), n_hidden), a0, numeric(n_hidden))
+}
+
+base_rate_bias <- function(data) {
+  n <- nrow(data)
+  p <- (colSums(data) + 0.05 * n) / (1.05 * n)
+  log(p) - log1p(-p)
+}
+
+is_rbm <- function(x) inherits(x, "rbm")
+
+check_rbm <- function(model, name = "model") {
+  if (!is_rbm(model))
+    stop_no_call(sprintf("`%s` must be an rbm (see rbm() or rbm_train()), not %s.", name,
+                         describe(model)))
+  invisible(model)
+}
+
+#' @export
+print.rbm <- function(x, ...) {
+  cat(sprintf("<rbm> %d visible x %d hidden units\n", x$n_visible, x$n_hidden))
+  if (!is.null(x$method)) {
+    h <- x$history
+    cat(sprintf("  trained by %s for %d epochs", x$method, nrow(h)))
+    if (nrow(h)) cat(sprintf(" (final reconstruction error %.3f, %.1f s)",
+                             h$reconstruction_error[nrow(h)], sum(h$time)))
+    cat("\n")
+  }
+  if (x$n_hidden > 0)
+    cat(sprintf("  |W| mean %.4g, max %.4g; a in [%.3g, %.3g]; b in [%.3g, %.3g]\n",
+                mean(abs(x$W)), max(abs(x$W)), min(x$a), max(x$a), min(x$b), max(x$b)))
+  else cat(sprintf("  product of Bernoullis; a in [%.3g, %.3g]\n", min(x$a), max(x$a)))
+  invisible(x)
+}
+
+#' @export
+summary.rbm <- function(object, ...) {
+  print(object, ...)
+  invisible(object)
+}
+
+#' Plot a trained RBM
+#'
+#' @param x an `rbm`.
+#' @param type `"history"` (reconstruction error per epoch, for trained
+#'   models) or `"filters"` (the weights of the first hidden units as images,
+#'   for 784-visible MNIST models or any square number of visible units).
+#' @param n_filters number of hidden units to show with `type = "filters"`.
+#' @param ... passed to the base graphics calls.
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' m <- rbm_train(mnist$x[1:500, ], n_hidden = 16, epochs = 2, progress = FALSE)
+#' plot(m)
+#' plot(m, type = "filters")
+#' @export
+plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
+  type <- match.arg(type)
+  if (type == "history") {
+    h <- x$history
+    if (is.null(h) || nrow(h) == 0L)
+      stop_no_call("This rbm has no training history; use `type = \"filters\"`.")
+    plot(h$epoch, h$reconstruction_error, type = "n", xlab = "epoch",
+         ylab = "reconstruction error (per example)", ...)
+    graphics::lines(h$epoch, h$reconstruction_error)
+    graphics::points(h$epoch, h$reconstruction_error, pch = 20)
+  } else {
+    side <- round(sqrt(x$n_visible))
+    if (side * side != x$n_visible)
+      stop_no_call(sprintf("`type = \"filters\"` needs a square number of visible units, not %d.",
+                           x$n_visible))
+    k <- min(check_count(n_filters, "n_filters"), x$n_hidden)
+    if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
+    nc <- ceiling(sqrt(k))
+    nr <- ceiling(k / nc)
+    op <- graphics::par(mfrow = c(nr, nc), mar = c(0.2, 0.2, 0.2, 0.2))
+    on.exit(graphics::par(op))
+    for (j in seq_len(k)) {
+      img <- matrix(x$W[, j], side, side, byrow = TRUE)[, side:1]
+      graphics::image(img, col = grDevices::gray.colors(64, 0, 1), axes = FALSE, ...)
+    }
+  }
+  invisible(x)
+}
+
+#' Free energy of an RBM
+#'
+#' The free energy \eqn{F(v) = -v'a - \sum_j \log(1 + e^{b_j + v'W_j})}{F(v) = -v'a - sum_j softplus(b_j + v'W_j)}
+#' of each visible vector, so that `log p(v) = -F(v) - log Z`.
+#'
+#' @param model an `rbm`.
+#' @param data 0/1 matrix or data frame with `n_visible` columns (or one 0/1
+#'   vector of length `n_visible`).
+#' @return numeric vector, one free energy (in nats) per row of `data`.
+#' @section Errors: `data` with NA, non-binary values, or the wrong number of
+#'   columns.
+#' @examples
+#' m <- rbm(matrix(0.1, 784, 2))
+#' head(free_energy(m, mnist$x[1:5, ]))
+#' @export
+free_energy <- function(model, data) UseMethod("free_energy")
+
+#' @export
+free_energy.rbm <- function(model, data) {
+  data <- as_binary_matrix(data, "data", n_col = model$n_visible)
+  lin <- drop(data %*% model$a)
+  if (model$n_hidden == 0L) return(-lin)
+  pre <- data %*% model$W
+  pre <- sweep(pre, 2L, model$b, `+`)
+  -lin - rowSums(softplus(pre))
+}
+
+#' Average log-likelihood of data under an RBM
+#'
+#' `mean(-free_energy(model, data)) - log_z`: the average log-probability per
+#' example, in nats.
+#'
+#' @param model an `rbm`.
+#' @param data 0/1 matrix or data frame with `n_visible` columns.
+#' @param log_z the log partition function: a number, or a `logz_estimate`
+#'   (e.g. from [ais()]); when missing, [exact_log_z()] is used (small models
+#'   only).
+#' @param per_example if `TRUE`, return one log-likelihood per row instead of
+#'   the average.
+#' @return A number (or a vector with `per_example = TRUE`). When `log_z` is an
+#'   AIS estimate with `bounds`, the attribute `"bounds"` gives the matching
+#'   interval of the average log-likelihood (the lower log Z bound gives the upper
+#'   log-likelihood bound).
+#' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
+#'   number or estimate; a missing `log_z` for a model too large to enumerate.
+#' @examples
+#' set.seed(1)
+#' m <- rbm_train(mnist$x[1:500, ], n_hidden = 10, epochs = 2, progress = FALSE)
+#' log_likelihood(m, mnist$x[501:600, ])
+#' @export
+log_likelihood <- function(model, data, log_z, per_example = FALSE) {
+  check_rbm(model)
+  bounds <- NULL
+  if (missing(log_z)) {
+    log_z <- exact_log_z(model)
+  } else if (inherits(log_z, "logz_estimate")) {
+    bounds <- log_z$bounds
+    log_z <- log_z$log_z
+  }
+  check_number(log_z, "log_z")
+  check_flag(per_example, "per_example")
+  ll <- -free_energy(model, data) - log_z
+  if (per_example) return(ll)
+  out <- mean(ll)
+  if (!is.null(bounds)) attr(out, "bounds") <- c(lower = out + log_z - bounds[[2]],
+                                                 upper = out + log_z - bounds[[1]])
+  out
+}
+
+#' Exact log partition function by enumeration
+#'
+#' For an RBM, sums out one layer analytically and enumerates all \eqn{2^n}
+#' states of the other (the smaller one by default), in C with Gray-code
+#' updates and a streaming log-sum-exp, split over `threads`.
+#'
+#' @param model a model: an `rbm`.
+#' @param ... further arguments for methods.
+#' @param layer which layer to enumerate: `"auto"` (the smaller), `"hidden"`
+#'   or `"visible"`. The answer does not depend on it (up to rounding).
+#' @param max_states refuse to enumerate more than this many states
+#'   (default `2^26`, about a minute for a 784 x 26 RBM on one core).
+#' @param threads number of OpenMP threads.
+#' @return log Z (a number, in nats).
+#' @section Errors: a model whose smaller layer has more than
+#'   `log2(max_states)` units.
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(20 * 8), 20, 8), rnorm(20), rnorm(8))
+#' exact_log_z(m)
+#' exact_log_z(m, layer = "visible")
+#' @export
+exact_log_z <- function(model, ...) UseMethod("exact_log_z")
+
+#' @rdname exact_log_z
+#' @export
+exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
+                            max_states = 2^26, threads = 1L, ...) {
+  layer <- match.arg(layer)
+  check_number(max_states, "max_states", lower = 1)
+  threads <- check_threads(threads)
+  nv <- model$n_visible
+  nh <- model$n_hidden
+  if (nh == 0L || all(model$W == 0))
+    return(sum(softplus(model$a)) + sum(softplus(model$b)))
+  if (layer == "auto") layer <- if (nh <= nv) "hidden" else "visible"
+  n <- if (layer == "hidden") nh else nv
+  if (n > 40 || 2^n > max_states)
+    stop_no_call(sprintf(paste0("exact_log_z(): enumerating the %s layer needs 2^%d states, ",
+                                "more than `max_states` = %s. Use ais() for this model, ",
+                                "or raise `max_states`."), layer, n, format(max_states)))
+  .Call(C_rbm_exact_log_z, model$W, model$a, model$b, if (layer == "hidden") 0L else 1L,
+        threads)
+}

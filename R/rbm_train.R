@@ -1,0 +1,96 @@
+#' Train an RBM by contrastive divergence
+#'
+#' Minibatch CD-k (Hinton 2002) or persistent CD (PCD, Tieleman 2008) with
+#' momentum and L2 weight decay, in C with BLAS `dgemm` over each batch.
+#' Weights start at `N(0, 0.01^2)`, visible biases at the base-rate logits and
+#' hidden biases at zero; examples are shuffled every epoch.
+#'
+#' @param data 0/1 matrix or data frame, one example per row (e.g. `mnist$x`).
+#' @param n_hidden number of hidden units (>= 1).
+#' @param method `"cd"` (contrastive divergence, negative chains start at the
+#'   batch) or `"pcd"` (persistent chains, `batch_size` of them).
+#' @param k Gibbs steps per update (CD-k / PCD-k).
+#' @param epochs passes over the data.
+#' @param learning_rate step size (> 0).
+#' @param batch_size examples per update (1 to `nrow(data)`); the remainder of
+#'   an epoch that does not fill a batch is skipped (it is reshuffled into later
+#'   epochs).
+#' @param momentum momentum coefficient in `[0, 1)`.
+#' @param weight_decay L2 penalty coefficient (>= 0) on `W`.
+#' @param init optional `rbm` to continue training from (its sizes must match).
+#' @param seed optional integer: train with this seed and leave the global RNG
+#'   untouched. With `seed = NULL` the global RNG is used (so `set.seed()`
+#'   before the call reproduces the model).
+#' @param progress show a progress bar (default: in interactive sessions).
+#' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
+#'   `base_rate` (visible biases of the base-rate model of `data`, the default
+#'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
+#'   squared error of the mean-field reconstruction per example), `time`
+#'   (seconds)), and `seed` (RNG state at entry).
+#' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
+#'   `batch_size` not positive whole numbers; `learning_rate <= 0`; `momentum`
+#'   outside `[0, 1)`; an `init` model of the wrong size.
+#' @references Hinton, G. E. (2002). Training products of experts by minimizing
+#'   contrastive divergence. Neural Computation 14, 1771-1800.
+#'   Tieleman, T. (2008). Training restricted Boltzmann machines using
+#'   approximations to the likelihood gradient. ICML.
+#' @examples
+#' set.seed(1)
+#' m <- rbm_train(mnist$x[1:1000, ], n_hidden = 20, method = "pcd", epochs = 3,
+#'                progress = FALSE)
+#' m
+#' m$history
+#' @export
+rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 10L,
+                      learning_rate = 0.05, batch_size = 100L, momentum = 0.5,
+                      weight_decay = 2e-4, init = NULL, seed = NULL,
+                      progress = interactive()) {
+  call <- match.call()
+  data <- as_binary_matrix(data, "data")
+  method <- match.arg(method)
+  n_hidden <- check_count(n_hidden, "n_hidden")
+  k <- check_count(k, "k")
+  epochs <- check_count(epochs, "epochs", min = 0L)
+  learning_rate <- check_number(learning_rate, "learning_rate", lower = 0, lower_open = TRUE)
+  batch_size <- check_count(batch_size, "batch_size", max = nrow(data))
+  momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
+  weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
+  check_flag(progress, "progress")
+  nv <- ncol(data)
+  with_seed(seed, {
+    seed_state <- rng_state()
+    if (is.null(init)) {
+      params <- list(W = matrix(stats::rnorm(nv * n_hidden, sd = 0.01), nv, n_hidden),
+                     a = base_rate_bias(data), b = numeric(n_hidden))
+    } else {
+      check_rbm(init, "init")
+      if (init$n_visible != nv || init$n_hidden != n_hidden)
+        stop_no_call(sprintf("`init` has %d x %d units but `data` and `n_hidden` ask for %d x %d.",
+                             init$n_visible, init$n_hidden, nv, n_hidden))
+      params <- list(W = init$W, a = init$a, b = init$b)
+    }
+    state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
+                  P = NULL)
+    data_t <- t(data)
+    history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
+                          time = numeric(0))
+    pb <- progress_bar(progress, epochs)
+    for (ep in seq_len(epochs)) {
+      t0 <- proc.time()[["elapsed"]]
+      control <- list(perm = sample.int(nrow(data)) - 1L, pcd = as.integer(method == "pcd"),
+                      k = k, batch_size = batch_size, learning_rate = learning_rate,
+                      momentum = momentum, weight_decay = weight_decay)
+      res <- .Call(C_rbm_train_epoch, data_t, params, state, control)
+      params <- res[c("W", "a", "b")]
+      state <- res[c("dW", "da", "db", "P")]
+      history[ep, ] <- list(ep, res$recon_error, proc.time()[["elapsed"]] - t0)
+      pb$update(ep)
+    }
+    pb$close()
+  })
+  if (any(!is.finite(params$W)))
+    stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
+  new_rbm(params$W, params$a, params$b,
+          method = sprintf("%s-%d", toupper(method), k), base_rate = base_rate_bias(data),
+          history = history, seed = seed_state, call = call)
+}

@@ -1,0 +1,160 @@
+#' Annealing schedules
+#'
+#' An annealing schedule is the sequence of inverse temperatures
+#' \eqn{0 = \beta_0 \le \beta_1 \le \dots \le \beta_K = 1} at which AIS
+#' reweights and moves its chains; `K` is the number of annealing steps (AIS
+#' makes `K` weight updates and `K - 1` transitions per chain).
+#'
+#' * `schedule_linear(K)`: equal steps.
+#' * `schedule_geometric(K, beta_min)`: \eqn{\beta_k} equally spaced in
+#'   \eqn{\log\beta} from `beta_min` to 1 (plus \eqn{\beta_0 = 0}).
+#' * `schedule_sigmoid(K, radius)`: the sigmoid schedule of Grosse, Maddison &
+#'   Salakhutdinov (2013): `sigmoid(t)` for `t` equally spaced in
+#'   `[-radius, radius]`, rescaled to run from 0 to 1.
+#' * `schedule_sm08(K)`: Salakhutdinov & Murray (2008): steps of 1e-3 on
+#'   `[0, 0.5]`, 1e-4 on `[0.5, 0.9]` and 1e-5 on `[0.9, 1]` (14,500 steps,
+#'   14,501 betas). Other `K` keep the three regions' shares of steps
+#'   (500 : 4000 : 10000).
+#' * `as_schedule(betas)`: validate a numeric vector of your own.
+#'
+#' @param K number of annealing steps (>= 1); the schedule has `K + 1` betas.
+#' @param beta_min smallest positive beta of the geometric schedule, in (0, 1).
+#' @param radius half-width of the sigmoid schedule's range (> 0).
+#' @param betas numeric vector starting at 0, ending at 1, non-decreasing.
+#' @param name a label, used by `print` and `plot`.
+#' @return A `logz_schedule`: the numeric vector of betas with attribute
+#'   `name`.
+#' @section Errors: `K < 1` or not a whole number; betas that contain NA, do
+#'   not start at 0 or end at 1, or decrease.
+#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
+#'   analysis of deep belief networks. ICML.
+#'   Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing
+#'   between distributions by averaging moments. NIPS.
+#' @examples
+#' schedule_linear(10)
+#' s <- schedule_sm08()
+#' s
+#' plot(s)
+#' @name schedule
+NULL
+
+#' @rdname schedule
+#' @export
+schedule_linear <- function(K) {
+  K <- check_count(K, "K")
+  new_schedule(seq(0, 1, length.out = K + 1L), "linear")
+}
+
+#' @rdname schedule
+#' @export
+schedule_geometric <- function(K, beta_min = 1e-4) {
+  K <- check_count(K, "K")
+  beta_min <- check_number(beta_min, "beta_min", lower = 0, upper = 1, lower_open = TRUE,
+                           upper_open = TRUE)
+  b <- if (K == 1L) c(0, 1) else c(0, exp(seq(log(beta_min), 0, length.out = K)))
+  new_schedule(b, "geometric")
+}
+
+#' @rdname schedule
+#' @export
+schedule_sigmoid <- function(K, radius = 4) {
+  K <- check_count(K, "K")
+  radius <- check_number(radius, "radius", lower = 0, lower_open = TRUE)
+  s <- stats::plogis(seq(-radius, radius, length.out = K + 1L))
+  b <- (s - s[1]) / (s[K + 1L] - s[1])
+  b[1] <- 0
+  b[K + 1L] <- 1
+  new_schedule(b, "sigmoid")
+}
+
+#' @rdname schedule
+#' @export
+schedule_sm08 <- function(K = 14500L) {
+  K <- check_count(K, "K", min = 3L)
+  if (K == 14500L) {
+    b <- c(seq(0, 0.5, by = 1e-3), seq(0.5, 0.9, by = 1e-4)[-1], seq(0.9, 1, by = 1e-5)[-1])
+  } else {
+    n1 <- max(1L, round(K * 500 / 14500))
+    n2 <- max(1L, round(K * 4000 / 14500))
+    n3 <- K - n1 - n2
+    b <- c(seq(0, 0.5, length.out = n1 + 1L), seq(0.5, 0.9, length.out = n2 + 1L)[-1],
+           seq(0.9, 1, length.out = n3 + 1L)[-1])
+  }
+  b[length(b)] <- 1
+  new_schedule(b, "sm08")
+}
+
+#' @rdname schedule
+#' @export
+as_schedule <- function(betas, name = "custom") {
+  if (inherits(betas, "logz_schedule")) return(betas)
+  if (!is.numeric(betas))
+    stop_no_call(sprintf("`schedule` must be a numeric vector of betas, not %s.", describe(betas)))
+  if (length(betas) < 2L)
+    stop_no_call(sprintf("`schedule` must have at least 2 betas (0 and 1), not %d.", length(betas)))
+  if (anyNA(betas))
+    stop_no_call("`schedule` must not contain NA values.")
+  if (betas[1] != 0 || betas[length(betas)] != 1)
+    stop_no_call(sprintf("`schedule` must start at 0 and end at 1, not run from %s to %s.",
+                         format(betas[1]), format(betas[length(betas)])))
+  if (any(diff(betas) < 0))
+    stop_no_call(sprintf("`schedule` must be non-decreasing; it decreases after beta[%d].",
+                         which(diff(betas) < 0)[1]))
+  new_schedule(as.double(betas), name)
+}
+
+new_schedule <- function(betas, name, ...) {
+  structure(betas, name = name, ..., class = "logz_schedule")
+}
+
+#' @export
+print.logz_schedule <- function(x, ...) {
+  d <- diff(unclass(x))
+  cat(sprintf("<logz_schedule> %s: %d steps (%d betas from 0 to 1)\n", attr(x, "name"),
+              length(d), length(x)))
+  cat(sprintf("  step size: min %.3g, median %.3g, max %.3g\n", min(d), stats::median(d),
+              max(d)))
+  invisible(x)
+}
+
+#' @export
+`[.logz_schedule` <- function(x, i) unclass(x)[i]
+
+#' @export
+as.double.logz_schedule <- function(x, ...) as.double(unclass(x))
+
+#' Plot annealing schedules
+#'
+#' Draws beta against the fraction of annealing steps done, for one schedule or
+#' several on the same axes (as Figure 1 of Kiwaki 2015).
+#'
+#' @param x a `logz_schedule`.
+#' @param ... more `logz_schedule` objects to draw on the same axes, and
+#'   graphical parameters passed to [graphics::plot.default()].
+#' @param log draw beta on a log scale (`"y"`) or not (`""`).
+#' @param legend add a legend with the schedules' names.
+#' @return `x`, invisibly.
+#' @examples
+#' plot(schedule_linear(100), schedule_sigmoid(100), schedule_sm08())
+#' @export
+plot.logz_schedule <- function(x, ..., log = "", legend = TRUE) {
+  dots <- list(...)
+  is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")
+  scheds <- c(list(x), dots[is_sched])
+  gpar <- dots[!is_sched]
+  cols <- seq_along(scheds)
+  ylim <- if (log == "y") c(min(vapply(scheds, function(s) min(s[s > 0]), 1)), 1) else c(0, 1)
+  do.call(graphics::plot, c(list(x = c(0, 1), y = ylim, type = "n", log = log,
+                                 xlab = "fraction of steps t = k / K",
+                                 ylab = expression(beta)), gpar))
+  for (i in seq_along(scheds)) {
+    s <- unclass(scheds[[i]])
+    t <- seq(0, 1, length.out = length(s))
+    keep <- if (log == "y") s > 0 else rep(TRUE, length(s))
+    graphics::lines(t[keep], s[keep], col = cols[i], lwd = 1.5)
+  }
+  if (isTRUE(legend) && length(scheds) > 1L)
+    graphics::legend("topleft", legend = vapply(scheds, attr, "", "name"), col = cols,
+                     lwd = 1.5, bty = "n")
+  invisible(x)
+}

@@ -1,0 +1,19 @@
+/* Registration of every .Call routine (and nothing else). */
+#include <R_ext/Rdynload.h>
+#include "logz.h"
+
+static const R_CallMethodDef callMethods[] = {
+    {"rng_streams", (DL_FUNC) &rng_streams_call, 1},
+    {"rng_stream_unif", (DL_FUNC) &rng_stream_unif_call, 2},
+    {"rbm_exact_log_z", (DL_FUNC) &rbm_exact_log_z_call, 5},
+    {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},
+    {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
+    {NULL, NULL, 0}
+};
+
+void R_init_logz(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, callMethods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}

@@ -1,0 +1,50 @@
+/* logz: the one internal header. Every .Call routine and every engine shared
+ * between files is declared here, so prototypes never drift (survival's
+ * survproto.h). Engines take plain C types; *_call functions are SEXP glue. */
+#ifndef LOGZ_H
+#define LOGZ_H
+
+#define USE_FC_LEN_T
+#include <stdint.h>
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/BLAS.h>
+#ifndef FCONE
+#define FCONE
+#endif
+
+/* ---- rng.c: per-chain L'Ecuyer-CMRG (MRG32k3a) streams ------------------ */
+typedef struct {
+    double s[6];    /* MRG32k3a state: integers below the moduli, held as doubles */
+} logz_stream;
+
+double logz_stream_unif(logz_stream *st);          /* U(0,1), as R's "L'Ecuyer-CMRG" */
+void logz_stream_next(const logz_stream *in, logz_stream *out); /* nextRNGStream */
+/* Seed n streams from R's RNG (caller brackets with GetRNGstate/PutRNGstate). */
+void logz_streams_seed(int n, logz_stream *out);
+void logz_streams_to_double(int n, const logz_stream *st, double *out);
+int logz_streams_from_double(int n, const double *in, logz_stream *st);
+SEXP rng_streams_call(SEXP n);
+SEXP rng_stream_unif_call(SEXP state, SEXP n);
+
+/* ---- util.c -------------------------------------------------------------- */
+double logz_softplus(double x);      /* log(1 + exp(x)), stable */
+double logz_log_sum_exp(const double *x, int n);
+int logz_threads(int requested);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
+SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
+
+/* ---- rbm.c: exact log Z by enumeration ---------------------------------- */
+/* Enumerate the `ne` units of one layer (biases be, size ne) against the other
+ * layer (biases bo, size no); Wt is no x ne column-major (the coupling with
+ * the enumerated layer in columns). Returns log Z. */
+double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
+                       const double *bo, int nthreads);
+SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads);
+
+/* ---- rbm_train.c: CD-k / PCD --------------------------------------------- */
+SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
+
+/* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
+SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+
+#endif

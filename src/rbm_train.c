@@ -1,0 +1,157 @@
+/* One epoch of minibatch contrastive divergence (CD-k, Hinton 2002) or
+ * persistent CD (PCD, Tieleman 2008) for a binary RBM, with momentum and L2
+ * weight decay. Matrix products over the batch go through BLAS dgemm; draws use
+ * R's RNG (single thread), so set.seed() reproduces training.
+ * Layout: data_t is nv x N (one example per column), W is nv x nh. */
+#include <math.h>
+#include <string.h>
+#include "logz.h"
+
+static double sigmoid(double x)
+{
+    if (x >= 0) return 1.0 / (1.0 + exp(-x));
+    double e = exp(x);
+    return e / (1.0 + e);
+}
+
+/* P = sigmoid(bias + op(W) X) for all columns; S ~ Bern(P) when S != NULL.
+ * trans = "T": P is nh x B from X nv x B; trans = "N": P is nv x B from X nh x B. */
+static void layer_probs(const char *trans, int nv, int nh, int B, const double *W,
+                        const double *bias, const double *X, double *P, double *S)
+{
+    double one = 1.0, zero = 0.0;
+    int rows = trans[0] == 'T' ? nh : nv;
+    if (trans[0] == 'T')
+        F77_CALL(dgemm)("T", "N", &nh, &B, &nv, &one, W, &nv, X, &nv, &zero, P, &nh FCONE FCONE);
+    else
+        F77_CALL(dgemm)("N", "N", &nv, &B, &nh, &one, W, &nv, X, &nh, &zero, P, &nv FCONE FCONE);
+    for (int c = 0; c < B; c++)
+        for (int r = 0; r < rows; r++) {
+            size_t idx = (size_t) rows * c + r;
+            P[idx] = sigmoid(bias[r] + P[idx]);
+            if (S) S[idx] = unif_rand() < P[idx] ? 1.0 : 0.0;
+        }
+}
+
+static SEXP need(SEXP list, const char *name, SEXPTYPE type)
+{
+    SEXP x = logz_get(list, name);
+    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
+    return x;
+}
+
+SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
+{
+    SEXP W_ = need(params, "W", REALSXP), a_ = need(params, "a", REALSXP),
+         b_ = need(params, "b", REALSXP);
+    int nv = LENGTH(a_), nh = LENGTH(b_);
+    if (TYPEOF(data_t) != REALSXP || nrows(data_t) != nv)
+        error("internal error: data has the wrong shape");
+    int N = ncols(data_t);
+    SEXP perm = need(control, "perm", INTSXP);
+    if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
+    int pcd = asInteger(need(control, "pcd", INTSXP)), k = asInteger(need(control, "k", INTSXP));
+    int B = asInteger(need(control, "batch_size", INTSXP));
+    double lr = asReal(need(control, "learning_rate", REALSXP));
+    double mom = asReal(need(control, "momentum", REALSXP));
+    double wd = asReal(need(control, "weight_decay", REALSXP));
+    if (k < 1 || B < 1 || B > N) error("internal error: bad k or batch size");
+
+    const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP W = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 0, W);
+    SEXP a = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 1, a);
+    SEXP b = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 2, b);
+    SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
+    SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
+    SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
+    SEXP P = allocMatrix(REALSXP, nv, B); SET_VECTOR_ELT(out, 6, P);
+    memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
+    memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
+    memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
+    SEXP dW_ = need(state, "dW", REALSXP), da_ = need(state, "da", REALSXP),
+         db_ = need(state, "db", REALSXP), P_ = logz_get(state, "P");
+    if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
+        error("internal error: bad momentum state");
+    memcpy(REAL(dW), REAL(dW_), sizeof(double) * (size_t) nv * nh);
+    memcpy(REAL(da), REAL(da_), sizeof(double) * nv);
+    memcpy(REAL(db), REAL(db_), sizeof(double) * nh);
+
+    double *V0 = (double *) R_alloc((size_t) nv * B, sizeof(double));
+    double *Vk = (double *) R_alloc((size_t) nv * B, sizeof(double));
+    double *Vp = (double *) R_alloc((size_t) nv * B, sizeof(double));
+    double *H0p = (double *) R_alloc((size_t) nh * B, sizeof(double));
+    double *Hs = (double *) R_alloc((size_t) nh * B, sizeof(double));
+    double *Hkp = (double *) R_alloc((size_t) nh * B, sizeof(double));
+    double *G = (double *) R_alloc((size_t) nv * nh, sizeof(double));
+
+    GetRNGstate();
+    if (pcd) {
+        if (!isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * B) {
+            memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * B);
+        } else {
+            /* persistent chains start at random training examples */
+            for (int c = 0; c < B; c++) {
+                int ex = (int) (unif_rand() * N);
+                if (ex >= N) ex = N - 1;
+                memcpy(REAL(P) + (size_t) nv * c, REAL(data_t) + (size_t) nv * ex,
+                       sizeof(double) * nv);
+            }
+        }
+    }
+    double recon = 0.0;
+    int nbatch = N / B;   /* the remainder (< B examples) is left for the next epoch's shuffle */
+    for (int bt = 0; bt < nbatch; bt++) {
+        for (int c = 0; c < B; c++) {
+            int ex = INTEGER(perm)[bt * B + c];
+            if (ex < 0 || ex >= N) error("internal error: perm out of range");
+            memcpy(V0 + (size_t) nv * c, REAL(data_t) + (size_t) nv * ex, sizeof(double) * nv);
+        }
+        double *w = REAL(W);
+        /* positive phase */
+        layer_probs("T", nv, nh, B, w, REAL(b), V0, H0p, Hs);
+        /* reconstruction error: |v0 - E[v | h0]|^2 */
+        layer_probs("N", nv, nh, B, w, REAL(a), Hs, Vp, NULL);
+        for (size_t i = 0; i < (size_t) nv * B; i++) {
+            double d = V0[i] - Vp[i];
+            recon += d * d;
+        }
+        /* negative phase */
+        if (pcd) layer_probs("T", nv, nh, B, w, REAL(b), REAL(P), Hkp, Hs);
+        for (int s = 0; s < k; s++) {
+            if (s == 0 && !pcd) {
+                /* CD: the first reconstruction is the one computed above */
+                for (size_t i = 0; i < (size_t) nv * B; i++) Vk[i] = unif_rand() < Vp[i] ? 1.0 : 0.0;
+            } else {
+                layer_probs("N", nv, nh, B, w, REAL(a), Hs, Vp, Vk);
+            }
+            layer_probs("T", nv, nh, B, w, REAL(b), Vk, Hkp, s < k - 1 ? Hs : NULL);
+        }
+        if (pcd) memcpy(REAL(P), Vk, sizeof(double) * (size_t) nv * B);
+        /* gradient and update */
+        double sc = 1.0 / B, msc = -1.0 / B, one = 1.0, zero = 0.0;
+        F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &sc, V0, &nv, H0p, &nh, &zero, G, &nv FCONE FCONE);
+        F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &msc, Vk, &nv, Hkp, &nh, &one, G, &nv FCONE FCONE);
+        for (size_t i = 0; i < (size_t) nv * nh; i++) {
+            REAL(dW)[i] = mom * REAL(dW)[i] + lr * (G[i] - wd * w[i]);
+            w[i] += REAL(dW)[i];
+        }
+        for (int i = 0; i < nv; i++) {
+            double g = 0.0;
+            for (int c = 0; c < B; c++) g += V0[i + (size_t) nv * c] - Vk[i + (size_t) nv * c];
+            REAL(da)[i] = mom * REAL(da)[i] + lr * g / B;
+            REAL(a)[i] += REAL(da)[i];
+        }
+        for (int j = 0; j < nh; j++) {
+            double g = 0.0;
+            for (int c = 0; c < B; c++) g += H0p[j + (size_t) nh * c] - Hkp[j + (size_t) nh * c];
+            REAL(db)[j] = mom * REAL(db)[j] + lr * g / B;
+            REAL(b)[j] += REAL(db)[j];
+        }
+        if (bt % 16 == 15) R_CheckUserInterrupt();
+    }
+    PutRNGstate();
+    SET_VECTOR_ELT(out, 7, ScalarReal(recon / ((double) nbatch * B)));
+    UNPROTECT(1);
+    return out;
+}

@@ -1,0 +1,3 @@
+library(testthat)
+library(logz)
+test_check("logz")

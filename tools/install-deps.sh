@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install what logz needs to build, test, check and run its demo, on a Debian
+# machine with R: Debian's prebuilt r-cran-* packages when we are root (fast),
+# CRAN (from R's configured repository) for anything still missing. When R uses
+# the reference BLAS, Debian's OpenBLAS (libopenblas0-pthread) is installed: the
+# AIS and training kernels run at the speed of R's BLAS.
+set -euo pipefail
+R_PKGS="knitr rmarkdown testthat"
+DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat pandoc"
+
+missing_r() {
+  Rscript -e "p <- strsplit('$R_PKGS', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)])"
+}
+
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  want=""
+  for p in $DEB_PKGS; do
+    dpkg -s "$p" >/dev/null 2>&1 || want="$want $p"
+  done
+  blas=$(Rscript -e 'cat(extSoftVersion()[["BLAS"]], La_library())')
+  if ! echo "$blas" | grep -qi openblas && ! dpkg -s libopenblas0-pthread >/dev/null 2>&1; then
+    echo "R uses the reference BLAS ($blas): installing OpenBLAS"
+    want="$want libopenblas0-pthread"
+  fi
+  if [ -n "$want" ]; then
+    echo "apt-get install:$want"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq || true
+    apt-get install -y -qq --no-install-recommends $want
+  fi
+fi
+
+still=$(missing_r)
+if [ -n "$still" ]; then
+  echo "installing from CRAN: $still"
+  Rscript -e "install.packages(strsplit('$still', ' ')[[1]], Ncpus = 2)"
+fi
+command -v pandoc >/dev/null 2>&1 || echo "note: pandoc not found; vignettes cannot be built (R CMD check will use --no-build-vignettes behaviour)"
+Rscript -e 'cat("R BLAS:", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")'
