@@ -18,7 +18,7 @@ document:
 	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = roxygen2::load_installed)'
 
 demo: install
-	$(RSCRIPT) demo/mnist.R
+	LOGZ_DEMO_DIR=demo-output $(RSCRIPT) demo/mnist.R
 
 test: install
 	$(RSCRIPT) tools/run-tests.R

@@ -28,12 +28,14 @@ typedef struct {
     const double *a, *b, *a0;
 } ais_rbm_model;
 
+#define GROUP 4   /* chains whose streams are drawn in turn (hides RNG latency) */
+
 /* Weight increment of one chain from beta0 to beta1 (x: its column of X) and,
- * if h != NULL, a draw of the hidden units at beta1. */
+ * if h != NULL, a draw of the hidden units at beta1 from the uniforms u. */
 static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double beta0,
-                                 double beta1, double *h, logz_stream *st)
+                                 double beta1, double *h, const double *u, int *nnz)
 {
-    int nh = m->nh;
+    int nh = m->nh, on = 0;
     double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
     for (int start = 0; start < nh; start += PROD_CHUNK) {
         int end = start + PROD_CHUNK < nh ? start + PROD_CHUNK : nh;
@@ -46,102 +48,191 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
             p0 *= 1.0 + e0;
             if (h) {
                 /* u < sigmoid(t1)  <=>  u (1 + e1) < (t1 >= 0 ? 1 : e1) */
-                double u = logz_stream_unif(st);
-                h[j] = u * (1.0 + e1) < (t1 >= 0 ? 1.0 : e1) ? 1.0 : 0.0;
+                int v = u[j] * (1.0 + e1) < (t1 >= 0 ? 1.0 : e1);
+                h[j] = v;
+                on += v;
             }
         }
         lg += log(p1 / p0);
     }
+    *nnz += on;
     return lin + lg;
 }
 
-static void hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
-                        logz_stream *st)
+static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
+                       const double *u)
 {
+    int on = 0;
     for (int j = 0; j < m->nh; j++) {
         double t = beta * (m->b[j] + x[j]), e = exp(-fabs(t));
-        double u = logz_stream_unif(st);
-        h[j] = u * (1.0 + e) < (t >= 0 ? 1.0 : e) ? 1.0 : 0.0;
+        int v = u[j] * (1.0 + e) < (t >= 0 ? 1.0 : e);
+        h[j] = v;
+        on += v;
     }
+    return on;
 }
 
 /* v ~ Bern(sigmoid(c0 + beta * y)) with c0 = (1-beta) a0 + beta a. */
-static void visible_draw(int nv, const double *c0, const double *y, double beta, double *v,
-                         logz_stream *st)
+static int visible_draw(int nv, const double *c0, const double *y, double beta, double *v,
+                        const double *u)
 {
+    int on = 0;
     for (int i = 0; i < nv; i++) {
         double t = c0[i] + beta * y[i], e = exp(-fabs(t));
-        double u = logz_stream_unif(st);
-        v[i] = u * (1.0 + e) < (t >= 0 ? 1.0 : e) ? 1.0 : 0.0;
+        int s = u[i] * (1.0 + e) < (t >= 0 ? 1.0 : e);
+        v[i] = s;
+        on += s;
     }
+    return on;
 }
 
-static void gemm_x(const ais_rbm_model *m, const double *V, double *X)
+/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
+static void gemm_x(const ais_rbm_model *m, const double *V, double *X, int c0, int c1)
 {
-    int nx = m->nh + 2, nv = m->nv, M = m->M;
+    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
     double one = 1.0, zero = 0.0;
-    F77_CALL(dgemm)("T", "N", &nx, &M, &nv, &one, m->Wx, &nv, V, &nv, &zero, X, &nx FCONE FCONE);
+    if (n <= 0) return;
+    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
+                    X + (size_t) nx * c0, &nx FCONE FCONE);
 }
 
-static void gemm_y(const ais_rbm_model *m, const double *H, double *Y)
+/* Y[:, c0:c1) = W H[:, c0:c1) */
+static void gemm_y(const ais_rbm_model *m, const double *H, double *Y, int c0, int c1)
 {
-    int nh = m->nh, nv = m->nv, M = m->M;
+    int nh = m->nh, nv = m->nv, n = c1 - c0;
     double one = 1.0, zero = 0.0;
-    F77_CALL(dgemm)("N", "N", &nv, &M, &nh, &one, m->Wx, &nv, H, &nh, &zero, Y, &nv FCONE FCONE);
+    if (n <= 0) return;
+    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
+                    Y + (size_t) nv * c0, &nv FCONE FCONE);
 }
 
-/* Run steps betas[1..L] from betas[0]. Work buffers X, H, Y, c0 are supplied.
- * trace (L x 2, column-major): ESS and running log Z estimate after each step.
- * Returns the number of Gibbs sweeps (transitions) made per chain. */
-static int ais_rbm_run(const ais_rbm_model *m, const double *betas, int L, int final,
-                       int sweeps, double log_z0, double *V, double *logw,
-                       logz_stream *st, int nthreads, double *X, double *H, double *Y,
-                       double *c0, double *trace)
+/* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M): list each chain's
+ * active units once (row c of act_buf, stride ld_act), then run block-outer so a
+ * block of weights stays cached. */
+static void sparse_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
+                           int *act_buf, int ld_act, int *nact)
 {
-    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2, nsweep = 0;
-    for (int k = 1; k <= L; k++) {
-        double b0 = betas[k - 1], b1 = betas[k];
-        int transition = !(final && k == L);
-        gemm_x(m, V, X);
-        for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
+    int rows = B->rows, cols = B->cols;
+    for (int c = c0; c < c1; c++) {
+        const double *s = S + (size_t) cols * c;
+        int *act = act_buf + (size_t) ld_act * c, n = 0;
+        for (int k = 0; k < cols; k++)
+            if (s[k] != 0.0) act[n++] = k;
+        nact[c] = n;
+    }
+    for (int blk = 0; blk < B->nblk; blk++)
+        for (int c = c0; c < c1; c++)
+            logz_blocked_accumulate(B, blk, act_buf + (size_t) ld_act * c, nact[c],
+                                    out + (size_t) rows * c);
+}
+
+/* Run steps betas[1..L] from betas[0] for all chains. Each thread owns a fixed
+ * slice of whole GROUPs of chains and runs it through all L steps with no
+ * synchronisation (its own dgemm or sparse products on its slice), so the
+ * result does not depend on the thread count. sparse_x / sparse_y choose the
+ * kernels for the whole call. LW (L x M) receives the log weights after each
+ * step, for the trace. Returns the number of Gibbs sweeps made per chain. */
+static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const logz_blocked *BY,
+                       const double *betas, int L, int final, int sweeps, int sparse_x,
+                       int sparse_y, double *V, double *logw, logz_stream *st, int nthreads,
+                       double *LW, long *on_counts)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
+    int nu = nv > nh ? nv : nh;
+    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    double *H = (double *) R_alloc((size_t) nh * M, sizeof(double));
+    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    double *c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
+    double *U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
+    int *act = (int *) R_alloc((size_t) nu * M, sizeof(int));
+    int *nact = (int *) R_alloc((size_t) M, sizeof(int));
+    int *onv = (int *) R_alloc((size_t) M, sizeof(int));
+    int *onh = (int *) R_alloc((size_t) M, sizeof(int));
+    int ngroup = (M + GROUP - 1) / GROUP;
+    for (int c = 0; c < M; c++) onv[c] = onh[c] = 0;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+#pragma omp parallel num_threads(nthreads)
 #endif
-        for (int c = 0; c < M; c++)
-            logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1,
-                                          transition ? H + (size_t) nh * c : NULL, &st[c]);
-        /* trace: ESS = (sum w)^2 / sum w^2 and the running estimate */
-        double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
-        for (int c = 0; c < M; c++) if (logw[c] > mx) mx = logw[c];
-        for (int c = 0; c < M; c++) {
-            double w = exp(logw[c] - mx);
-            s1 += w;
-            s2 += w * w;
-        }
-        trace[k - 1] = s1 * s1 / s2;
-        trace[L + k - 1] = log_z0 + mx + log(s1) - log((double) M);
-        if (!transition) break;
-        for (int sw = 0; sw < sweeps; sw++) {
-            if (sw > 0) {
-                gemm_x(m, V, X);
+    {
+        int tid = 0, nt = 1;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+        tid = omp_get_thread_num();
+        nt = omp_get_num_threads();
 #endif
-                for (int c = 0; c < M; c++)
-                    hidden_draw(m, X + (size_t) nx * c, b1, H + (size_t) nh * c, &st[c]);
+        int g0 = (int) ((long) ngroup * tid / nt), g1 = (int) ((long) ngroup * (tid + 1) / nt);
+        int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
+        double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
+        for (int k = 1; k <= L; k++) {
+            double b0 = betas[k - 1], b1 = betas[k];
+            int transition = !(final && k == L);
+            for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
+            for (int sw = 0; sw < (transition ? sweeps : 1); sw++) {
+                if (sparse_x) sparse_product(BX, V, X, cA, cB, act, nu, nact);
+                else gemm_x(m, V, X, cA, cB);
+                for (int g = g0; g < g1; g++) {
+                    int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+                    if (transition) logz_streams_fill(st + cf, n, nh, u, nu);
+                    for (int c = cf; c < cf + n; c++) {
+                        double *hc = transition ? H + (size_t) nh * c : NULL;
+                        const double *uc = u + (size_t) (c - cf) * nu;
+                        if (sw == 0)
+                            logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
+                                                          uc, &onh[c]);
+                        else
+                            onh[c] += hidden_draw(m, X + (size_t) nx * c, b1, hc, uc);
+                    }
+                }
+                if (sw == 0)
+                    for (int c = cA; c < cB; c++) LW[(size_t) M * (k - 1) + c] = logw[c];
+                if (!transition) break;
+                if (sparse_y) sparse_product(BY, H, Y, cA, cB, act, nu, nact);
+                else gemm_y(m, H, Y, cA, cB);
+                for (int g = g0; g < g1; g++) {
+                    int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+                    logz_streams_fill(st + cf, n, nv, u, nu);
+                    for (int c = cf; c < cf + n; c++)
+                        onv[c] += visible_draw(nv, c0, Y + (size_t) nv * c, b1,
+                                               V + (size_t) nv * c, u + (size_t) (c - cf) * nu);
+                }
             }
-            gemm_y(m, H, Y);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int c = 0; c < M; c++)
-                visible_draw(nv, c0, Y + (size_t) nv * c, b1, V + (size_t) nv * c, &st[c]);
-            nsweep++;
         }
-        if (k % 64 == 0) R_CheckUserInterrupt();
     }
+    int nsweep = 0;
+    for (int k = 1; k <= L; k++) nsweep += (final && k == L) ? 0 : sweeps;
+    long tv = 0, th = 0;
+    for (int c = 0; c < M; c++) {
+        tv += onv[c];
+        th += onh[c];
+    }
+    on_counts[0] = tv;
+    on_counts[1] = th;
     return nsweep;
 }
+
+/* Tell OpenBLAS (when it is R's BLAS) to run single-threaded while our own
+ * threads each call dgemm, so the two thread pools do not fight over cores. */
+#if defined(__linux__)
+#include <dlfcn.h>
+typedef void (*blas_set_fn)(int);
+typedef int (*blas_get_fn)(void);
+static int blas_threads_limit(int n)
+{
+    blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    blas_get_fn get = (blas_get_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    if (!set || !get) return -1;
+    int old = get();
+    set(n);
+    return old;
+}
+static void blas_threads_restore(int old)
+{
+    blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (set && old > 0) set(old);
+}
+#else
+static int blas_threads_limit(int n) { (void) n; return -1; }
+static void blas_threads_restore(int old) { (void) old; }
+#endif
 
 static SEXP need(SEXP list, const char *name, SEXPTYPE type)
 {
@@ -171,6 +262,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int sweeps = asInteger(need(control, "sweeps", INTSXP));
     int final = asLogical(need(control, "final", LGLSXP));
     double log_z0 = asReal(need(control, "log_z0", REALSXP));
+    int kernel = asInteger(need(control, "kernel", INTSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
 
     ais_rbm_model m;
@@ -186,7 +278,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     if (!logz_streams_from_double(M, REAL(streams), st))
         error("internal error: stream state out of range");
 
-    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", ""};
+    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP V = allocMatrix(REALSXP, nv, M);
     SET_VECTOR_ELT(out, 0, V);
@@ -205,20 +297,95 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     }
     SEXP trace = allocMatrix(REALSXP, L, 2);
     SET_VECTOR_ELT(out, 3, trace);
-    if (L > 0) {
-        double *X = (double *) R_alloc((size_t) (nh + 2) * M, sizeof(double));
-        double *H = (double *) R_alloc((size_t) nh * M, sizeof(double));
-        double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
-        double *c0 = (double *) R_alloc((size_t) nv, sizeof(double));
-        int ns = ais_rbm_run(&m, REAL(betas), L, final, sweeps, log_z0, REAL(V), REAL(logw),
-                             st, nthreads, X, H, Y, c0, REAL(trace));
-        SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
-    } else {
-        SET_VECTOR_ELT(out, 4, ScalarInteger(0));
+    /* kernel choice for this call from the density of the states at entry
+     * (visible: V; hidden: as reported by the previous call), so that it is the
+     * same whatever the thread count */
+    SEXP dens_in = logz_get(state, "density");
+    double dv = 0.0, dh = 0.5;
+    {
+        long on = 0;
+        for (R_xlen_t i = 0; i < (R_xlen_t) nv * M; i++) on += REAL(V)[i] != 0.0;
+        dv = (double) on / ((double) nv * M);
     }
+    if (TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1]))
+        dh = REAL(dens_in)[1];
+    /* Below this fraction of active units the sparse kernel is the cheaper one:
+     * it makes about 4 additions per cycle against dgemm's 5 multiply-adds
+     * (bench/ais_rbm.R measures both). */
+    const double crossover = 0.75;
+    int sparse_x = kernel == 2 || (kernel == 0 && dv < crossover);
+    int sparse_y = kernel == 2 || (kernel == 0 && dh < crossover);
+    int ns = 0;
+    long on_counts[2] = {0, 0};
+    if (L > 0) {
+        logz_blocked BX = {0, 0, 0, NULL}, BY = {0, 0, 0, NULL};
+        if (sparse_x || sparse_y) {
+            /* blocked copies from ais_rbm_prepare_call() if given, else made here */
+            SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
+            int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
+                       (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
+                       (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
+            double *sx = have ? REAL(bx) : (double *) R_alloc(logz_blocked_size(nh + 2, nv), sizeof(double));
+            double *sy = have ? REAL(by) : (double *) R_alloc(logz_blocked_size(nv, nh), sizeof(double));
+            logz_blocked_init(&BX, Wx, nh + 2, nv, 0, sx, !have);  /* X = [W a a0]' V */
+            logz_blocked_init(&BY, Wx, nv, nh, 1, sy, !have);      /* Y = W H */
+        }
+        double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
+        int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
+        ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
+                         REAL(V), REAL(logw), st, nthreads, LW, on_counts);
+        if (old_blas > 0) blas_threads_restore(old_blas);
+        /* trace: ESS = (sum w)^2 / sum w^2 and the running estimate per step */
+        for (int k = 0; k < L; k++) {
+            const double *lw_k = LW + (size_t) M * k;
+            double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
+            for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
+            for (int c = 0; c < M; c++) {
+                double w = exp(lw_k[c] - mx);
+                s1 += w;
+                s2 += w * w;
+            }
+            REAL(trace)[k] = s1 * s1 / s2;
+            REAL(trace)[L + k] = log_z0 + mx + log(s1) - log((double) M);
+        }
+        if (ns > 0) {
+            dv = (double) on_counts[0] / ((double) nv * M * ns);
+            dh = (double) on_counts[1] / ((double) nh * M * ns);
+        }
+    }
+    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
+    SEXP dens = allocVector(REALSXP, 2);
+    SET_VECTOR_ELT(out, 5, dens);
+    REAL(dens)[0] = dv;
+    REAL(dens)[1] = dh;
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
     logz_streams_to_double(M, st, REAL(so));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The blocked weight layouts used by the sparse kernel, made once per run. */
+SEXP ais_rbm_prepare_call(SEXP model)
+{
+    SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
+         a0 = need(model, "a0", REALSXP), b = need(model, "b", REALSXP);
+    int nv = LENGTH(a), nh = LENGTH(b);
+    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
+        error("internal error: inconsistent RBM dimensions");
+    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
+    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
+    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
+    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    const char *names[] = {"BX", "BY", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
+    SET_VECTOR_ELT(out, 0, bx);
+    SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));
+    SET_VECTOR_ELT(out, 1, by);
+    logz_blocked B;
+    logz_blocked_init(&B, Wx, nh + 2, nv, 0, REAL(bx), 1);
+    logz_blocked_init(&B, Wx, nv, nh, 1, REAL(by), 1);
     UNPROTECT(1);
     return out;
 }

@@ -8,6 +8,7 @@ static const R_CallMethodDef callMethods[] = {
     {"rbm_exact_log_z", (DL_FUNC) &rbm_exact_log_z_call, 5},
     {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
+    {"ais_rbm_prepare", (DL_FUNC) &ais_rbm_prepare_call, 1},
     {NULL, NULL, 0}
 };
 

@@ -19,6 +19,7 @@ typedef struct {
 } logz_stream;
 
 double logz_stream_unif(logz_stream *st);          /* U(0,1), as R's "L'Ecuyer-CMRG" */
+void logz_streams_fill(logz_stream *st, int nst, int n, double *out, int ld);
 void logz_stream_next(const logz_stream *in, logz_stream *out); /* nextRNGStream */
 /* Seed n streams from R's RNG (caller brackets with GetRNGstate/PutRNGstate). */
 void logz_streams_seed(int n, logz_stream *out);
@@ -46,5 +47,23 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 
 /* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP ais_rbm_prepare_call(SEXP model);
+
+/* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
+/* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
+ * stay in cache while all of a thread's chains use them. */
+#define LOGZ_BLK 16
+typedef struct {
+    int rows, cols, nblk;  /* the product is out[rows] = sum_{active k} M[:, k] */
+    double *blk;           /* nblk x cols x LOGZ_BLK, zero-padded */
+} logz_blocked;
+size_t logz_blocked_size(int rows, int cols);
+/* Point B at `store` (logz_blocked_size(rows, cols) doubles); if fill, copy M
+ * into it (else `store` already holds the blocked copy). */
+void logz_blocked_init(logz_blocked *B, const double *M, int rows, int cols, int ld_rows_first,
+                       double *store, int fill);
+/* out[r] = sum over active k of M[r, k], for one block of rows */
+void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *active, int nact,
+                             double *out);
 
 #endif

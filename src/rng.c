@@ -132,17 +132,68 @@ SEXP rng_streams_call(SEXP n_)
     return out;
 }
 
-/* n uniforms from one stream (for tests against RNGkind("L'Ecuyer-CMRG")). */
+/* n uniforms from each of k streams (state: 6 x k), as an n x k matrix, through
+ * logz_streams_fill (for tests against RNGkind("L'Ecuyer-CMRG")). */
 SEXP rng_stream_unif_call(SEXP state, SEXP n_)
 {
     int n = asInteger(n_);
-    logz_stream st;
-    if (TYPEOF(state) != REALSXP || XLENGTH(state) != 6 || n == NA_INTEGER || n < 0)
+    if (TYPEOF(state) != REALSXP || XLENGTH(state) % 6 != 0 || n == NA_INTEGER || n < 0)
         error("internal error: bad stream state");
-    if (!logz_streams_from_double(1, REAL(state), &st))
+    int k = (int) (XLENGTH(state) / 6);
+    logz_stream *st = (logz_stream *) R_alloc((size_t) (k > 0 ? k : 1), sizeof(logz_stream));
+    if (!logz_streams_from_double(k, REAL(state), st))
         error("internal error: stream state out of range");
-    SEXP out = PROTECT(allocVector(REALSXP, n));
-    for (int i = 0; i < n; i++) REAL(out)[i] = logz_stream_unif(&st);
+    SEXP out = PROTECT(allocMatrix(REALSXP, n, k));
+    logz_streams_fill(st, k, n, REAL(out), n);
     UNPROTECT(1);
     return out;
+}
+
+/* Fill out[c * ld + k], k < n, with the next n uniforms of each of the nst
+ * streams. Four streams at a time run in the lanes of one vector (the same
+ * exact integer arithmetic, with the quotient rounded by the 1.5 * 2^52 trick),
+ * which hides the latency of the recurrence; each stream still yields its own
+ * sequence, identical to logz_stream_unif(). */
+typedef double rng_v4d __attribute__((vector_size(32)));
+typedef long long rng_v4l __attribute__((vector_size(32)));
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void fill4(logz_stream *st, int n, double *out, int ld)
+{
+    const rng_v4d m1 = {4294967087.0, 4294967087.0, 4294967087.0, 4294967087.0};
+    const rng_v4d m2 = {4294944443.0, 4294944443.0, 4294944443.0, 4294944443.0};
+    const rng_v4d magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0,
+                           6755399441055744.0};
+    const rng_v4d zero = {0.0, 0.0, 0.0, 0.0};
+    rng_v4d s[6];
+    for (int i = 0; i < 6; i++)
+        for (int c = 0; c < 4; c++) s[i][c] = st[c].s[i];
+    for (int k = 0; k < n; k++) {
+        rng_v4d p1 = 1403580.0 * s[1] - 810728.0 * s[0];
+        rng_v4d q = (p1 * (1.0 / 4294967087.0) + magic) - magic;
+        p1 -= q * m1;
+        p1 += (rng_v4d) ((rng_v4l) (p1 < zero) & (rng_v4l) m1);
+        s[0] = s[1]; s[1] = s[2]; s[2] = p1;
+        rng_v4d p2 = 527612.0 * s[5] - 1370589.0 * s[3];
+        q = (p2 * (1.0 / 4294944443.0) + magic) - magic;
+        p2 -= q * m2;
+        p2 += (rng_v4d) ((rng_v4l) (p2 < zero) & (rng_v4l) m2);
+        s[3] = s[4]; s[4] = s[5]; s[5] = p2;
+        rng_v4d r = p1 - p2;
+        r += (rng_v4d) ((rng_v4l) (r <= zero) & (rng_v4l) m1);
+        r *= 2.328306549295727688e-10;
+        for (int c = 0; c < 4; c++) out[(size_t) c * ld + k] = r[c];
+    }
+    for (int i = 0; i < 6; i++)
+        for (int c = 0; c < 4; c++) st[c].s[i] = s[i][c];
+}
+
+void logz_streams_fill(logz_stream *st, int nst, int n, double *out, int ld)
+{
+    int c = 0;
+    for (; c + 4 <= nst; c += 4) fill4(st + c, n, out + (size_t) c * ld, ld);
+    for (; c < nst; c++)
+        for (int k = 0; k < n; k++) out[(size_t) c * ld + k] = logz_stream_unif(&st[c]);
 }

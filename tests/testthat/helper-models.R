@@ -1,0 +1,28 @@
+# Shared fixtures for the tests.
+
+# Brute-force log Z of a tiny RBM over all 2^(nv + nh) joint states.
+brute_log_z_rbm <- function(m) {
+  V <- as.matrix(expand.grid(rep(list(0:1), m$n_visible)))
+  H <- as.matrix(expand.grid(rep(list(0:1), m$n_hidden)))
+  E <- outer(drop(V %*% m$a), drop(H %*% m$b), `+`) + V %*% m$W %*% t(H)
+  mx <- max(E)
+  mx + log(sum(exp(E - mx)))
+}
+
+random_rbm <- function(nv, nh, sd = 1) {
+  rbm(matrix(rnorm(nv * nh, sd = sd), nv, nh), rnorm(nv), rnorm(nh))
+}
+
+# A 784 x 20 RBM trained briefly on MNIST by PCD, and its exact log Z (cached
+# for the whole test run).
+mnist_rbm20 <- local({
+  cache <- NULL
+  function() {
+    if (is.null(cache)) {
+      model <- rbm_train(mnist$x[1:8000, ], n_hidden = 20, method = "pcd", epochs = 5,
+                         seed = 20, progress = FALSE)
+      cache <<- list(model = model, log_z = exact_log_z(model, threads = 2))
+    }
+    cache
+  }
+})
