@@ -31,41 +31,53 @@ typedef struct {
 #define GROUP 4   /* chains whose streams are drawn in turn (hides RNG latency) */
 
 /* Weight increment of one chain from beta0 to beta1 (x: its column of X) and,
- * if h != NULL, a draw of the hidden units at beta1 from the uniforms u. */
+ * if h != NULL, a draw of the hidden units at beta1 from the uniforms u.
+ * scr: 4 * nh doubles of scratch. The exps run as one vectorisable pass. */
 static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double beta0,
-                                 double beta1, double *h, const double *u, int *nnz)
+                                 double beta1, double *h, const double *u, int *nnz,
+                                 double *scr)
 {
     int nh = m->nh, on = 0;
+    double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
+    for (int j = 0; j < nh; j++) {
+        double z = m->b[j] + x[j];
+        t1[j] = beta1 * z;
+        t0[j] = beta0 * z;
+    }
+    logz_exp_neg_abs(t1, e1, nh);
+    logz_exp_neg_abs(t0, e0, nh);
     double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
     for (int start = 0; start < nh; start += PROD_CHUNK) {
         int end = start + PROD_CHUNK < nh ? start + PROD_CHUNK : nh;
         double p1 = 1.0, p0 = 1.0;
         for (int j = start; j < end; j++) {
-            double z = m->b[j] + x[j], t1 = beta1 * z, t0 = beta0 * z;
-            double e1 = exp(-fabs(t1)), e0 = exp(-fabs(t0));
-            lin += (t1 > 0 ? t1 : 0.0) - (t0 > 0 ? t0 : 0.0);
-            p1 *= 1.0 + e1;
-            p0 *= 1.0 + e0;
-            if (h) {
-                /* u < sigmoid(t1)  <=>  u (1 + e1) < (t1 >= 0 ? 1 : e1) */
-                int v = u[j] * (1.0 + e1) < (t1 >= 0 ? 1.0 : e1);
-                h[j] = v;
-                on += v;
-            }
+            lin += (t1[j] > 0 ? t1[j] : 0.0) - (t0[j] > 0 ? t0[j] : 0.0);
+            p1 *= 1.0 + e1[j];
+            p0 *= 1.0 + e0[j];
         }
         lg += log(p1 / p0);
+    }
+    if (h) {
+        for (int j = 0; j < nh; j++) {
+            /* u < sigmoid(t1)  <=>  u (1 + e1) < (t1 >= 0 ? 1 : e1) */
+            int v = u[j] * (1.0 + e1[j]) < (t1[j] >= 0 ? 1.0 : e1[j]);
+            h[j] = v;
+            on += v;
+        }
     }
     *nnz += on;
     return lin + lg;
 }
 
 static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
-                       const double *u)
+                       const double *u, double *scr)
 {
-    int on = 0;
-    for (int j = 0; j < m->nh; j++) {
-        double t = beta * (m->b[j] + x[j]), e = exp(-fabs(t));
-        int v = u[j] * (1.0 + e) < (t >= 0 ? 1.0 : e);
+    int nh = m->nh, on = 0;
+    double *t = scr, *e = scr + nh;
+    for (int j = 0; j < nh; j++) t[j] = beta * (m->b[j] + x[j]);
+    logz_exp_neg_abs(t, e, nh);
+    for (int j = 0; j < nh; j++) {
+        int v = u[j] * (1.0 + e[j]) < (t[j] >= 0 ? 1.0 : e[j]);
         h[j] = v;
         on += v;
     }
@@ -74,12 +86,14 @@ static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, dou
 
 /* v ~ Bern(sigmoid(c0 + beta * y)) with c0 = (1-beta) a0 + beta a. */
 static int visible_draw(int nv, const double *c0, const double *y, double beta, double *v,
-                        const double *u)
+                        const double *u, double *scr)
 {
     int on = 0;
+    double *t = scr, *e = scr + nv;
+    for (int i = 0; i < nv; i++) t[i] = c0[i] + beta * y[i];
+    logz_exp_neg_abs(t, e, nv);
     for (int i = 0; i < nv; i++) {
-        double t = c0[i] + beta * y[i], e = exp(-fabs(t));
-        int s = u[i] * (1.0 + e) < (t >= 0 ? 1.0 : e);
+        int s = u[i] * (1.0 + e[i]) < (t[i] >= 0 ? 1.0 : e[i]);
         v[i] = s;
         on += s;
     }
@@ -144,6 +158,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
     double *c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
     double *U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
+    double *SCR = (double *) R_alloc((size_t) nthreads * 4 * nu, sizeof(double));
     int *act = (int *) R_alloc((size_t) nu * M, sizeof(int));
     int *nact = (int *) R_alloc((size_t) M, sizeof(int));
     int *onv = (int *) R_alloc((size_t) M, sizeof(int));
@@ -162,6 +177,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
         int g0 = (int) ((long) ngroup * tid / nt), g1 = (int) ((long) ngroup * (tid + 1) / nt);
         int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
         double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
+        double *scr = SCR + (size_t) tid * 4 * nu;
         for (int k = 1; k <= L; k++) {
             double b0 = betas[k - 1], b1 = betas[k];
             int transition = !(final && k == L);
@@ -177,9 +193,9 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
                         const double *uc = u + (size_t) (c - cf) * nu;
                         if (sw == 0)
                             logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
-                                                          uc, &onh[c]);
+                                                          uc, &onh[c], scr);
                         else
-                            onh[c] += hidden_draw(m, X + (size_t) nx * c, b1, hc, uc);
+                            onh[c] += hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr);
                     }
                 }
                 if (sw == 0)
@@ -192,7 +208,8 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
                     logz_streams_fill(st + cf, n, nv, u, nu);
                     for (int c = cf; c < cf + n; c++)
                         onv[c] += visible_draw(nv, c0, Y + (size_t) nv * c, b1,
-                                               V + (size_t) nv * c, u + (size_t) (c - cf) * nu);
+                                               V + (size_t) nv * c, u + (size_t) (c - cf) * nu,
+                                               scr);
                 }
             }
         }

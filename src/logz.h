@@ -28,6 +28,9 @@ int logz_streams_from_double(int n, const double *in, logz_stream *st);
 SEXP rng_streams_call(SEXP n);
 SEXP rng_stream_unif_call(SEXP state, SEXP n);
 
+/* ---- vexp.c: y[i] = exp(-|x[i]|), vectorised where libmvec is available -- */
+void logz_exp_neg_abs(const double *x, double *y, int n);
+
 /* ---- util.c -------------------------------------------------------------- */
 double logz_softplus(double x);      /* log(1 + exp(x)), stable */
 double logz_log_sum_exp(const double *x, int n);
