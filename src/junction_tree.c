@@ -153,6 +153,34 @@ int jt_min_fill(int n, int ne, const int *from, const int *to, int *order, int *
     return width;
 }
 
+/* Clique sizes (n, in elimination order) of eliminating along `order`;
+ * returns the width. */
+int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int *csize)
+{
+    bitgraph g;
+    bg_init(&g, n, ne, from, to);
+    int *nb = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    int width = 0;
+    for (int t = 0; t < n; t++) {
+        int d = bg_neighbours(&g, order[t], nb);
+        csize[t] = d + 1;
+        if (d > width) width = d;
+        bg_eliminate(&g, order[t], nb, d);
+    }
+    return width;
+}
+
+static void check_permutation(const int *order, int n)
+{
+    char *seen = (char *) R_alloc((size_t) n, 1);
+    memset(seen, 0, (size_t) n);
+    for (int i = 0; i < n; i++) {
+        int v = order[i];
+        if (v < 0 || v >= n || seen[v]) error("internal error: order is not a permutation");
+        seen[v] = 1;
+    }
+}
+
 /* ---- calibration ------------------------------------------------------------ */
 
 typedef struct {
@@ -186,15 +214,7 @@ static void jt_build(int n, int ne, const int *from, const int *to, const int *o
     T->cptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
     /* pass 1: sizes */
     int *sizes = (int *) R_alloc((size_t) n, sizeof(int));
-    {
-        bitgraph h;
-        bg_init(&h, n, ne, from, to);
-        for (int t = 0; t < n; t++) {
-            int d = bg_neighbours(&h, order[t], nb);
-            sizes[t] = d + 1;
-            bg_eliminate(&h, order[t], nb, d);
-        }
-    }
+    jt_sizes(n, ne, from, to, order, sizes);
     T->cptr[0] = 0;
     for (int t = 0; t < n; t++) T->cptr[t + 1] = T->cptr[t] + sizes[t];
     T->cvars = (int *) R_alloc((size_t) T->cptr[n] + 1, sizeof(int));
@@ -387,9 +407,10 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
 
 /* ---- SEXP glue ------------------------------------------------------------------ */
 
-/* Min-fill order of the graph (n nodes, 0-based edge ends): list(order
- * (0-based), sizes (clique sizes in elimination order), width). */
-SEXP jt_order_call(SEXP n_, SEXP from, SEXP to)
+/* Elimination order of the graph (n nodes, 0-based edge ends): min-fill if
+ * `given` is NULL, else the clique sizes of the given 0-based order.
+ * Returns list(order, sizes (clique sizes in elimination order), width). */
+SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given)
 {
     int n = asInteger(n_);
     if (n < 1 || TYPEOF(from) != INTSXP || TYPEOF(to) != INTSXP || LENGTH(from) != LENGTH(to))
@@ -399,13 +420,23 @@ SEXP jt_order_call(SEXP n_, SEXP from, SEXP to)
         if (INTEGER(from)[e] < 0 || INTEGER(from)[e] >= n || INTEGER(to)[e] < 0 ||
             INTEGER(to)[e] >= n || INTEGER(from)[e] == INTEGER(to)[e])
             error("internal error: bad edge %d", e + 1);
+    if (!isNull(given)) {
+        if (TYPEOF(given) != INTSXP || LENGTH(given) != n) error("internal error: bad order");
+        check_permutation(INTEGER(given), n);
+    }
     const char *names[] = {"order", "sizes", "width", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP order = allocVector(INTSXP, n);
     SET_VECTOR_ELT(out, 0, order);
     SEXP sizes = allocVector(INTSXP, n);
     SET_VECTOR_ELT(out, 1, sizes);
-    int w = jt_min_fill(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), INTEGER(sizes));
+    int w;
+    if (isNull(given)) {
+        w = jt_min_fill(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), INTEGER(sizes));
+    } else {
+        memcpy(INTEGER(order), INTEGER(given), sizeof(int) * n);
+        w = jt_sizes(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), INTEGER(sizes));
+    }
     SET_VECTOR_ELT(out, 2, ScalarInteger(w));
     UNPROTECT(1);
     return out;
@@ -419,13 +450,7 @@ SEXP jt_calibrate_call(SEXP model, SEXP marginals)
     ising_model_from_list(model, &m);
     SEXP order = logz_get(model, "order");
     if (TYPEOF(order) != INTSXP || LENGTH(order) != m.n) error("internal error: bad order");
-    char *seen = (char *) R_alloc((size_t) m.n, 1);
-    memset(seen, 0, (size_t) m.n);
-    for (int i = 0; i < m.n; i++) {
-        int v = INTEGER(order)[i];
-        if (v < 0 || v >= m.n || seen[v]) error("internal error: order is not a permutation");
-        seen[v] = 1;
-    }
+    check_permutation(INTEGER(order), m.n);
     int mg = asInteger(marginals);
     const char *names[] = {"log_z", "node", "pair", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
