@@ -60,6 +60,9 @@
 ising <- function(edges, field = NULL, n = NULL, spins = c("pm1", "01")) {
   spins <- match.arg(spins)
   is_mat <- is.matrix(edges)
+  if (!is.null(edges) && !is_mat && !is.data.frame(edges))
+    stop_no_call(sprintf(paste0("`edges` must be a data frame with columns from, to and weight ",
+                                "(or a symmetric weight matrix), not %s."), describe(edges)))
   if (is.null(n)) {
     n <- if (!is.null(field)) length(field)
     else if (is_mat) nrow(edges)
