@@ -267,7 +267,9 @@ test_that("AIS is within its standard error of exact log Z", {
   expect_lt(abs(fu$log_z - lzg), 4 * fu$se)
   expect_identical(nrow(fg$diagnostics), 1000L)
   expect_identical(fg$counts[["gibbs_sweeps"]], 999 * 100)
+  grDevices::pdf(NULL)
   expect_silent(plot(fg, type = "ess"))
+  grDevices::dev.off()
 
   # 0/1 spins and an explicit base field
   m01 <- ising_random(14, n_edges = 25, coupling = 1, field = 0.5, type = "mixed", spins = "01")
