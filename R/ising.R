@@ -361,7 +361,7 @@ ising_random <- function(n, n_edges = 2 * n, coupling = 1, field = 0,
 #' @seealso [ising()], [ais.ising()]
 #' @examples
 #' set.seed(1)
-#' m <- ising_grid(6, 6, coupling = 0.5, field = 0.3, type = "mixed")
+#' m <- ising_grid(4, 5, coupling = 0.5, field = 0.3, type = "mixed")
 #' exact_log_z(m)
 #' exact_log_z(m, method = "enumerate")
 #' mg <- exact_marginals(m, pairwise = TRUE)
