@@ -229,7 +229,11 @@ print.ising <- function(x, ...) {
 #' @export
 summary.ising <- function(object, ...) {
   deg <- tabulate(c(object$edges$from, object$edges$to), nbins = object$n)
-  width <- if (object$n <= jt_max_n) jt_order(object)$width else NA_integer_
+  width <- NA_character_
+  if (object$n <= jt_max_n) {
+    jt <- jt_order(object)
+    width <- if (jt$complete) as.character(jt$width) else sprintf("> %d", jt_cap)
+  }
   structure(list(n = object$n, n_edges = nrow(object$edges), spins = object$spins,
                  weight = if (nrow(object$edges)) summary(object$edges$weight) else NULL,
                  field = summary(object$field), degree = range(deg),
@@ -248,7 +252,7 @@ print.summary.ising <- function(x, ...) {
   }
   cat("  field:\n")
   print(x$field)
-  cat(sprintf("  degree %d to %d; %s; min-fill elimination width %s\n", x$degree[1], x$degree[2],
+  cat(sprintf("  degree %d to %d; %s; elimination width %s\n", x$degree[1], x$degree[2],
               if (x$bipartite) "bipartite (checkerboard Gibbs sweeps)" else "not bipartite",
               if (is.na(x$width)) "not computed" else x$width))
   invisible(x)
@@ -322,8 +326,9 @@ ising_random <- function(n, n_edges = 2 * n, coupling = 1, field = 0,
 #' by enumerating all \eqn{2^n} states in C (Gray-code order: one flip and a
 #' local-field update per state, streaming log-sum-exp, split over `threads`
 #' in a fixed block order so the result does not depend on `threads`), or by
-#' variable elimination along a min-fill order and the junction tree it
-#' induces, in log space (cost about \eqn{n 2^{w+1}} for elimination width
+#' variable elimination and the junction tree it induces, in log space,
+#' along the narrowest of a few elimination orders (min-fill; node order;
+#' breadth-first from a peripheral node; for grids also column by column) (cost about \eqn{n 2^{w+1}} for elimination width
 #' \eqn{w}; a grid with `min(rows, cols)` = 15 has \eqn{w = 15} and takes
 #' well under a second). `exact_marginals()` returns
 #' \eqn{P(x_i = 1)} for every node (for `"pm1"` spins, \eqn{P(x_i = +1)}) and
@@ -331,14 +336,14 @@ ising_random <- function(n, n_edges = 2 * n, coupling = 1, field = 0,
 #' (an upward and a downward pass over the junction tree).
 #'
 #' `method = "auto"` enumerates models with at most 16 variables, otherwise
-#' uses the junction tree when the min-fill width is at most `max_treewidth`,
+#' uses the junction tree when the elimination width is at most `max_treewidth`,
 #' otherwise enumerates if \eqn{2^n \le} `max_states`, and otherwise stops.
 #'
 #' @param model an [ising] model.
 #' @param method `"auto"`, `"enumerate"` or `"junction_tree"`.
 #' @param max_states refuse to enumerate more than this many states (default
 #'   \eqn{2^{26}}: about 67 million, a few seconds for sparse models).
-#' @param max_treewidth refuse junction trees whose min-fill elimination width
+#' @param max_treewidth refuse junction trees whose elimination width
 #'   (largest clique minus one, an upper bound on the treewidth) exceeds this;
 #'   a clique of \eqn{w + 1} variables holds a table of \eqn{2^{w+1}} doubles.
 #' @param threads number of OpenMP threads for enumeration (the junction tree
@@ -353,7 +358,7 @@ ising_random <- function(n, n_edges = 2 * n, coupling = 1, field = 0,
 #'   model's spin values), `log_z` and `method` (the method used).
 #' @section Errors: `model` not an `ising`; with `"enumerate"`, a model with
 #'   more than `log2(max_states)` variables; with `"junction_tree"`, a model
-#'   whose min-fill width exceeds `max_treewidth` (the message gives the
+#'   whose elimination width exceeds `max_treewidth` (the message gives the
 #'   width), whose tables would need more than 4 GB, or with more than 20,000
 #'   variables; with `"auto"`, a model too large for both.
 #' @references Koller, D. and Friedman, N. (2009). Probabilistic Graphical
@@ -424,17 +429,25 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
                                 "low-treewidth models, ais() otherwise, or raise `max_states`."),
                          n, n, format(max_states)))
   }
+  width_text <- function(jt) {
+    if (jt$complete) sprintf("%d", jt$width) else sprintf("more than %d", jt_cap)
+  }
   too_wide <- function(jt) {
-    stop_no_call(sprintf(paste0("`model` has treewidth up to %d (min-fill elimination width %d: ",
-                                "a clique of %d variables, a table of 2^%d entries), more than ",
-                                "`max_treewidth` = %d. Use ais() for this model, or raise ",
-                                "`max_treewidth`."), jt$width, jt$width, jt$width + 1L,
-                         jt$width + 1L, max_treewidth))
+    if (jt$complete)
+      stop_no_call(sprintf(paste0("`model` has treewidth up to %d (elimination width %d: ",
+                                  "a clique of %d variables, a table of 2^%d entries), more than ",
+                                  "`max_treewidth` = %d. Use ais() for this model, or raise ",
+                                  "`max_treewidth`."), jt$width, jt$width, jt$width + 1L,
+                           jt$width + 1L, max_treewidth))
+    stop_no_call(sprintf(paste0("`model` has treewidth more than %d (no elimination order with ",
+                                "cliques of at most %d variables was found), more than ",
+                                "`max_treewidth` = %d. Use ais() for this model."), jt_cap,
+                         jt_cap + 1L, max_treewidth))
   }
   if (method == "auto") {
     if (n <= 16L && 2^n <= max_states) {
       method <- "enumerate"
-    } else if (n <= jt_max_n && (jt <- jt_order(model))$width <= max_treewidth) {
+    } else if (n <= jt_max_n && (jt <- jt_order(model))$complete && jt$width <= max_treewidth) {
       method <- "junction_tree"
     } else if (n <= 40L && 2^n <= max_states) {
       method <- "enumerate"
@@ -443,9 +456,9 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
                                   "than the junction tree's limit of %d. Use ais()."), n, jt_max_n))
     } else {
       stop_no_call(sprintf(paste0("`model` is too large for exact inference: n = %d variables ",
-                                  "(2^%d states > `max_states` = %s) and min-fill elimination ",
-                                  "width %d > `max_treewidth` = %d. Use ais()."), n, n,
-                           format(max_states), jt$width, max_treewidth))
+                                  "(2^%d states > `max_states` = %s) and elimination ",
+                                  "width %s > `max_treewidth` = %d. Use ais()."), n, n,
+                           format(max_states), width_text(jt), max_treewidth))
     }
   }
   if (method == "enumerate") {
@@ -456,10 +469,10 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
       stop_no_call(sprintf("`model` has n = %d variables, more than the junction tree's limit of %d.",
                            n, jt_max_n))
     if (is.null(jt)) jt <- jt_order(model)
-    if (jt$width > max_treewidth) too_wide(jt)
+    if (!jt$complete || jt$width > max_treewidth) too_wide(jt)
     bytes <- 8 * sum(2^jt$sizes) * (if (marginals > 0L) 1.5 else 0.5)
     if (bytes > 4 * 2^30)
-      stop_no_call(sprintf(paste0("`model` needs %.1f GB of junction-tree tables (min-fill width %d); ",
+      stop_no_call(sprintf(paste0("`model` needs %.1f GB of junction-tree tables (elimination width %d); ",
                                   "lower `max_treewidth` or use ais()."), bytes / 2^30, jt$width))
     res <- .Call(C_jt_calibrate, ising_c_model(model, order = jt$order), marginals)
   }

@@ -7,22 +7,36 @@
 
 jt_max_n <- 20000L
 
-# list(order (0-based), sizes, width, name) of the best candidate order.
-jt_order <- function(model) {
+jt_cap <- 60L
+
+# The best candidate order: list(order (0-based), sizes, width, name, cost,
+# complete). Eliminations stop once a clique exceeds cap + 1 variables; if
+# every candidate stops, complete = FALSE and width is only known to exceed
+# cap (treewidth >= minimum degree gives a quick answer for dense graphs).
+jt_order <- function(model, cap = jt_cap) {
   n <- model$n
+  cap <- as.integer(min(cap, n))
   from <- model$edges$from - 1L
   to <- model$edges$to - 1L
-  cands <- list(min_fill = NULL, index = seq_len(n) - 1L, bfs = bfs_order(n, from, to))
+  deg <- tabulate(c(from, to) + 1L, nbins = n)
+  if (min(deg) > cap)
+    return(list(order = NULL, sizes = NULL, width = min(deg), name = "none", cost = Inf,
+                complete = FALSE))
+  cands <- list(index = seq_len(n) - 1L, bfs = bfs_order(n, from, to))
   if (!is.null(model$grid)) {
     rows <- model$grid[[1]]
     cols <- model$grid[[2]]
     cands$grid_columns <- as.integer(as.vector(matrix(seq_len(n) - 1L, rows, cols, byrow = TRUE)))
   }
+  cands <- c(cands, list(min_fill = NULL))
   best <- NULL
   for (nm in names(cands)) {
-    r <- .Call(C_jt_order, n, from, to, cands[[nm]])
+    # min-fill (the slowest, last) may stop as soon as it cannot beat the best so far
+    cap_nm <- if (is.null(cands[[nm]]) && !is.null(best) && best$complete) best$width else cap
+    r <- .Call(C_jt_order, n, from, to, cands[[nm]], cap_nm)
     r$name <- nm
-    r$cost <- sum(2^r$sizes)
+    r$complete <- r$width <= cap_nm
+    r$cost <- if (r$complete) sum(2^r$sizes) else Inf
     if (is.null(best) || r$width < best$width || (r$width == best$width && r$cost < best$cost))
       best <- r
   }

@@ -11,7 +11,7 @@ static const R_CallMethodDef callMethods[] = {
     {"ising_enumerate", (DL_FUNC) &ising_enumerate_call, 3},
     {"ising_gibbs", (DL_FUNC) &ising_gibbs_call, 3},
     {"ising_ais", (DL_FUNC) &ising_ais_call, 4},
-    {"jt_order", (DL_FUNC) &jt_order_call, 4},
+    {"jt_order", (DL_FUNC) &jt_order_call, 5},
     {"jt_calibrate", (DL_FUNC) &jt_calibrate_call, 2},
     {NULL, NULL, 0}
 };

@@ -67,19 +67,26 @@ static int bg_neighbours(const bitgraph *g, int v, int *nb)
     return d;
 }
 
-/* Fill-in edges eliminating u would add; *deg gets its degree. */
+/* Fill-in edges eliminating u would add; *deg gets its degree. Counts
+ * missing pairs directly when that is cheaper than row intersections. */
 static double fill_score(const bitgraph *g, int u, int *nb, int *deg)
 {
     int d = bg_neighbours(g, u, nb);
-    const uint64_t *ru = g->adj + (size_t) u * g->words;
     double missing = 0.0;
+    *deg = d;
+    if (d < 2) return 0.0;
+    if (d / 2 < g->words) {
+        for (int i = 0; i < d; i++)
+            for (int j = i + 1; j < d; j++) missing += !bg_has(g, nb[i], nb[j]);
+        return missing;
+    }
+    const uint64_t *ru = g->adj + (size_t) u * g->words;
     for (int i = 0; i < d; i++) {
         const uint64_t *ra = g->adj + (size_t) nb[i] * g->words;
         int common = 0;
         for (int w = 0; w < g->words; w++) common += __builtin_popcountll(ra[w] & ru[w]);
         missing += (double) (d - 1 - common);
     }
-    *deg = d;
     return missing / 2.0;
 }
 
@@ -98,8 +105,9 @@ static void bg_eliminate(bitgraph *g, int v, const int *nb, int d)
 
 /* Min-fill order (ties: fewest neighbours, then lowest index). Writes order
  * (n) and clique sizes (n, in elimination order); returns the width
- * (largest clique size - 1). */
-int jt_min_fill(int n, int ne, const int *from, const int *to, int *order, int *csize)
+ * (largest clique size - 1). Stops as soon as a clique has more than cap + 1
+ * variables (the return value then exceeds cap and the order is incomplete). */
+int jt_min_fill(int n, int ne, const int *from, const int *to, int cap, int *order, int *csize)
 {
     bitgraph g;
     bg_init(&g, n, ne, from, to);
@@ -129,6 +137,14 @@ int jt_min_fill(int n, int ne, const int *from, const int *to, int *order, int *
         order[t] = v;
         csize[t] = d + 1;
         if (d > width) width = d;
+        if (d > cap) {
+            for (int u = 0, k = t + 1; u < n; u++)
+                if (alive[u] && u != v) {
+                    order[k] = u;
+                    csize[k++] = 0;
+                }
+            break;
+        }
         bg_eliminate(&g, v, nb, d);
         alive[v] = 0;
         /* rescore the neighbours and their neighbours: only their fill
@@ -154,8 +170,8 @@ int jt_min_fill(int n, int ne, const int *from, const int *to, int *order, int *
 }
 
 /* Clique sizes (n, in elimination order) of eliminating along `order`;
- * returns the width. */
-int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int *csize)
+ * returns the width, stopping early (with sizes 0) once it exceeds cap. */
+int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int cap, int *csize)
 {
     bitgraph g;
     bg_init(&g, n, ne, from, to);
@@ -165,7 +181,12 @@ int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, in
         int d = bg_neighbours(&g, order[t], nb);
         csize[t] = d + 1;
         if (d > width) width = d;
+        if (d > cap) {
+            for (int k = t + 1; k < n; k++) csize[k] = 0;
+            break;
+        }
         bg_eliminate(&g, order[t], nb, d);
+        if (t % 256 == 255) R_CheckUserInterrupt();
     }
     return width;
 }
@@ -214,7 +235,7 @@ static void jt_build(int n, int ne, const int *from, const int *to, const int *o
     T->cptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
     /* pass 1: sizes */
     int *sizes = (int *) R_alloc((size_t) n, sizeof(int));
-    jt_sizes(n, ne, from, to, order, sizes);
+    jt_sizes(n, ne, from, to, order, n, sizes);
     T->cptr[0] = 0;
     for (int t = 0; t < n; t++) T->cptr[t + 1] = T->cptr[t] + sizes[t];
     T->cvars = (int *) R_alloc((size_t) T->cptr[n] + 1, sizeof(int));
@@ -409,10 +430,12 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
 
 /* Elimination order of the graph (n nodes, 0-based edge ends): min-fill if
  * `given` is NULL, else the clique sizes of the given 0-based order.
- * Returns list(order, sizes (clique sizes in elimination order), width). */
-SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given)
+ * Returns list(order, sizes (clique sizes in elimination order), width); a
+ * width above `cap` means the elimination stopped there (incomplete). */
+SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given, SEXP cap_)
 {
-    int n = asInteger(n_);
+    int n = asInteger(n_), cap = asInteger(cap_);
+    if (cap == NA_INTEGER || cap < 0) error("internal error: bad cap");
     if (n < 1 || TYPEOF(from) != INTSXP || TYPEOF(to) != INTSXP || LENGTH(from) != LENGTH(to))
         error("internal error: bad graph");
     int ne = LENGTH(from);
@@ -432,10 +455,10 @@ SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given)
     SET_VECTOR_ELT(out, 1, sizes);
     int w;
     if (isNull(given)) {
-        w = jt_min_fill(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), INTEGER(sizes));
+        w = jt_min_fill(n, ne, INTEGER(from), INTEGER(to), cap, INTEGER(order), INTEGER(sizes));
     } else {
         memcpy(INTEGER(order), INTEGER(given), sizeof(int) * n);
-        w = jt_sizes(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), INTEGER(sizes));
+        w = jt_sizes(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), cap, INTEGER(sizes));
     }
     SET_VECTOR_ELT(out, 2, ScalarInteger(w));
     UNPROTECT(1);

@@ -72,10 +72,11 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
 SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- junction_tree.c: variable elimination / junction tree -------------- */
-int jt_min_fill(int n, int ne, const int *from, const int *to, int *order, int *csize);
-int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int *csize);
+int jt_min_fill(int n, int ne, const int *from, const int *to, int cap, int *order, int *csize);
+int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int cap,
+             int *csize);
 double jt_calibrate(const ising_model *m, const int *order, double *marg, double *pair);
-SEXP jt_order_call(SEXP n, SEXP from, SEXP to, SEXP given);
+SEXP jt_order_call(SEXP n, SEXP from, SEXP to, SEXP given, SEXP cap);
 SEXP jt_calibrate_call(SEXP model, SEXP marginals);
 
 #endif

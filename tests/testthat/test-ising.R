@@ -73,6 +73,11 @@ test_that("bad input gives errors that name the argument", {
                "`model` has treewidth up to 23 .*`max_treewidth` = 10")
   expect_error(exact_log_z(ising_clique(30), max_treewidth = 10),
                "`model` is too large for exact inference: n = 30 .*width 29 > `max_treewidth`")
+  expect_error(exact_log_z(ising_clique(70), method = "junction_tree"),
+               "`model` has treewidth more than 60 .*`max_treewidth` = 20")
+  expect_error(exact_log_z(ising_clique(70)), "n = 70 .*width more than 60 > `max_treewidth`")
+  expect_error(exact_log_z(ising_grid(70, 70), method = "junction_tree"),
+               "`model` has treewidth more than 60")
   expect_error(exact_log_z(ising_clique(12), max_states = 2^8, method = "enumerate"),
                "`max_states` = 256")
   expect_error(exact_marginals(1:3), "does not know how to handle `model`")
