@@ -268,7 +268,8 @@ ising_draw <- function(n, m, from, to, coupling, field, type, spins) {
   w <- switch(type, attractive = stats::runif(m, 0, coupling),
               mixed = stats::runif(m, -coupling, coupling), constant = rep(coupling, m))
   f <- if (type == "constant") rep(field, n) else stats::runif(n, -field, field)
-  ising(data.frame(from = from, to = to, weight = w), field = f, n = n, spins = spins)
+  # (+ 0 turns the -0 that runif(n, -0, 0) gives into 0)
+  ising(data.frame(from = from, to = to, weight = w + 0), field = f + 0, n = n, spins = spins)
 }
 
 #' @rdname ising
@@ -302,7 +303,7 @@ ising_clique <- function(n, coupling = 1, field = 0, type = c("attractive", "mix
 
 #' @rdname ising
 #' @export
-ising_random <- function(n, n_edges = 2 * n, coupling = 1, field = 0,
+ising_random <- function(n, n_edges = min(2 * n, n * (n - 1) / 2), coupling = 1, field = 0,
                          type = c("attractive", "mixed", "constant"), spins = c("pm1", "01")) {
   n <- check_count(n, "n", min = 1L, max = 1e6)
   n_pairs <- n * (n - 1) / 2
