@@ -193,9 +193,8 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
 /* ---- Gibbs sweeps --------------------------------------------------------- */
 
 /* One sweep in `order` at inverse temperature beta: each x_i is drawn from its
- * conditional with log-odds (hi - lo) * (bias_i + beta * sum_j w_ij x_j),
- * where bias = (1 - beta) a0 + beta f. */
-void ising_sweep(const ising_model *m, const int *order, const double *bias, double beta,
+ * conditional with log-odds (hi - lo) ((1 - beta) a0_i + beta (f_i + sum_j w_ij x_j)). */
+void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
                  double *x, logz_stream *st)
 {
     double d = m->hi - m->lo, hi = m->hi, lo = m->lo;
@@ -203,7 +202,7 @@ void ising_sweep(const ising_model *m, const int *order, const double *bias, dou
         int i = order[k];
         double s = 0.0;
         for (int p = m->ptr[i]; p < m->ptr[i + 1]; p++) s += m->nw[p] * x[m->nbr[p]];
-        double t = d * (bias[i] + beta * s), e = exp(-fabs(t));
+        double t = d * ((1.0 - beta) * a0[i] + beta * (m->f[i] + s)), e = exp(-fabs(t));
         double u = logz_stream_unif(st);
         /* u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e) */
         x[i] = u * (1.0 + e) < (t >= 0 ? 1.0 : e) ? hi : lo;
@@ -226,7 +225,7 @@ static void ising_draw_base(const ising_model *m, const double *a0, double *x, l
  * work is done in rounds of at most ROUND sweeps so that the user can
  * interrupt between parallel regions. */
 #define ROUND 64
-static void ising_gibbs_run(const ising_model *m, const int *order, const double *bias, int M,
+static void ising_gibbs_run(const ising_model *m, const int *order, int M,
                             int burn_in, int sweeps, int n_per, double *X, logz_stream *st,
                             int nthreads, int *S)
 {
@@ -240,7 +239,7 @@ static void ising_gibbs_run(const ising_model *m, const int *order, const double
         for (int c = 0; c < M; c++) {
             double *x = X + (size_t) n * c;
             for (long t = start; t < end; t++) {
-                ising_sweep(m, order, bias, 1.0, x, &st[c]);
+                ising_sweep(m, order, m->f, 1.0, x, &st[c]);
                 long after = t + 1 - burn_in;
                 if (after > 0 && after % sweeps == 0) {
                     int *out = S + (size_t) n * ((size_t) n_per * c + (size_t) (after / sweeps - 1));
@@ -255,42 +254,45 @@ static void ising_gibbs_run(const ising_model *m, const int *order, const double
 /* ---- AIS ---------------------------------------------------------------------- */
 
 /* Steps betas[1..L] from betas[0] for M chains (X, n x M); a0 the base field.
- * trace (L x 2): ESS and running log Z after each step. Returns the number of
- * sweeps made per chain. */
+ * Each chain runs all L steps inside one parallel region (its state stays in
+ * cache, and there is one fork/join per call rather than per step); its
+ * running log weight after step k goes to hist[k * M + c], from which trace
+ * (L x 2: ESS and running log Z after each step) is computed serially.
+ * Returns the number of sweeps made per chain. */
 static int ising_ais_run(const ising_model *m, const int *order, const double *a0,
                          const double *betas, int L, int final, int sweeps, double log_z0,
                          int M, double *X, double *logw, logz_stream *st, int nthreads,
-                         double *df, double *bias, double *trace)
+                         double *df, double *hist, double *trace)
 {
-    int n = m->n, nsweep = 0;
+    int n = m->n;
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
-    for (int k = 1; k <= L; k++) {
-        double b0 = betas[k - 1], b1 = betas[k];
-        int transition = !(final && k == L);
-        for (int i = 0; i < n; i++) bias[i] = (1.0 - b1) * a0[i] + b1 * m->f[i];
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-        for (int c = 0; c < M; c++) {
-            double *x = X + (size_t) n * c;
-            logw[c] += (b1 - b0) * ising_energy(m, df, x);
-            if (transition)
-                for (int sw = 0; sw < sweeps; sw++) ising_sweep(m, order, bias, b1, x, &st[c]);
+    for (int c = 0; c < M; c++) {
+        double *x = X + (size_t) n * c, lw = logw[c];
+        for (int k = 1; k <= L; k++) {
+            double b0 = betas[k - 1], b1 = betas[k];
+            lw += (b1 - b0) * ising_energy(m, df, x);
+            hist[(size_t) (k - 1) * M + c] = lw;
+            if (final && k == L) break;
+            for (int sw = 0; sw < sweeps; sw++) ising_sweep(m, order, a0, b1, x, &st[c]);
         }
+        logw[c] = lw;
+    }
+    for (int k = 1; k <= L; k++) {
+        const double *h = hist + (size_t) (k - 1) * M;
         double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
-        for (int c = 0; c < M; c++) if (logw[c] > mx) mx = logw[c];
+        for (int c = 0; c < M; c++) if (h[c] > mx) mx = h[c];
         for (int c = 0; c < M; c++) {
-            double w = exp(logw[c] - mx);
+            double w = exp(h[c] - mx);
             s1 += w;
             s2 += w * w;
         }
         trace[k - 1] = s1 * s1 / s2;
         trace[L + k - 1] = log_z0 + mx + log(s1) - log((double) M);
-        if (!transition) break;
-        nsweep += sweeps;
-        if (k % 16 == 0) R_CheckUserInterrupt();
     }
-    return nsweep;
+    return (final ? L - 1 : L) * sweeps;
 }
 
 /* ---- SEXP glue ------------------------------------------------------------------ */
@@ -389,7 +391,7 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
     } else {
         memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
     }
-    ising_gibbs_run(&m, order, m.f, M, burn_in, sweeps, n_per, REAL(X), st, nthreads,
+    ising_gibbs_run(&m, order, M, burn_in, sweeps, n_per, REAL(X), st, nthreads,
                     INTEGER(S));
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
@@ -442,9 +444,9 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int ns = 0;
     if (L > 0) {
         double *df = (double *) R_alloc((size_t) n, sizeof(double));
-        double *bias = (double *) R_alloc((size_t) n, sizeof(double));
+        double *hist = (double *) R_alloc((size_t) L * M, sizeof(double));
         ns = ising_ais_run(&m, order, REAL(a0), REAL(betas), L, final, sweeps, log_z0, M,
-                           REAL(X), REAL(logw), st, nthreads, df, bias, REAL(trace));
+                           REAL(X), REAL(logw), st, nthreads, df, hist, REAL(trace));
     }
     SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
     SEXP so = allocMatrix(REALSXP, 6, M);

@@ -65,7 +65,8 @@ void ising_model_from_list(SEXP model, ising_model *m);
 double ising_energy(const ising_model *m, const double *c, const double *x); /* w-terms + c'x */
 /* log Z by enumeration; marg (n) gets P(x_i = hi) and pair (ne) P(both ends hi) if non-NULL. */
 double ising_enumerate(const ising_model *m, int nthreads, double *marg, double *pair);
-void ising_sweep(const ising_model *m, const int *order, const double *bias, double beta,
+/* One Gibbs sweep in `order` at beta on the path from the base field a0. */
+void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
                  double *x, logz_stream *st);
 SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads);
 SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
