@@ -245,9 +245,13 @@ test_that("Gibbs sampling is reproducible and independent of threads", {
   assign(".Random.seed", attr(a, "seed"), envir = globalenv())
   expect_identical(gibbs_sample(g, 40, sweeps = 2, burn_in = 5, chains = 4), a)
   expect_identical(attr(a, "chain"), rep(1:4, each = 10))
-  # a given start: with no sweeps recorded before... burn_in = 0, first state is one sweep later
-  x <- gibbs_sample(g, 3, burn_in = 0, init = rep(1, 25), chains = 2)
-  expect_identical(nrow(x), 3L)
+  # `init` is honoured: with very strong couplings one sweep keeps an aligned start
+  # (flip probability about exp(-20) per node), in each chain's own start
+  s <- ising_grid(3, 3, coupling = 5, type = "constant")
+  x <- gibbs_sample(s, 4, burn_in = 0, init = rbind(rep(1, 9), rep(-1, 9)), chains = 2)
+  expect_identical(unname(x[, 1:9]), matrix(rep(c(1L, -1L), each = 2), 4, 9))
+  x <- gibbs_sample(s, 3, burn_in = 0, init = rep(-1, 9))
+  expect_true(all(x == -1L))
 })
 
 test_that("AIS is within its standard error of exact log Z", {
