@@ -9,6 +9,11 @@ static const R_CallMethodDef callMethods[] = {
     {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
     {"ais_rbm_prepare", (DL_FUNC) &ais_rbm_prepare_call, 1},
+    {"ising_enumerate", (DL_FUNC) &ising_enumerate_call, 3},
+    {"ising_gibbs", (DL_FUNC) &ising_gibbs_call, 3},
+    {"ising_ais", (DL_FUNC) &ising_ais_call, 4},
+    {"jt_order", (DL_FUNC) &jt_order_call, 5},
+    {"jt_calibrate", (DL_FUNC) &jt_calibrate_call, 2},
     {NULL, NULL, 0}
 };
 

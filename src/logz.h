@@ -69,4 +69,37 @@ void logz_blocked_init(logz_blocked *B, const double *M, int rows, int cols, int
 void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *active, int nact,
                              double *out);
 
+/* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
+typedef struct {
+    int n, ne;               /* variables, edges */
+    const int *from, *to;    /* 0-based edge ends (ne) */
+    const double *w, *f;     /* edge weights (ne), fields (n) */
+    double lo, hi;           /* spin values: -1/+1 or 0/1 */
+    int *ptr, *nbr;          /* CSR adjacency: neighbours of i at nbr[ptr[i]..ptr[i+1]) */
+    double *nw;              /* the matching weights */
+} ising_model;
+
+/* Fill m (CSR arrays by R_alloc; the other arrays are borrowed). */
+void ising_model_init(ising_model *m, int n, int ne, const int *from, const int *to,
+                      const double *w, const double *f, double lo, double hi);
+/* From list(n, from, to, weight, field, lo, hi) with 0-based ends (checked). */
+void ising_model_from_list(SEXP model, ising_model *m);
+double ising_energy(const ising_model *m, const double *c, const double *x); /* w-terms + c'x */
+/* log Z by enumeration; marg (n) gets P(x_i = hi) and pair (ne) P(both ends hi) if non-NULL. */
+double ising_enumerate(const ising_model *m, int nthreads, double *marg, double *pair);
+/* One Gibbs sweep in `order` at beta on the path from the base field a0. */
+void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
+                 double *x, logz_stream *st);
+SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads);
+SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
+SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+
+/* ---- junction_tree.c: variable elimination / junction tree -------------- */
+int jt_min_fill(int n, int ne, const int *from, const int *to, int cap, int *order, int *csize);
+int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, int cap,
+             int *csize);
+double jt_calibrate(const ising_model *m, const int *order, double *marg, double *pair);
+SEXP jt_order_call(SEXP n, SEXP from, SEXP to, SEXP given, SEXP cap);
+SEXP jt_calibrate_call(SEXP model, SEXP marginals);
+
 #endif

@@ -1,0 +1,457 @@
+/* Ising models (pairwise binary MRFs)
+ *   p(x) ∝ exp( sum_e w_e x_i x_j + sum_i f_i x_i ),  x_i in {lo, hi}
+ * with {lo, hi} = {-1, +1} ("pm1") or {0, 1} ("01"):
+ *
+ * - exact log Z and marginals by enumerating all 2^n states in Gray-code
+ *   order (one flip per state, local fields updated along the flipped node's
+ *   edges, streaming log-sum-exp), split into a fixed number of blocks that
+ *   threads share and that are merged in a fixed order, so the answer does not
+ *   depend on the thread count;
+ * - single-site Gibbs sweeps in a fixed node order (colour 0 then colour 1 for
+ *   bipartite graphs: a checkerboard sweep, in which each half is an exact
+ *   block draw because nodes of one colour are conditionally independent);
+ * - AIS on the path
+ *     log f_beta(x) = beta * sum_e w_e x_i x_j + (1 - beta) a0'x + beta f'x
+ *   from the independent base with field a0 (a0 = 0: uniform; a0 = f: the
+ *   field-only model) to the Ising model.
+ * Chains own MRG32k3a streams (rng.c), so Gibbs samples and AIS weights are
+ * identical for any thread count. The SEXP glue (*_call) is at the end. */
+#include <math.h>
+#include <string.h>
+#include "logz.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define RESYNC 4096
+#define NBLOCKS 64
+
+/* ---- model ---------------------------------------------------------------- */
+
+void ising_model_init(ising_model *m, int n, int ne, const int *from, const int *to,
+                      const double *w, const double *f, double lo, double hi)
+{
+    m->n = n;
+    m->ne = ne;
+    m->from = from;
+    m->to = to;
+    m->w = w;
+    m->f = f;
+    m->lo = lo;
+    m->hi = hi;
+    int *ptr = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    int *nbr = (int *) R_alloc((size_t) 2 * ne + 1, sizeof(int));
+    double *nw = (double *) R_alloc((size_t) 2 * ne + 1, sizeof(double));
+    int *fill = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    for (int i = 0; i <= n; i++) ptr[i] = 0;
+    for (int e = 0; e < ne; e++) {
+        ptr[from[e] + 1]++;
+        ptr[to[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) ptr[i + 1] += ptr[i];
+    for (int i = 0; i < n; i++) fill[i] = ptr[i];
+    for (int e = 0; e < ne; e++) {
+        int a = from[e], b = to[e];
+        nbr[fill[a]] = b; nw[fill[a]++] = w[e];
+        nbr[fill[b]] = a; nw[fill[b]++] = w[e];
+    }
+    m->ptr = ptr;
+    m->nbr = nbr;
+    m->nw = nw;
+}
+
+/* sum_e w_e x_i x_j + sum_i c_i x_i */
+double ising_energy(const ising_model *m, const double *c, const double *x)
+{
+    double s = 0.0;
+    for (int e = 0; e < m->ne; e++) s += m->w[e] * x[m->from[e]] * x[m->to[e]];
+    for (int i = 0; i < m->n; i++) s += c[i] * x[i];
+    return s;
+}
+
+/* ---- enumeration ------------------------------------------------------------ */
+
+/* State with Gray-code bits g: x, local fields L_i = sum_j w_ij x_j; returns log f(x). */
+static double enum_set(const ising_model *m, uint64_t g, double *x, double *L)
+{
+    int n = m->n;
+    for (int i = 0; i < n; i++) x[i] = ((g >> i) & 1ULL) ? m->hi : m->lo;
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int p = m->ptr[i]; p < m->ptr[i + 1]; p++) s += m->nw[p] * x[m->nbr[p]];
+        L[i] = s;
+    }
+    return ising_energy(m, m->f, x);
+}
+
+/* Add weight e of state x to the marginal accumulators. */
+static void enum_add(const ising_model *m, const double *x, double e, double *sm, double *sp)
+{
+    double hi = m->hi;
+    for (int i = 0; i < m->n; i++)
+        if (x[i] == hi) sm[i] += e;
+    if (sp)
+        for (int k = 0; k < m->ne; k++)
+            if (x[m->from[k]] == hi && x[m->to[k]] == hi) sp[k] += e;
+}
+
+/* Block [from, to) of Gray-code indices: (max, sum) for log-sum-exp and, if
+ * sm != NULL, the sums of exp(val - max) over states with x_i = hi (sm, n)
+ * and with both ends of edge k at hi (sp, ne; may be NULL). */
+static void enum_block(const ising_model *m, uint64_t from, uint64_t to, double *x, double *L,
+                       double *out_max, double *out_sum, double *sm, double *sp)
+{
+    int n = m->n, ne = m->ne;
+    double mx = R_NegInf, s = 0.0, d = m->hi - m->lo;
+    uint64_t g = from ^ (from >> 1);
+    double val = enum_set(m, g, x, L);
+    if (sm) {
+        for (int i = 0; i < n; i++) sm[i] = 0.0;
+        if (sp) for (int k = 0; k < ne; k++) sp[k] = 0.0;
+    }
+    for (uint64_t i = from; i < to; i++) {
+        if (i > from) {
+            if ((i - from) % RESYNC == 0) {
+                g = i ^ (i >> 1);
+                val = enum_set(m, g, x, L);
+            } else {
+                int b = __builtin_ctzll(i);
+                g ^= 1ULL << b;
+                double dx = ((g >> b) & 1ULL) ? d : -d;
+                val += dx * (m->f[b] + L[b]);
+                x[b] += dx;
+                for (int p = m->ptr[b]; p < m->ptr[b + 1]; p++) L[m->nbr[p]] += m->nw[p] * dx;
+            }
+        }
+        if (val > mx) {
+            double sc = exp(mx - val);
+            s = s * sc + 1.0;
+            if (sm) {
+                for (int j = 0; j < n; j++) sm[j] *= sc;
+                if (sp) for (int k = 0; k < ne; k++) sp[k] *= sc;
+                enum_add(m, x, 1.0, sm, sp);
+            }
+            mx = val;
+        } else {
+            double e = exp(val - mx);
+            s += e;
+            if (sm) enum_add(m, x, e, sm, sp);
+        }
+    }
+    *out_max = mx;
+    *out_sum = s;
+}
+
+double ising_enumerate(const ising_model *m, int nthreads, double *marg, double *pair)
+{
+    int n = m->n, ne = m->ne;
+    uint64_t total = 1ULL << n;
+    int nblocks = NBLOCKS;
+    if ((uint64_t) nblocks > total) nblocks = (int) total;
+    double *bmax = (double *) R_alloc((size_t) nblocks, sizeof(double));
+    double *bsum = (double *) R_alloc((size_t) nblocks, sizeof(double));
+    double *work = (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double));
+    double *bm = NULL, *bp = NULL;
+    if (marg) bm = (double *) R_alloc((size_t) n * nblocks, sizeof(double));
+    if (marg && pair && ne > 0) bp = (double *) R_alloc((size_t) ne * nblocks, sizeof(double));
+    int round = 2 * nthreads;
+    for (int b0 = 0; b0 < nblocks; b0 += round) {
+        int b1 = b0 + round < nblocks ? b0 + round : nblocks;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+#endif
+        for (int blk = b0; blk < b1; blk++) {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            uint64_t from = total / (uint64_t) nblocks * (uint64_t) blk;
+            uint64_t to = blk == nblocks - 1 ? total
+                                             : total / (uint64_t) nblocks * (uint64_t) (blk + 1);
+            double *x = work + (size_t) 2 * n * tid, *L = x + n;
+            enum_block(m, from, to, x, L, &bmax[blk], &bsum[blk],
+                       bm ? bm + (size_t) n * blk : NULL, bp ? bp + (size_t) ne * blk : NULL);
+        }
+        R_CheckUserInterrupt();
+    }
+    /* merge in block order: the result does not depend on nthreads */
+    double mx = R_NegInf, s = 0.0;
+    for (int blk = 0; blk < nblocks; blk++) if (bmax[blk] > mx) mx = bmax[blk];
+    for (int blk = 0; blk < nblocks; blk++) s += bsum[blk] * exp(bmax[blk] - mx);
+    if (marg) {
+        for (int i = 0; i < n; i++) marg[i] = 0.0;
+        if (pair) for (int k = 0; k < ne; k++) pair[k] = 0.0;
+        for (int blk = 0; blk < nblocks; blk++) {
+            double sc = exp(bmax[blk] - mx) / s;
+            for (int i = 0; i < n; i++) marg[i] += bm[(size_t) n * blk + i] * sc;
+            if (bp) for (int k = 0; k < ne; k++) pair[k] += bp[(size_t) ne * blk + k] * sc;
+        }
+    }
+    return mx + log(s);
+}
+
+/* ---- Gibbs sweeps --------------------------------------------------------- */
+
+/* One sweep in `order` at inverse temperature beta: each x_i is drawn from its
+ * conditional with log-odds (hi - lo) ((1 - beta) a0_i + beta (f_i + sum_j w_ij x_j)). */
+void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
+                 double *x, logz_stream *st)
+{
+    double d = m->hi - m->lo, hi = m->hi, lo = m->lo;
+    for (int k = 0; k < m->n; k++) {
+        int i = order[k];
+        double s = 0.0;
+        for (int p = m->ptr[i]; p < m->ptr[i + 1]; p++) s += m->nw[p] * x[m->nbr[p]];
+        double t = d * ((1.0 - beta) * a0[i] + beta * (m->f[i] + s)), e = exp(-fabs(t));
+        double u = logz_stream_unif(st);
+        /* u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e) */
+        x[i] = u * (1.0 + e) < (t >= 0 ? 1.0 : e) ? hi : lo;
+    }
+}
+
+/* x ~ independent units with P(x_i = hi) = sigmoid((hi - lo) a0_i). */
+static void ising_draw_base(const ising_model *m, const double *a0, double *x, logz_stream *st)
+{
+    double d = m->hi - m->lo;
+    for (int i = 0; i < m->n; i++) {
+        double t = d * a0[i], e = exp(-fabs(t));
+        double u = logz_stream_unif(st);
+        x[i] = u * (1.0 + e) < (t >= 0 ? 1.0 : e) ? m->hi : m->lo;
+    }
+}
+
+/* M chains (states X, n x M) each run burn_in sweeps and then record n_per
+ * states `sweeps` sweeps apart into S (n x (n_per * M), chain-major). The
+ * work is done in rounds of at most ROUND sweeps so that the user can
+ * interrupt between parallel regions. */
+#define ROUND 64
+static void ising_gibbs_run(const ising_model *m, const int *order, int M,
+                            int burn_in, int sweeps, int n_per, double *X, logz_stream *st,
+                            int nthreads, int *S)
+{
+    int n = m->n;
+    long total = (long) burn_in + (long) n_per * sweeps;
+    for (long start = 0; start < total; start += ROUND) {
+        long end = start + ROUND < total ? start + ROUND : total;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+        for (int c = 0; c < M; c++) {
+            double *x = X + (size_t) n * c;
+            for (long t = start; t < end; t++) {
+                ising_sweep(m, order, m->f, 1.0, x, &st[c]);
+                long after = t + 1 - burn_in;
+                if (after > 0 && after % sweeps == 0) {
+                    int *out = S + (size_t) n * ((size_t) n_per * c + (size_t) (after / sweeps - 1));
+                    for (int i = 0; i < n; i++) out[i] = (int) x[i];
+                }
+            }
+        }
+        R_CheckUserInterrupt();
+    }
+}
+
+/* ---- AIS ---------------------------------------------------------------------- */
+
+/* Steps betas[1..L] from betas[0] for M chains (X, n x M); a0 the base field.
+ * Each chain runs all L steps inside one parallel region (its state stays in
+ * cache, and there is one fork/join per call rather than per step); its
+ * running log weight after step k goes to hist[k * M + c], from which trace
+ * (L x 2: ESS and running log Z after each step) is computed serially.
+ * Returns the number of sweeps made per chain. */
+static int ising_ais_run(const ising_model *m, const int *order, const double *a0,
+                         const double *betas, int L, int final, int sweeps, double log_z0,
+                         int M, double *X, double *logw, logz_stream *st, int nthreads,
+                         double *df, double *hist, double *trace)
+{
+    int n = m->n;
+    for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+    for (int c = 0; c < M; c++) {
+        double *x = X + (size_t) n * c, lw = logw[c];
+        for (int k = 1; k <= L; k++) {
+            double b0 = betas[k - 1], b1 = betas[k];
+            lw += (b1 - b0) * ising_energy(m, df, x);
+            hist[(size_t) (k - 1) * M + c] = lw;
+            if (final && k == L) break;
+            for (int sw = 0; sw < sweeps; sw++) ising_sweep(m, order, a0, b1, x, &st[c]);
+        }
+        logw[c] = lw;
+    }
+    for (int k = 1; k <= L; k++) {
+        const double *h = hist + (size_t) (k - 1) * M;
+        double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
+        for (int c = 0; c < M; c++) if (h[c] > mx) mx = h[c];
+        for (int c = 0; c < M; c++) {
+            double w = exp(h[c] - mx);
+            s1 += w;
+            s2 += w * w;
+        }
+        trace[k - 1] = s1 * s1 / s2;
+        trace[L + k - 1] = log_z0 + mx + log(s1) - log((double) M);
+    }
+    return (final ? L - 1 : L) * sweeps;
+}
+
+/* ---- SEXP glue ------------------------------------------------------------------ */
+
+static SEXP need(SEXP list, const char *name, SEXPTYPE type)
+{
+    SEXP x = logz_get(list, name);
+    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
+    return x;
+}
+
+/* model: list(n, from, to, weight, field, lo, hi) with 0-based from/to. */
+void ising_model_from_list(SEXP model, ising_model *m)
+{
+    int n = asInteger(need(model, "n", INTSXP));
+    SEXP from = need(model, "from", INTSXP), to = need(model, "to", INTSXP),
+         w = need(model, "weight", REALSXP), f = need(model, "field", REALSXP);
+    int ne = LENGTH(from);
+    if (n < 1 || LENGTH(to) != ne || LENGTH(w) != ne || LENGTH(f) != n)
+        error("internal error: inconsistent Ising model");
+    for (int e = 0; e < ne; e++)
+        if (INTEGER(from)[e] < 0 || INTEGER(from)[e] >= n || INTEGER(to)[e] < 0 ||
+            INTEGER(to)[e] >= n || INTEGER(from)[e] == INTEGER(to)[e])
+            error("internal error: bad edge %d", e + 1);
+    ising_model_init(m, n, ne, INTEGER(from), INTEGER(to), REAL(w), REAL(f),
+                     asReal(need(model, "lo", REALSXP)), asReal(need(model, "hi", REALSXP)));
+}
+
+static const int *order_from_list(SEXP model, int n)
+{
+    SEXP order = need(model, "order", INTSXP);
+    if (LENGTH(order) != n) error("internal error: bad sweep order");
+    char *seen = (char *) R_alloc((size_t) n, 1);
+    memset(seen, 0, (size_t) n);
+    for (int i = 0; i < n; i++) {
+        int v = INTEGER(order)[i];
+        if (v < 0 || v >= n || seen[v]) error("internal error: sweep order is not a permutation");
+        seen[v] = 1;
+    }
+    return INTEGER(order);
+}
+
+/* Exact log Z (and marginals: 0 none, 1 nodes, 2 nodes and edges). */
+SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads)
+{
+    ising_model m;
+    ising_model_from_list(model, &m);
+    if (m.n > 40) error("internal error: too many variables to enumerate");
+    int mg = asInteger(marginals), nthreads = logz_threads(asInteger(threads));
+    const char *names[] = {"log_z", "node", "pair", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    double *marg = NULL, *pair = NULL;
+    if (mg >= 1) {
+        SET_VECTOR_ELT(out, 1, allocVector(REALSXP, m.n));
+        marg = REAL(VECTOR_ELT(out, 1));
+    }
+    if (mg >= 2) {
+        SET_VECTOR_ELT(out, 2, allocVector(REALSXP, m.ne));
+        pair = REAL(VECTOR_ELT(out, 2));
+    }
+    double lz = ising_enumerate(&m, nthreads, marg, pair);
+    SET_VECTOR_ELT(out, 0, ScalarReal(lz));
+    UNPROTECT(1);
+    return out;
+}
+
+/* model: as above plus order (0-based sweep order); state: list(X or NULL,
+ * streams); control: list(n_per, sweeps, burn_in, threads). */
+SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
+{
+    ising_model m;
+    ising_model_from_list(model, &m);
+    const int *order = order_from_list(model, m.n);
+    SEXP streams = need(state, "streams", REALSXP), X0 = logz_get(state, "X");
+    if (XLENGTH(streams) % 6 != 0 || XLENGTH(streams) == 0) error("internal error: bad streams");
+    int M = (int) (XLENGTH(streams) / 6), n = m.n;
+    if (!isNull(X0) && (TYPEOF(X0) != REALSXP || XLENGTH(X0) != (R_xlen_t) n * M))
+        error("internal error: bad chain state");
+    int n_per = asInteger(need(control, "n_per", INTSXP));
+    int sweeps = asInteger(need(control, "sweeps", INTSXP));
+    int burn_in = asInteger(need(control, "burn_in", INTSXP));
+    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
+    if (n_per < 0 || sweeps < 1 || burn_in < 0) error("internal error: bad Gibbs control");
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        error("internal error: stream state out of range");
+
+    const char *names[] = {"samples", "X", "streams", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP S = allocMatrix(INTSXP, n, n_per * M);
+    SET_VECTOR_ELT(out, 0, S);
+    SEXP X = allocMatrix(REALSXP, n, M);
+    SET_VECTOR_ELT(out, 1, X);
+    if (isNull(X0)) {
+        for (int c = 0; c < M; c++) ising_draw_base(&m, m.f, REAL(X) + (size_t) n * c, &st[c]);
+    } else {
+        memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
+    }
+    ising_gibbs_run(&m, order, M, burn_in, sweeps, n_per, REAL(X), st, nthreads,
+                    INTEGER(S));
+    SEXP so = allocMatrix(REALSXP, 6, M);
+    SET_VECTOR_ELT(out, 2, so);
+    logz_streams_to_double(M, st, REAL(so));
+    UNPROTECT(1);
+    return out;
+}
+
+/* model: as above plus order and a0 (base field); state: list(X or NULL,
+ * log_w, streams); control: list(threads, sweeps, final, log_z0). */
+SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+{
+    ising_model m;
+    ising_model_from_list(model, &m);
+    const int *order = order_from_list(model, m.n);
+    SEXP a0 = need(model, "a0", REALSXP);
+    int n = m.n;
+    if (LENGTH(a0) != n) error("internal error: bad base field");
+    SEXP lw = need(state, "log_w", REALSXP), streams = need(state, "streams", REALSXP);
+    SEXP X0 = logz_get(state, "X");
+    int M = LENGTH(lw);
+    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
+    if (!isNull(X0) && (TYPEOF(X0) != REALSXP || XLENGTH(X0) != (R_xlen_t) n * M))
+        error("internal error: bad chain state");
+    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
+    int L = LENGTH(betas) - 1;
+    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
+    int sweeps = asInteger(need(control, "sweeps", INTSXP));
+    int final = asLogical(need(control, "final", LGLSXP));
+    double log_z0 = asReal(need(control, "log_z0", REALSXP));
+    if (sweeps < 1) error("internal error: sweeps < 1");
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        error("internal error: stream state out of range");
+
+    const char *names[] = {"X", "log_w", "streams", "trace", "sweeps", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP X = allocMatrix(REALSXP, n, M);
+    SET_VECTOR_ELT(out, 0, X);
+    SEXP logw = allocVector(REALSXP, M);
+    SET_VECTOR_ELT(out, 1, logw);
+    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    if (isNull(X0)) {
+        for (int c = 0; c < M; c++) ising_draw_base(&m, REAL(a0), REAL(X) + (size_t) n * c, &st[c]);
+    } else {
+        memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
+    }
+    SEXP trace = allocMatrix(REALSXP, L, 2);
+    SET_VECTOR_ELT(out, 3, trace);
+    int ns = 0;
+    if (L > 0) {
+        double *df = (double *) R_alloc((size_t) n, sizeof(double));
+        double *hist = (double *) R_alloc((size_t) L * M, sizeof(double));
+        ns = ising_ais_run(&m, order, REAL(a0), REAL(betas), L, final, sweeps, log_z0, M,
+                           REAL(X), REAL(logw), st, nthreads, df, hist, REAL(trace));
+    }
+    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
+    SEXP so = allocMatrix(REALSXP, 6, M);
+    SET_VECTOR_ELT(out, 2, so);
+    logz_streams_to_double(M, st, REAL(so));
+    UNPROTECT(1);
+    return out;
+}
