@@ -1,6 +1,7 @@
 # Run the installed package's testthat suite and end with a line the CI reads:
 # "N passed, N failed" (plus skipped). Exits non-zero on any failure or error.
 library(testthat)
+Sys.setenv(NOT_CRAN = "true")  # run snapshot tests too
 library(logz)
 res <- as.data.frame(test_dir("tests/testthat", package = "logz", load_package = "installed",
                               reporter = ProgressReporter$new(show_praise = FALSE),
