@@ -44,25 +44,21 @@ __attribute__((target_clones("avx2", "default")))
 void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *active, int nact,
                              double *out)
 {
-    /* four 4-wide accumulators (LOGZ_BLK = 16) held in registers */
-    logz_v4d s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0, c0, c1, c2, c3;
+    /* eight 4-wide accumulators (LOGZ_BLK = 32) held in registers */
+    logz_v4d s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    logz_v4d c0, c1, c2, c3, c4, c5, c6, c7;
     const double *base = B->blk + (size_t) blk * B->cols * LOGZ_BLK;
     for (int t = 0; t < nact; t++) {
         const double *col = base + (size_t) active[t] * LOGZ_BLK;
-        memcpy(&c0, col, sizeof c0);
-        memcpy(&c1, col + 4, sizeof c1);
-        memcpy(&c2, col + 8, sizeof c2);
-        memcpy(&c3, col + 12, sizeof c3);
-        s0 += c0;
-        s1 += c1;
-        s2 += c2;
-        s3 += c3;
+        memcpy(&c0, col, 32); memcpy(&c1, col + 4, 32); memcpy(&c2, col + 8, 32);
+        memcpy(&c3, col + 12, 32); memcpy(&c4, col + 16, 32); memcpy(&c5, col + 20, 32);
+        memcpy(&c6, col + 24, 32); memcpy(&c7, col + 28, 32);
+        s0 += c0; s1 += c1; s2 += c2; s3 += c3; s4 += c4; s5 += c5; s6 += c6; s7 += c7;
     }
     double acc[LOGZ_BLK];
-    memcpy(acc, &s0, sizeof s0);
-    memcpy(acc + 4, &s1, sizeof s1);
-    memcpy(acc + 8, &s2, sizeof s2);
-    memcpy(acc + 12, &s3, sizeof s3);
+    memcpy(acc, &s0, 32); memcpy(acc + 4, &s1, 32); memcpy(acc + 8, &s2, 32);
+    memcpy(acc + 12, &s3, 32); memcpy(acc + 16, &s4, 32); memcpy(acc + 20, &s5, 32);
+    memcpy(acc + 24, &s6, 32); memcpy(acc + 28, &s7, 32);
     int r0 = blk * LOGZ_BLK, n = B->rows - r0 < LOGZ_BLK ? B->rows - r0 : LOGZ_BLK;
     for (int r = 0; r < n; r++) out[r0 + r] = acc[r];
 }

@@ -55,7 +55,7 @@ SEXP ais_rbm_prepare_call(SEXP model);
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
  * stay in cache while all of a thread's chains use them. */
-#define LOGZ_BLK 16
+#define LOGZ_BLK 32
 typedef struct {
     int rows, cols, nblk;  /* the product is out[rows] = sum_{active k} M[:, k] */
     double *blk;           /* nblk x cols x LOGZ_BLK, zero-padded */
