@@ -220,7 +220,7 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule"), ..
     log_z = {
       rng <- range(d$log_z, x$bounds[is.finite(x$bounds)])
       plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
-           ylab = "running log Z estimate", ...)
+           ylab = expression("running estimate of log " * Z[beta]), ...)
       graphics::lines(d$beta, d$log_z)
       graphics::abline(h = x$bounds[is.finite(x$bounds)], lty = 2, col = "grey40")
     },

@@ -142,52 +142,45 @@ static void enum_block(const ising_model *m, uint64_t from, uint64_t to, double 
     *out_sum = s;
 }
 
+typedef struct {
+    const ising_model *m;
+    double *work, *bmax, *bsum, *bm, *bp;
+} ising_enum_ctx;
+
+static void ising_enum_block(int blk, uint64_t from, uint64_t to, int tid, void *ctx)
+{
+    ising_enum_ctx *c = (ising_enum_ctx *) ctx;
+    int n = c->m->n, ne = c->m->ne;
+    double *x = c->work + (size_t) 2 * n * tid, *L = x + n;
+    enum_block(c->m, from, to, x, L, &c->bmax[blk], &c->bsum[blk],
+               c->bm ? c->bm + (size_t) n * blk : NULL, c->bp ? c->bp + (size_t) ne * blk : NULL);
+}
+
 double ising_enumerate(const ising_model *m, int nthreads, double *marg, double *pair)
 {
     int n = m->n, ne = m->ne;
     uint64_t total = 1ULL << n;
     int nblocks = NBLOCKS;
     if ((uint64_t) nblocks > total) nblocks = (int) total;
-    double *bmax = (double *) R_alloc((size_t) nblocks, sizeof(double));
-    double *bsum = (double *) R_alloc((size_t) nblocks, sizeof(double));
-    double *work = (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double));
-    double *bm = NULL, *bp = NULL;
-    if (marg) bm = (double *) R_alloc((size_t) n * nblocks, sizeof(double));
-    if (marg && pair && ne > 0) bp = (double *) R_alloc((size_t) ne * nblocks, sizeof(double));
-    int round = 2 * nthreads;
-    for (int b0 = 0; b0 < nblocks; b0 += round) {
-        int b1 = b0 + round < nblocks ? b0 + round : nblocks;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
-#endif
-        for (int blk = b0; blk < b1; blk++) {
-            int tid = 0;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            uint64_t from = total / (uint64_t) nblocks * (uint64_t) blk;
-            uint64_t to = blk == nblocks - 1 ? total
-                                             : total / (uint64_t) nblocks * (uint64_t) (blk + 1);
-            double *x = work + (size_t) 2 * n * tid, *L = x + n;
-            enum_block(m, from, to, x, L, &bmax[blk], &bsum[blk],
-                       bm ? bm + (size_t) n * blk : NULL, bp ? bp + (size_t) ne * blk : NULL);
-        }
-        R_CheckUserInterrupt();
-    }
+    ising_enum_ctx c = {m, (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double)),
+                        (double *) R_alloc((size_t) nblocks, sizeof(double)),
+                        (double *) R_alloc((size_t) nblocks, sizeof(double)), NULL, NULL};
+    if (marg) c.bm = (double *) R_alloc((size_t) n * nblocks, sizeof(double));
+    if (marg && pair && ne > 0) c.bp = (double *) R_alloc((size_t) ne * nblocks, sizeof(double));
+    logz_for_blocks(total, nblocks, nthreads, ising_enum_block, &c);
     /* merge in block order: the result does not depend on nthreads */
-    double mx = R_NegInf, s = 0.0;
-    for (int blk = 0; blk < nblocks; blk++) if (bmax[blk] > mx) mx = bmax[blk];
-    for (int blk = 0; blk < nblocks; blk++) s += bsum[blk] * exp(bmax[blk] - mx);
+    double *share = (double *) R_alloc((size_t) nblocks, sizeof(double));
+    double log_z = logz_merge_blocks(c.bmax, c.bsum, nblocks, share);
     if (marg) {
         for (int i = 0; i < n; i++) marg[i] = 0.0;
         if (pair) for (int k = 0; k < ne; k++) pair[k] = 0.0;
         for (int blk = 0; blk < nblocks; blk++) {
-            double sc = exp(bmax[blk] - mx) / s;
-            for (int i = 0; i < n; i++) marg[i] += bm[(size_t) n * blk + i] * sc;
-            if (bp) for (int k = 0; k < ne; k++) pair[k] += bp[(size_t) ne * blk + k] * sc;
+            double sc = share[blk];
+            for (int i = 0; i < n; i++) marg[i] += c.bm[(size_t) n * blk + i] * sc;
+            if (c.bp) for (int k = 0; k < ne; k++) pair[k] += c.bp[(size_t) ne * blk + k] * sc;
         }
     }
-    return mx + log(s);
+    return log_z;
 }
 
 /* ---- Gibbs sweeps --------------------------------------------------------- */

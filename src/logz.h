@@ -34,7 +34,10 @@ void logz_exp_neg_abs(const double *x, double *y, int n);
 /* ---- util.c -------------------------------------------------------------- */
 double logz_softplus(double x);      /* log(1 + exp(x)), stable */
 double logz_log_sum_exp(const double *x, int n);
-int logz_threads(int requested);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
+int logz_threads(int requested);
+typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
+void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
+double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
 
 /* ---- rbm.c: exact log Z by enumeration ---------------------------------- */

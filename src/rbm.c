@@ -90,45 +90,31 @@ static void enum_block(uint64_t from, uint64_t to, int ne, int no, const double 
     *out_sum = s;
 }
 
+typedef struct {
+    int ne, no;
+    const double *Wt, *be, *bo;
+    double *acc, *bmax, *bsum;
+} rbm_enum_ctx;
+
+static void rbm_enum_block(int blk, uint64_t from, uint64_t to, int tid, void *ctx)
+{
+    rbm_enum_ctx *c = (rbm_enum_ctx *) ctx;
+    enum_block(from, to, c->ne, c->no, c->Wt, c->be, c->bo, c->acc + (size_t) tid * c->no,
+               &c->bmax[blk], &c->bsum[blk]);
+}
+
 double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
                        const double *bo, int nthreads)
 {
     uint64_t total = 1ULL << ne;
     int nblocks = 64;
     if ((uint64_t) nblocks > total) nblocks = (int) total;
-    double *bmax = (double *) R_alloc((size_t) nblocks, sizeof(double));
-    double *bsum = (double *) R_alloc((size_t) nblocks, sizeof(double));
-    double *acc = (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double));
-    /* Blocks are processed in rounds of 2 * nthreads so the user can interrupt
-     * between rounds (never inside the parallel region). */
-    int round = 2 * nthreads;
-    for (int b0 = 0; b0 < nblocks; b0 += round) {
-        int b1 = b0 + round < nblocks ? b0 + round : nblocks;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
-#endif
-        for (int blk = b0; blk < b1; blk++) {
-            int tid = 0;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            uint64_t from = total / (uint64_t) nblocks * (uint64_t) blk;
-            uint64_t to = blk == nblocks - 1 ? total : total / (uint64_t) nblocks * (uint64_t) (blk + 1);
-            enum_block(from, to, ne, no, Wt, be, bo, acc + (size_t) tid * no, &bmax[blk], &bsum[blk]);
-        }
-        R_CheckUserInterrupt();
-    }
-    double m = R_NegInf, s = 0.0;
-    for (int blk = 0; blk < nblocks; blk++) {
-        if (bmax[blk] == R_NegInf) continue;
-        if (bmax[blk] > m) {
-            s = s * exp(m - bmax[blk]) + bsum[blk];
-            m = bmax[blk];
-        } else {
-            s += bsum[blk] * exp(bmax[blk] - m);
-        }
-    }
-    return m + log(s);
+    rbm_enum_ctx c = {ne, no, Wt, be, bo,
+                      (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double)),
+                      (double *) R_alloc((size_t) nblocks, sizeof(double)),
+                      (double *) R_alloc((size_t) nblocks, sizeof(double))};
+    logz_for_blocks(total, nblocks, nthreads, rbm_enum_block, &c);
+    return logz_merge_blocks(c.bmax, c.bsum, nblocks, NULL);
 }
 
 /* layer: 0 = enumerate hidden, 1 = enumerate visible. */

@@ -43,3 +43,44 @@ SEXP logz_get(SEXP list, const char *name)
         if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) return VECTOR_ELT(list, i);
     return R_NilValue;
 }
+
+/* Visit `total` enumeration states split into `nblocks` fixed blocks (block
+ * blk covers [from, to)), in rounds of 2 * nthreads blocks run by OpenMP, with
+ * an interrupt check between rounds (never inside the parallel region). Results
+ * that fn writes per block can then be merged in block order, so they do not
+ * depend on the thread count. */
+void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx)
+{
+    int round = 2 * nthreads;
+    for (int b0 = 0; b0 < nblocks; b0 += round) {
+        int b1 = b0 + round < nblocks ? b0 + round : nblocks;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1)
+#endif
+        for (int blk = b0; blk < b1; blk++) {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            uint64_t from = total / (uint64_t) nblocks * (uint64_t) blk;
+            uint64_t to = blk == nblocks - 1 ? total
+                                             : total / (uint64_t) nblocks * (uint64_t) (blk + 1);
+            fn(blk, from, to, tid, ctx);
+        }
+        R_CheckUserInterrupt();
+    }
+}
+
+/* log(sum_b bsum[b] exp(bmax[b])) over blocks, merged in block order; if
+ * weight != NULL it receives each block's share exp(bmax[b]) bsum-scale / total,
+ * i.e. weight[b] = exp(bmax[b] - log Z). */
+double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight)
+{
+    double mx = R_NegInf, s = 0.0;
+    for (int b = 0; b < nblocks; b++) if (bmax[b] > mx) mx = bmax[b];
+    if (!R_FINITE(mx)) return mx;
+    for (int b = 0; b < nblocks; b++) s += bsum[b] * exp(bmax[b] - mx);
+    if (weight)
+        for (int b = 0; b < nblocks; b++) weight[b] = exp(bmax[b] - mx) / s;
+    return mx + log(s);
+}
