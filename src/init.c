@@ -8,6 +8,14 @@ static const R_CallMethodDef callMethods[] = {
     {"rbm_exact_log_z", (DL_FUNC) &rbm_exact_log_z_call, 5},
     {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
+    {"gumbel_rand", (DL_FUNC) &gumbel_rand_call, 3},
+    {"proposal_log_mass", (DL_FUNC) &proposal_log_mass_call, 3},
+    {"proposal_draw", (DL_FUNC) &proposal_draw_call, 4},
+    {"proposal_log_density", (DL_FUNC) &proposal_log_density_call, 2},
+    {"astar_sample", (DL_FUNC) &astar_sample_call, 3},
+    {"astar_baseline", (DL_FUNC) &astar_baseline_call, 3},
+    {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
+    {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
     {NULL, NULL, 0}
 };
 
