@@ -347,6 +347,9 @@ euler_gamma <- 0.5772156649015329
 #'   next (default `TRUE`); `FALSE` starts every sample from the whole space,
 #'   as in the paper's per-sample cost figures.
 #' @param refine OS* refinement: `"sampled_point"` or `"largest_mass"`.
+#' @param max_nodes a safety limit: the most regions split for one sample (A*)
+#'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
+#'   200 MB in 4-D).
 #' @return An object of class `c("logz_astar", "logz_samples",
 #'   "logz_estimate")` (`"logz_rejection"` or `"logz_os_star"` for the
 #'   baselines), a list with
@@ -368,8 +371,8 @@ euler_gamma <- 0.5772156649015329
 #'   `drill_down` on a target of dimension > 1, or on one whose \eqn{o} is not
 #'   unimodal; at sampling time, a point where `log_lik` exceeds its region's
 #'   bound, a `log_lik` of `+Inf` or `NaN`, a `bound` of `NaN`, a target of
-#'   zero mass, and (baselines) an infinite global bound -- each message names
-#'   the target.
+#'   zero mass, more than `max_nodes` splits, and (baselines) an infinite
+#'   global bound -- each message names the target.
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27. Dymetman, M., Bouchard, G. and Carter, S. (2012). The OS*
 #'   algorithm: a joint approach to exact optimization and sampling.
@@ -388,19 +391,21 @@ euler_gamma <- 0.5772156649015329
 #' os_star_sample(astar_example("clutter", D = 2), 20)
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
-                         reuse_bounds = TRUE) {
+                         reuse_bounds = TRUE, max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
   method <- match.arg(method)
   check_flag(reuse_bounds, "reuse_bounds")
+  max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
   if (method == "drill_down" && target$dim != 1L)
     stop_no_call(sprintf("`method = \"drill_down\"` needs a 1-D target; `target` has dimension %d.",
                          target$dim))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   res <- .Call(C_astar_sample, target, n,
-               list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds))
+               list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
+                    max_nodes = max_nodes))
   new_astar_samples(res, target, log_z = mean(res$gumbel) - euler_gamma,
                     se = pi / sqrt(6 * n), gumbel = res$gumbel,
                     method = if (method == "astar") "A*" else "A* (drill down)",
@@ -414,28 +419,29 @@ rejection_sample <- function(target, n = 1L) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
-  run_baseline(target, n, refine = 0L, reuse = TRUE, method = "rejection",
+  run_baseline(target, n, refine = 0L, reuse = TRUE, max_nodes = 1, method = "rejection",
                subclass = "logz_rejection", call = call)
 }
 
 #' @rdname astar_sample
 #' @export
 os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_mass"),
-                           reuse_bounds = TRUE) {
+                           reuse_bounds = TRUE, max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
   refine <- match.arg(refine)
   check_flag(reuse_bounds, "reuse_bounds")
+  max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
   run_baseline(target, n, refine = if (refine == "sampled_point") 1L else 2L,
-               reuse = reuse_bounds, method = sprintf("OS* (%s)", refine),
+               reuse = reuse_bounds, max_nodes = max_nodes, method = sprintf("OS* (%s)", refine),
                subclass = "logz_os_star", call = call)
 }
 
-run_baseline <- function(target, n, refine, reuse, method, subclass, call) {
+run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call) {
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  res <- .Call(C_astar_baseline, target, n, list(refine = refine, reuse = reuse))
+  res <- .Call(C_astar_baseline, target, n, list(refine = refine, reuse = reuse, max_nodes = max_nodes))
   trials <- res$trials
   log_z <- res$log_w_sum - log(trials)
   rel_var <- exp(res$log_w2_sum - log(trials) - 2 * log_z) - 1

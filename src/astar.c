@@ -408,7 +408,16 @@ static int heap_pop(astar_queue *q)
 
 typedef struct {
     double lik, bound, nodes;
+    double max_nodes;          /* limit of splits per sample */
 } astar_counts;
+
+static void check_node_limit(const astar_target *tg, const astar_counts *cnt)
+{
+    if (cnt->nodes > cnt->max_nodes)
+        error("target '%s': more than max_nodes = %.0f regions were split for one sample; "
+              "the bounds may be far too loose (or log_lik far from the proposal).",
+              tg->name, cnt->max_nodes);
+}
 
 /* Consider child c of a popped item with Gumbel value G: the child's own
  * (Gc, Xc) is either inherited (inherit = 1: the parent's point lies in c) or
@@ -476,6 +485,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_target *tg, double 
             consider_child(t, q, tg, t->right[node], G, Mp, !left_has, xp, o, LB, xc);
         }
         if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
     return LB;
@@ -523,6 +533,7 @@ static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, dou
         G = Gnext;
         xp[0] = xc[0];
         if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
     return LB;
@@ -545,7 +556,8 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     int n = asInteger(n_), d = tg.d;
     int method = asInteger(logz_get(control, "method"));
     int reuse = asLogical(logz_get(control, "reuse"));
-    if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL)
+    double max_nodes = asReal(logz_get(control, "max_nodes"));
+    if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL || ISNAN(max_nodes))
         error("internal error: bad arguments to astar_sample");
     if (method == 1 && d != 1) error("internal error: drill down needs d = 1");
 
@@ -571,7 +583,7 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     for (int s = 0; s < n; s++) {
         if (s == 0 || !reuse || method == 1 || t.n > TREE_MAX_NODES)
             tree_reset(&t, &tg.prop, scratch, scratch + d);
-        astar_counts cnt = {0, 0, 0};
+        astar_counts cnt = {0, 0, 0, max_nodes};
         double l0 = tg.n_lik, b0 = tg.n_bound;
         gum[s] = method == 1 ? drill_down_one(&t, &tg, x, scratch, &cnt)
                              : astar_one(&t, &q, &tg, x, scratch, &cnt);
@@ -650,8 +662,9 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     int n = asInteger(n_), d = tg.d;
     int refine = asInteger(logz_get(control, "refine"));
     int reuse = asLogical(logz_get(control, "reuse"));
+    double max_nodes = asReal(logz_get(control, "max_nodes"));
     if (n == NA_INTEGER || n < 0 || refine == NA_INTEGER || refine < 0 || refine > 2 ||
-        reuse == NA_LOGICAL)
+        reuse == NA_LOGICAL || ISNAN(max_nodes))
         error("internal error: bad arguments to astar_baseline");
 
     const char *names[] = {"samples", "likelihood", "bound", "nodes", "log_w_sum",
@@ -718,6 +731,9 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
                 pieces_split(&P, &tg, kmax, j, v, lo, hi);
                 splits++;
             }
+            if (P.n > max_nodes)
+                error("target '%s': more than max_nodes = %.0f pieces in the OS* envelope; "
+                      "the bounds may be far too loose.", tg.name, max_nodes);
         }
         for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
         clik[s] = tg.n_lik - l0;

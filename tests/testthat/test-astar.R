@@ -239,6 +239,11 @@ test_that("bad input errors name the argument", {
                             data = list(X = matrix(1, 3, 1), y = 1:3, prior_sd = 1)), "uniform")
   expect_error(astar_log_lik(astar_example("clutter", D = 2), c(1, 2, 3)), "`x`")
   expect_error(astar_bound(tg, 2, 1), "`lower` must not exceed")
+  expect_error(astar_sample(tg, 1, max_nodes = NA), "`max_nodes`")
+  # a bound of 0 for a log_lik of -20 everywhere: the search would be long
+  flat <- astar_target(proposal_normal(), function(x) -20, function(l, u) 0, name = "flat")
+  expect_error(astar_sample(flat, 1, max_nodes = 100), "target 'flat': more than max_nodes")
+  expect_error(os_star_sample(flat, 1, max_nodes = 100), "target 'flat': more than max_nodes")
   expect_error(rejection_sample(astar_target(proposal_normal(), function(x) 0,
                                              function(l, u) if (is.finite(l + u)) 0 else Inf), 1),
                "finite bound")
