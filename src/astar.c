@@ -609,7 +609,60 @@ typedef struct {
     int d, n, cap;
     double *lo, *hi, *M, *lm;
     int *depth;
+    /* piece weights nu(B) exp(M(B)) relative to exp(ref), in a Fenwick tree
+     * over cap slots (fw[1..cap]) for O(log n) updates and proposals */
+    double *w, *fw, ref, total_at_build;
 } os_pieces;
+
+static void fw_add(os_pieces *P, int i, double delta)
+{
+    for (int k = i + 1; k <= P->cap; k += k & -k) P->fw[k] += delta;
+}
+
+static double fw_total(const os_pieces *P)
+{
+    double s = 0.0;
+    for (int k = P->cap; k > 0; k -= k & -k) s += P->fw[k];
+    return s;
+}
+
+/* Recompute all weights relative to ref and rebuild the tree: on growth, and
+ * when the total has shrunk (so rounding in the running sums stays relative). */
+static void fw_rebuild(os_pieces *P, double ref)
+{
+    P->ref = ref;
+    memset(P->fw, 0, sizeof(double) * ((size_t) P->cap + 1));
+    for (int i = 0; i < P->n; i++) {
+        P->w[i] = exp(P->lm[i] + P->M[i] - ref);
+        P->fw[i + 1] = P->w[i];
+    }
+    for (int k = 1; k <= P->cap; k++) {
+        int j = k + (k & -k);
+        if (j <= P->cap) P->fw[j] += P->fw[k];
+    }
+    P->total_at_build = fw_total(P);
+}
+
+/* The piece whose cumulative weight interval holds target (0 <= target < total). */
+static int fw_find(const os_pieces *P, double target)
+{
+    int pos = 0, step = 1;
+    while (step * 2 <= P->cap) step *= 2;
+    for (; step > 0; step >>= 1)
+        if (pos + step <= P->cap && P->fw[pos + step] <= target) {
+            pos += step;
+            target -= P->fw[pos];
+        }
+    if (pos >= P->n) pos = P->n - 1;
+    return pos;
+}
+
+static void pieces_set_weight(os_pieces *P, int i)
+{
+    double w = exp(P->lm[i] + P->M[i] - P->ref);
+    fw_add(P, i, w - P->w[i]);
+    P->w[i] = w;
+}
 
 static void pieces_add(os_pieces *P, const double *lo, const double *hi, double M, double lm,
                        int depth)
@@ -621,8 +674,11 @@ static void pieces_add(os_pieces *P, const double *lo, const double *hi, double 
         P->hi = grow(P->hi, n * d, (size_t) cap * d, sizeof(double));
         P->M = grow(P->M, n, cap, sizeof(double));
         P->lm = grow(P->lm, n, cap, sizeof(double));
+        P->w = grow(P->w, n, cap, sizeof(double));
         P->depth = grow(P->depth, n, cap, sizeof(int));
+        P->fw = (double *) R_alloc((size_t) cap + 1, sizeof(double));
         P->cap = cap;
+        fw_rebuild(P, P->n ? P->ref : lm + M);
     }
     int i = P->n++;
     memcpy(P->lo + (size_t) i * P->d, lo, sizeof(double) * P->d);
@@ -630,6 +686,8 @@ static void pieces_add(os_pieces *P, const double *lo, const double *hi, double 
     P->M[i] = M;
     P->lm[i] = lm;
     P->depth[i] = depth;
+    P->w[i] = 0.0;
+    pieces_set_weight(P, i);
 }
 
 /* Replace piece i by its two halves split at v on side j; bounds of the halves
@@ -649,6 +707,7 @@ static void pieces_split(os_pieces *P, astar_target *tg, int i, int j, double v,
     P->M[i] = m < Mp ? m : Mp;
     P->lm[i] = proposal_log_mass(&tg->prop, lo, hi);
     P->depth[i] = depth;
+    pieces_set_weight(P, i);
     hi[j] = h;
     lo[j] = v;
     m = target_bound(tg, lo, hi);
@@ -695,20 +754,27 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             if (!R_FINITE(M))
                 error("target '%s': the global bound is %g; rejection sampling and OS* need a "
                       "finite bound over the whole support.", tg.name, M);
-            pieces_add(&P, lo, hi, M, proposal_log_mass(&tg.prop, lo, hi), 0);
+            double lm = proposal_log_mass(&tg.prop, lo, hi);
+            pieces_add(&P, lo, hi, M, lm, 0);
+            fw_rebuild(&P, lm + M);     /* weights relative to the root's */
         }
         for (;;) {
             /* propose a piece with probability proportional to nu(B) exp(M(B)) */
-            int i = 0;
-            double logE = R_NegInf;
-            for (int k = 0; k < P.n; k++) logE = logz_log_add_exp(logE, P.lm[k] + P.M[k]);
-            if (P.n > 1) {
-                double u = unif_rand(), acc = 0.0;
-                for (i = 0; i < P.n - 1; i++) {
-                    acc += exp(P.lm[i] + P.M[i] - logE);
-                    if (u < acc) break;
-                }
+            double total = fw_total(&P);
+            if (!(total >= 1e-3 * P.total_at_build)) {
+                /* re-reference to the largest piece (weights may have underflowed) */
+                double ref = R_NegInf;
+                for (int k = 0; k < P.n; k++)
+                    if (P.lm[k] + P.M[k] > ref) ref = P.lm[k] + P.M[k];
+                fw_rebuild(&P, ref);
+                total = fw_total(&P);
             }
+            if (!(total > 0.0))
+                error("target '%s' has zero mass: every piece is bounded by -Inf.", tg.name);
+            double logE = P.ref + log(total);
+            int i = 0;
+            if (P.n > 1)
+                do i = fw_find(&P, unif_rand() * total); while (P.w[i] <= 0.0);
             proposal_draw(&tg.prop, P.lo + (size_t) i * d, P.hi + (size_t) i * d, x);
             double o = target_log_lik(&tg, x);
             check_below_bound(&tg, o, P.M[i], x);
