@@ -1,6 +1,7 @@
 # A* sampling (Maddison, Tarlow & Minka 2014): targets, samplers, results.
 
-astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L)
+astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L)
+builtin_names <- c("peaky", "clutter", "cauchy_regression")
 
 #' Targets for A* sampling
 #'
@@ -40,6 +41,19 @@ astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L)
 #'     each term is largest at its smallest \eqn{|r|}; the prior at the
 #'     point nearest 0.}
 #' }
+#' Instead of `log_lik`, `expr` may give \eqn{o} as an R expression (a call,
+#' e.g. from [quote()]) in the parameters and the `data`: it is compiled to a
+#' small program that C evaluates at points and, by interval arithmetic
+#' (Hansen & Walster 2003), over boxes, which gives the bound automatically,
+#' as the paper did with FuncDesigner for its nonlinear regression models
+#' (Section 6.3). Allowed: numbers, `pi`, the parameters (`x` in 1-D or
+#' `x[1]`, ..., `x[d]`, or the names in `params`), named numeric scalars of
+#' `data` (constants), `+ - * / ^`, `exp`, `log`, `sqrt`, `abs`, `sin`,
+#' `cos`, `tanh`, and `sum(...)` over the rows of the data columns (numeric
+#' vectors of `data` of one common length, usable only inside `sum()`; no
+#' nested sums). Interval bounds over unbounded boxes are often infinite, so
+#' use a bounded proposal (e.g. [proposal_uniform()]) with `expr`.
+#'
 #' At construction an R-function target is checked once at the proposal's
 #' median: `log_lik` must return one number there and `bound` over the whole
 #' support must not be below it.
@@ -51,8 +65,13 @@ astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L)
 #' @param bound for an R `log_lik`: `function(lower, upper)` returning an upper
 #'   bound of `log_lik` over the box.
 #' @param dim optional dimension, checked against the proposal's.
-#' @param data for a built-in model, a list of its data and parameters (see
+#' @param data for a built-in model, a list of its data and parameters; for
+#'   `expr`, a list or data frame of data columns and named constants (see
 #'   Details).
+#' @param expr an R expression for \eqn{o}, bounded automatically (instead of
+#'   `log_lik` and `bound`).
+#' @param params for `expr`: names of the `d` parameters (default: `x`, used
+#'   as `x[1]`, ..., `x[d]`, or `x` when `d = 1`).
 #' @param name a label used in printing and in error messages (default: the
 #'   model name or the deparsed `log_lik` argument).
 #' @param problem for `astar_example()`: which experiment of the paper.
@@ -65,12 +84,15 @@ astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L)
 #'   `proposal`, `model`, and the model's functions or data.
 #' @section Errors: `proposal` not a proposal; `dim` different from the
 #'   proposal's dimension; `log_lik` neither a function nor a known model
-#'   name; a missing or non-function `bound` for an R `log_lik`; `log_lik` not
+#'   name; both or neither of `log_lik` and `expr`; an `expr` with an
+#'   unsupported function, an unknown symbol, a data column outside `sum()`,
+#'   or `params` of the wrong length; a missing or non-function `bound` for an R `log_lik`; `log_lik` not
 #'   a single number or `bound` below `log_lik` at the check point; model data
 #'   of the wrong shape or non-finite.
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27. Minka, T. P. (2001). Expectation propagation for approximate
-#'   Bayesian inference. UAI.
+#'   Bayesian inference. UAI. Hansen, E. and Walster, G. W. (2003). Global
+#'   Optimization Using Interval Analysis. CRC Press.
 #' @seealso [astar_sample()], [astar_log_lik()]
 #' @examples
 #' # a 1-D target: N(0, 1) proposal times a bounded bump
@@ -80,9 +102,14 @@ astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L)
 #' tg
 #' astar_target(proposal_exponential(1), "peaky", data = list(a = 10))
 #' astar_example("clutter", D = 2)
+#' # an expression, bounded by interval arithmetic: y = a sin(b t) + noise
+#' dat <- data.frame(t = c(0.5, 1.3, 2.1), y = c(0.9, 1.6, 0.2))
+#' astar_target(proposal_uniform(c(0, 0), c(3, 3)),
+#'              expr = quote(sum(-0.5 * ((y - a * sin(b * t)) / 0.3)^2)),
+#'              params = c("a", "b"), data = dat)
 #' @export
 astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NULL,
-                         name = NULL) {
+                         name = NULL, expr = NULL, params = NULL) {
   proposal <- check_proposal(proposal)
   d <- proposal$dim
   if (!is.null(dim)) {
@@ -90,8 +117,27 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     if (dim != d)
       stop_no_call(sprintf("`dim` is %d but `proposal` has dimension %d.", dim, d))
   }
+  if (!is.null(expr)) {
+    if (!missing(log_lik) || !is.null(bound))
+      stop_no_call("Give either `expr` or `log_lik` (and `bound`), not both.")
+    if (!is.call(expr) && !is.expression(expr) && !is.name(expr) && !is.numeric(expr))
+      stop_no_call(sprintf("`expr` must be an R expression such as quote(-x^2), not %s.",
+                           describe(expr)))
+    if (is.null(params)) params <- "x"
+    if (!is.character(params) || anyNA(params) || anyDuplicated(params) ||
+        !(identical(params, "x") || length(params) == d))
+      stop_no_call(sprintf("`params` must be %d distinct names (one per dimension), not %s.",
+                           d, describe(params)))
+    program <- compile_expr(expr, params, d, data)
+    if (is.null(name)) name <- paste(deparse(if (is.expression(expr)) expr[[1]] else expr,
+                                             width.cutoff = 50L)[1], collapse = "")
+    tg <- structure(list(proposal = proposal, dim = d, model = astar_models[["expr"]],
+                         par = numeric(0), X = NULL, y = NULL, program = program, expr = expr,
+                         data = data, name = name), class = "logz_astar_target")
+    return(tg)
+  }
   if (missing(log_lik))
-    stop_no_call("`log_lik` is missing: give a function of x or a built-in model name.")
+    stop_no_call("`log_lik` is missing: give a function of x, a built-in model name, or `expr`.")
   tg <- list(proposal = proposal, dim = d, par = numeric(0), X = NULL, y = NULL)
   if (is.function(log_lik)) {
     if (is.null(name)) name <- paste(deparse(substitute(log_lik), width.cutoff = 60L)[1], collapse = "")
@@ -102,12 +148,12 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     tg$log_lik <- log_lik
     tg$bound <- bound
     tg$env <- baseenv()
-  } else if (is.character(log_lik) && length(log_lik) == 1L && log_lik %in% names(astar_models)[-1]) {
+  } else if (is.character(log_lik) && length(log_lik) == 1L && log_lik %in% builtin_names) {
     if (is.null(name)) name <- log_lik
     tg <- c(tg[c("proposal", "dim")], builtin_model(log_lik, data, proposal))
   } else {
     stop_no_call(sprintf("`log_lik` must be a function or one of %s, not %s.",
-                         paste0('"', names(astar_models)[-1], '"', collapse = ", "),
+                         paste0('"', builtin_names, '"', collapse = ", "),
                          describe(log_lik)))
   }
   if (!is.character(name) || length(name) != 1L || is.na(name))
@@ -233,7 +279,9 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression"), 
 print.logz_astar_target <- function(x, ...) {
   kind <- names(astar_models)[match(x$model, astar_models)]
   cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
-              if (kind == "r") "an R function with an R bound" else sprintf("built-in \"%s\"", kind)))
+              switch(kind, r = "an R function with an R bound",
+                     expr = "an expression bounded by interval arithmetic",
+                     sprintf("built-in \"%s\"", kind))))
   cat("proposal: ")
   print(x$proposal)
   invisible(x)

@@ -18,7 +18,7 @@
 #include <Rmath.h>
 #include "logz.h"
 
-enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3 };
+enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3, MODEL_EXPR = 4 };
 
 typedef struct {
     const char *name;
@@ -30,6 +30,8 @@ typedef struct {
     int nrow, ncol;
     double *work;          /* per-row constants of the model */
     SEXP log_lik, bound, env;
+    logz_program prog;     /* MODEL_EXPR: the compiled expression */
+    double *stack, *stack_hi;
     double n_lik, n_bound; /* evaluation counters */
 } astar_target;
 
@@ -91,6 +93,12 @@ static void target_from_list(SEXP t, astar_target *tg)
         /* par: prior sd (0: no prior term), offset added to o. */
         if (tg->npar != 2 || !tg->X || !tg->y || tg->ncol != tg->d)
             error("internal error: bad Cauchy regression target");
+        break;
+    case MODEL_EXPR:
+        program_from_list(logz_get(t, "program"), &tg->prog);
+        if (tg->prog.d != tg->d) error("internal error: expression of the wrong dimension");
+        tg->stack = (double *) R_alloc((size_t) tg->prog.n + 1, sizeof(double));
+        tg->stack_hi = (double *) R_alloc((size_t) tg->prog.n + 1, sizeof(double));
         break;
     default:
         error("internal error: unknown A* model %d", tg->model);
@@ -156,6 +164,9 @@ static double target_o(astar_target *tg, const double *x)
         o += tg->par[1] - tg->nrow * log(M_PI);
         break;
     }
+    case MODEL_EXPR:
+        o = program_point(&tg->prog, x, tg->stack);
+        break;
     }
     return o;
 }
@@ -215,6 +226,11 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
             m -= log1p(r * r);
         }
         m += tg->par[1] - tg->nrow * log(M_PI);
+        break;
+    }
+    case MODEL_EXPR: {
+        double l;
+        program_box(&tg->prog, lo, hi, tg->stack, tg->stack_hi, &l, &m);
         break;
     }
     }

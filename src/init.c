@@ -16,6 +16,7 @@ static const R_CallMethodDef callMethods[] = {
     {"astar_baseline", (DL_FUNC) &astar_baseline_call, 3},
     {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
     {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
+    {"interval_eval", (DL_FUNC) &interval_eval_call, 3},
     {NULL, NULL, 0}
 };
 

@@ -42,6 +42,20 @@ SEXP astar_baseline_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_log_lik_call(SEXP target, SEXP x);
 SEXP astar_bound_call(SEXP target, SEXP lower, SEXP upper);
 
+/* ---- interval.c: expressions at points and over boxes ------------------- */
+typedef struct {
+    int n, nk, d, nrow, ncol;
+    const int *op, *arg;   /* postfix program */
+    const double *k;       /* constants */
+    const double *data;    /* nrow x ncol data columns for sums over rows */
+} logz_program;
+void program_from_list(SEXP prog, logz_program *p);
+/* stack, L, H: work space of n + 1 doubles each */
+double program_point(const logz_program *p, const double *x, double *stack);
+void program_box(const logz_program *p, const double *lo, const double *hi, double *L,
+                 double *H, double *out_lo, double *out_hi);
+SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
+
 #endif
 
 /* ---- rng.c: per-chain L'Ecuyer-CMRG (MRG32k3a) streams ------------------ */
@@ -108,5 +122,19 @@ SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_baseline_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_log_lik_call(SEXP target, SEXP x);
 SEXP astar_bound_call(SEXP target, SEXP lower, SEXP upper);
+
+/* ---- interval.c: expressions at points and over boxes ------------------- */
+typedef struct {
+    int n, nk, d, nrow, ncol;
+    const int *op, *arg;   /* postfix program */
+    const double *k;       /* constants */
+    const double *data;    /* nrow x ncol data columns for sums over rows */
+} logz_program;
+void program_from_list(SEXP prog, logz_program *p);
+/* stack, L, H: work space of n + 1 doubles each */
+double program_point(const logz_program *p, const double *x, double *stack);
+void program_box(const logz_program *p, const double *lo, const double *hi, double *L,
+                 double *H, double *out_lo, double *out_hi);
+SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 
 #endif
