@@ -407,7 +407,8 @@ euler_gamma <- 0.5772156649015329
 #'     \eqn{\mathrm{Gumbel}(\log Z)} (`NA` for the baselines).}
 #'   \item{`cost`}{a data frame with one row per sample: `likelihood`
 #'     (evaluations of \eqn{o}), `bound` (evaluations of \eqn{M}) and `nodes`
-#'     (regions split).}
+#'     (for A*, search nodes expanded: regions split, or with reused bounds
+#'     also stored regions revisited; for OS*, pieces split).}
 #'   \item{`log_z`, `se`}{for A*, `mean(gumbel) - 0.5772` and
 #'     \eqn{\pi/\sqrt{6n}}; see Details for the baselines.}
 #'   \item{`counts`}{totals: `likelihood`, `bound`, `nodes`, `samples`.}
@@ -550,7 +551,7 @@ print.logz_samples <- function(x, ...) {
   cat(sprintf("<%s> %d exact sample%s by %s from %s (d = %d)\n", class(x)[1], n,
               if (n == 1L) "" else "s", x$method, x$target$name, ncol(x$samples)))
   cat(sprintf("  log Z = %.4f (se %.4f)\n", x$log_z, x$se))
-  cat(sprintf("  per sample: %.1f likelihood, %.1f bound evaluations, %.1f splits\n",
+  cat(sprintf("  per sample: %.1f likelihood, %.1f bound evaluations, %.1f nodes\n",
               mean(x$cost$likelihood), mean(x$cost$bound), mean(x$cost$nodes)))
   cat(sprintf("  %.3f s (%.0f samples/s)\n", x$time, n / max(x$time, 1e-9)))
   invisible(x)

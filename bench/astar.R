@@ -18,13 +18,13 @@ rows <- list()
 add <- function(problem, setting, label, s) {
   rows[[length(rows) + 1L]] <<- data.frame(
     problem = problem, setting = setting, method = label, n = nrow(s$samples),
-    lik = mean(s$cost$likelihood), bound = mean(s$cost$bound), splits = mean(s$cost$nodes),
+    lik = mean(s$cost$likelihood), bound = mean(s$cost$bound), nodes = mean(s$cost$nodes),
     per_s = nrow(s$samples) / max(s$time, 1e-3), log_z = s$log_z, se = s$se)
 }
 add_expected <- function(problem, setting, lik) {
   rows[[length(rows) + 1L]] <<- data.frame(
     problem = problem, setting = setting, method = "rejection (expected)", n = NA, lik = lik,
-    bound = NA, splits = NA, per_s = NA, log_z = NA, se = NA)
+    bound = NA, nodes = NA, per_s = NA, log_z = NA, se = NA)
 }
 # a method that may hit the max_nodes safety limit (OS* largest mass)
 add_try <- function(problem, setting, label, expr) {
@@ -32,7 +32,7 @@ add_try <- function(problem, setting, label, expr) {
   if (!is.null(s)) return(add(problem, setting, label, s))
   rows[[length(rows) + 1L]] <<- data.frame(
     problem = problem, setting = setting, method = paste(label, "(gave up: > 1e5 pieces)"),
-    n = NA, lik = NA, bound = NA, splits = NA, per_s = NA, log_z = NA, se = NA)
+    n = NA, lik = NA, bound = NA, nodes = NA, per_s = NA, log_z = NA, se = NA)
 }
 # rejection if affordable, else its expected cost from A*'s log Z estimate
 rejection_or_expected <- function(problem, setting, tg, log_z, n) {
@@ -45,7 +45,7 @@ rejection_or_expected <- function(problem, setting, tg, log_z, n) {
 show <- function(df) {
   df$lik <- signif(df$lik, 4)
   df$bound <- signif(df$bound, 4)
-  df$splits <- signif(df$splits, 4)
+  df$nodes <- signif(df$nodes, 4)
   df$per_s <- signif(df$per_s, 3)
   df$log_z <- round(df$log_z, 3)
   df$se <- round(df$se, 3)
