@@ -19,8 +19,11 @@ test_that("rtruncgumbel stays below the bound and has the truncated CDF", {
   # the stable form: a bound far below the location (naive inversion gives -Inf/NaN)
   g <- rtruncgumbel(2000, location = 0, bound = -60)
   expect_true(all(is.finite(g)) && all(g <= -60))
-  # far below, TruncGumbel(m, b) is b - Exp(1) to first order
-  expect_equal(mean(-60 - g), 1, tolerance = 0.1)
+  # far below the location, P(G <= b - t | G <= b) = exp(-e^(m - b) (e^t - 1)):
+  # the draws sit within about e^(b - m) = e^-60 of the bound
+  expect_true(all(-60 - g < 1e-20))
+  g <- rtruncgumbel(5000, location = 0, bound = -2)
+  expect_gt(ks.test(g, function(q) exp(-(exp(-pmin(q, -2)) - exp(2))))$p.value, 1e-3)
   # bound = Inf means no truncation; recycled locations and bounds
   set.seed(1)
   a <- rtruncgumbel(4, location = c(0, 10), bound = Inf)
