@@ -18,7 +18,9 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression")
 #' density; `+Inf` and `NaN` are errors at sampling time), together with
 #' `bound`, `function(lower, upper)` returning an upper bound of `log_lik`
 #' over the box `[lower, upper]` (vectors of length `d`, with infinite
-#' entries for unbounded sides); or the name of a built-in model evaluated
+#' entries for unbounded sides). Both are called from C during the search,
+#' so they must be deterministic and must not draw random numbers; or the
+#' name of a built-in model evaluated
 #' entirely in C, whose parameters and data are given in `data`:
 #' \describe{
 #'   \item{`"peaky"`}{\eqn{o(x) = -a \log(1 + x)}; with the `Exp(1)`
