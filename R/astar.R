@@ -377,6 +377,14 @@ euler_gamma <- 0.5772156649015329
 #' fewer bound and likelihood evaluations. Samples stay exact and
 #' independent.
 #'
+#' With `lower_bounds_per_node = L > 1` (Section 4's second variant), each
+#' node taken from the queue is expanded together with the next \eqn{L - 1}
+#' largest Gumbel values of the proposal's process below it (a local
+#' top-down construction in decreasing order), so \eqn{o} is evaluated at
+#' up to \eqn{L} points per queue pop -- more likelihood evaluations, a
+#' better lower bound -- and only the regions left at the end are bounded and
+#' queued: fewer bound evaluations.
+#'
 #' `rejection_sample()` is rejection sampling from the proposal with the
 #' global bound \eqn{M(R^d)} (one bound evaluation in all), and
 #' `os_star_sample()` is OS* with piecewise-constant bounds (Dymetman et al.
@@ -396,6 +404,8 @@ euler_gamma <- 0.5772156649015329
 #' @param reuse_bounds keep refined regions and bounds from one sample to the
 #'   next (default `TRUE`); `FALSE` starts every sample from the whole space,
 #'   as in the paper's per-sample cost figures.
+#' @param lower_bounds_per_node lower bounds (likelihood evaluations) per
+#'   node taken from the queue, a whole number >= 1 (default 1: Algorithm 2).
 #' @param refine OS* refinement: `"sampled_point"` or `"largest_mass"`.
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
@@ -442,13 +452,17 @@ euler_gamma <- 0.5772156649015329
 #' os_star_sample(astar_example("clutter", D = 2), 20)
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
-                         reuse_bounds = TRUE, max_nodes = 1e6) {
+                         reuse_bounds = TRUE, lower_bounds_per_node = 1L, max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
   method <- match.arg(method)
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
+  lower_bounds_per_node <- check_count(lower_bounds_per_node, "lower_bounds_per_node",
+                                       max = 1000L)
+  if (method == "drill_down" && lower_bounds_per_node > 1L)
+    stop_no_call("`lower_bounds_per_node` > 1 is for method = \"astar\" only.")
   if (method == "drill_down" && target$dim != 1L)
     stop_no_call(sprintf("`method = \"drill_down\"` needs a 1-D target; `target` has dimension %d.",
                          target$dim))
@@ -456,7 +470,7 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
   t0 <- proc.time()[["elapsed"]]
   res <- .Call(C_astar_sample, target, n,
                list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
-                    max_nodes = max_nodes))
+                    max_nodes = max_nodes, lower_bounds = lower_bounds_per_node))
   new_astar_samples(res, target, log_z = mean(res$gumbel) - euler_gamma,
                     se = pi / sqrt(6 * n), gumbel = res$gumbel,
                     method = if (method == "astar") "A*" else "A* (drill down)",

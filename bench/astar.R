@@ -124,6 +124,7 @@ show(tab3)
 ## 4. Robust (Cauchy-noise) Bayesian regression (Section 6.4): w* = (2, ..., 2),
 ##    X = [X'; X'], y = [y'; -y'] (two symmetric modes), uniform proposal on
 ##    [-10, 10]^D, N(0, 2^2) prior and likelihood in o; per-point constant bounds.
+##    Also A* with 5 lower bounds per node (fewer bounds, more likelihoods; Fig. 3).
 cat("== 4. Cauchy regression (bimodal), uniform proposal on [-10,10]^D\n")
 for (cfg in list(c(1, 20), c(2, 20), c(3, 20), c(1, 250), c(2, 250))) {
   D <- cfg[1]
@@ -133,6 +134,8 @@ for (cfg in list(c(1, 20), c(2, 20), c(3, 20), c(1, 250), c(2, 250))) {
   st <- sprintf("D = %d, N = %d", D, N)
   s <- astar_sample(tg, n, reuse_bounds = FALSE)
   add("cauchy regr", st, "A*", s)
+  add("cauchy regr", st, "A* 5 lower bounds/node", astar_sample(tg, n, reuse_bounds = FALSE,
+                                                                lower_bounds_per_node = 5))
   add("cauchy regr", st, "A* reuse", astar_sample(tg, n))
   add("cauchy regr", st, "OS*", os_star_sample(tg, n, reuse_bounds = FALSE))
   add_try("cauchy regr", st, "OS* largest mass",

@@ -507,6 +507,89 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_target *tg, double 
     return LB;
 }
 
+/* The variant with several lower bounds per node (Section 4): a popped node
+ * is expanded together with the next L - 1 largest Gumbel values below it
+ * (a local top-down construction in decreasing G order), evaluating o at each
+ * point (more likelihood evaluations, a better LB), and only the regions left
+ * at the end are bounded and queued (fewer bound evaluations). */
+static void local_children(astar_tree *t, astar_queue *loc, astar_target *tg, int node,
+                           int split_here, double G, const double *xp, double o, double LB,
+                           double *xc)
+{
+    double Mp = t->M[node];
+    /* split at xp just now: both children fresh; split earlier: one inherits */
+    int inherit_left = split_here ? -1 : xp[t->split_dim[node]] < t->split_val[node];
+    for (int s = 0; s < 2; s++) {
+        int c = s == 0 ? t->left[node] : t->right[node];
+        int inherit = inherit_left >= 0 && (s == 0 ? inherit_left : !inherit_left);
+        double Gc = inherit ? G : logz_rtruncgumbel1(t->lm[c], G);
+        if (!(LB < Gc + Mp) || t->lm[c] == R_NegInf) continue;
+        int k;
+        if (inherit) {
+            k = queue_item(loc, c, Gc, xp, o);
+        } else {
+            proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
+            k = queue_item(loc, c, Gc, xc, NA_REAL);
+        }
+        heap_push(loc, k, Gc);
+    }
+}
+
+static double astar_one_multi(astar_tree *t, astar_queue *q, astar_queue *loc, astar_target *tg,
+                              int L, double *x_out, double *scratch, astar_counts *cnt)
+{
+    int d = t->d;
+    double *lo = scratch, *hi = scratch + d, *xc = scratch + 2 * d, *xp = scratch + 3 * d;
+    double LB = R_NegInf;
+    int found = 0;
+    q->n = 0;
+    q->hn = 0;
+    double G1 = logz_rgumbel1(t->lm[0]);
+    double M1 = tree_bound(t, tg, 0);
+    if (LB < G1 + M1) {
+        proposal_draw(&tg->prop, t->lo, t->hi, xc);
+        heap_push(q, queue_item(q, 0, G1, xc, NA_REAL), G1 + M1);
+    }
+    while (q->hn > 0 && LB < q->pri[q->heap[0]]) {
+        int k = heap_pop(q);
+        loc->n = 0;
+        loc->hn = 0;
+        heap_push(loc, queue_item(loc, q->node[k], q->G[k], q->x + (size_t) k * d, q->o[k]),
+                  q->G[k]);
+        int expanded = 0;
+        while (loc->hn > 0) {
+            int j = heap_pop(loc), node = loc->node[j];
+            double G = loc->G[j], o = loc->o[j];
+            if (!(LB < G + t->M[node])) continue;          /* cannot hold the maximum */
+            memcpy(xp, loc->x + (size_t) j * d, sizeof(double) * d);
+            if (expanded < L) {
+                if (ISNAN(o)) {
+                    o = target_log_lik(tg, xp);
+                    check_below_bound(tg, o, t->M[node], xp);
+                }
+                cnt->nodes += 1;
+                expanded++;
+                if (G + o > LB) {
+                    LB = G + o;
+                    memcpy(x_out, xp, sizeof(double) * d);
+                    found = 1;
+                }
+                int split_here = t->left[node] < 0;
+                if (split_here) tree_split(t, &tg->prop, node, xp, lo, hi);
+                local_children(t, loc, tg, node, split_here, G, xp, o, LB, xc);
+            } else {
+                /* a leaf of the local expansion: bound it and queue it */
+                double Mc = tree_bound(t, tg, node);
+                if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
+            }
+        }
+        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        check_node_limit(tg, cnt);
+    }
+    if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
+    return LB;
+}
+
 /* Drill down (Section 4): for unimodal o in 1-D one child of every split is
  * pruned at once, so there is no queue, only the live node. */
 static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, double *scratch,
@@ -573,7 +656,9 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     int method = asInteger(logz_get(control, "method"));
     int reuse = asLogical(logz_get(control, "reuse"));
     double max_nodes = asReal(logz_get(control, "max_nodes"));
-    if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL || ISNAN(max_nodes))
+    int nlb = asInteger(logz_get(control, "lower_bounds"));
+    if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
+        ISNAN(max_nodes) || nlb == NA_INTEGER || nlb < 1)
         error("internal error: bad arguments to astar_sample");
     if (method == 1 && d != 1) error("internal error: drill down needs d = 1");
 
@@ -589,9 +674,11 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     astar_tree t;
     memset(&t, 0, sizeof(t));
     t.d = d;
-    astar_queue q;
+    astar_queue q, loc;
     memset(&q, 0, sizeof(q));
+    memset(&loc, 0, sizeof(loc));
     q.d = d;
+    loc.d = d;
     double *scratch = (double *) R_alloc(4 * (size_t) d, sizeof(double));
     double *x = (double *) R_alloc(d, sizeof(double));
 
@@ -602,7 +689,8 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
         astar_counts cnt = {0, 0, 0, max_nodes};
         double l0 = tg.n_lik, b0 = tg.n_bound;
         gum[s] = method == 1 ? drill_down_one(&t, &tg, x, scratch, &cnt)
-                             : astar_one(&t, &q, &tg, x, scratch, &cnt);
+                 : nlb > 1 ? astar_one_multi(&t, &q, &loc, &tg, nlb, x, scratch, &cnt)
+                           : astar_one(&t, &q, &tg, x, scratch, &cnt);
         for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
         clik[s] = tg.n_lik - l0;
         cbnd[s] = tg.n_bound - b0;
@@ -628,7 +716,59 @@ typedef struct {
     /* piece weights nu(B) exp(M(B)) relative to exp(ref), in a Fenwick tree
      * over cap slots (fw[1..cap]) for O(log n) updates and proposals */
     double *w, *fw, ref, total_at_build;
+    /* refine = largest mass: a lazy max-heap of (log mass, piece, version);
+     * entries whose version is not the piece's current one are stale */
+    int use_mh, mh_n, mh_cap, *ver;
+    double *mh_key;
+    int *mh_piece, *mh_ver;
 } os_pieces;
+
+static void mh_swap(os_pieces *P, int a, int b)
+{
+    double k = P->mh_key[a]; P->mh_key[a] = P->mh_key[b]; P->mh_key[b] = k;
+    int t = P->mh_piece[a]; P->mh_piece[a] = P->mh_piece[b]; P->mh_piece[b] = t;
+    t = P->mh_ver[a]; P->mh_ver[a] = P->mh_ver[b]; P->mh_ver[b] = t;
+}
+
+static void mh_push(os_pieces *P, int i)
+{
+    if (!P->use_mh) return;
+    if (P->mh_n + 1 > P->mh_cap) {
+        int cap = P->mh_cap ? 2 * P->mh_cap : 128;
+        P->mh_key = grow(P->mh_key, P->mh_n, cap, sizeof(double));
+        P->mh_piece = grow(P->mh_piece, P->mh_n, cap, sizeof(int));
+        P->mh_ver = grow(P->mh_ver, P->mh_n, cap, sizeof(int));
+        P->mh_cap = cap;
+    }
+    int k = P->mh_n++;
+    P->mh_key[k] = P->lm[i];
+    P->mh_piece[k] = i;
+    P->mh_ver[k] = P->ver[i];
+    while (k > 0 && P->mh_key[(k - 1) / 2] < P->mh_key[k]) {
+        mh_swap(P, k, (k - 1) / 2);
+        k = (k - 1) / 2;
+    }
+}
+
+/* The current piece of largest log mass (stale entries dropped on the way). */
+static int mh_top(os_pieces *P)
+{
+    while (P->mh_n > 0 && P->mh_ver[0] != P->ver[P->mh_piece[0]]) {
+        P->mh_n--;
+        mh_swap(P, 0, P->mh_n);
+        int k = 0;
+        for (;;) {
+            int c = 2 * k + 1;
+            if (c >= P->mh_n) break;
+            if (c + 1 < P->mh_n && P->mh_key[c + 1] > P->mh_key[c]) c++;
+            if (P->mh_key[c] <= P->mh_key[k]) break;
+            mh_swap(P, k, c);
+            k = c;
+        }
+    }
+    if (P->mh_n == 0) error("internal error: empty mass heap");
+    return P->mh_piece[0];
+}
 
 static void fw_add(os_pieces *P, int i, double delta)
 {
@@ -692,6 +832,7 @@ static void pieces_add(os_pieces *P, const double *lo, const double *hi, double 
         P->lm = grow(P->lm, n, cap, sizeof(double));
         P->w = grow(P->w, n, cap, sizeof(double));
         P->depth = grow(P->depth, n, cap, sizeof(int));
+        P->ver = grow(P->ver, n, cap, sizeof(int));
         P->fw = (double *) R_alloc((size_t) cap + 1, sizeof(double));
         P->cap = cap;
         fw_rebuild(P, P->n ? P->ref : lm + M);
@@ -703,7 +844,9 @@ static void pieces_add(os_pieces *P, const double *lo, const double *hi, double 
     P->lm[i] = lm;
     P->depth[i] = depth;
     P->w[i] = 0.0;
+    P->ver[i] = 0;
     pieces_set_weight(P, i);
+    mh_push(P, i);
 }
 
 /* Replace piece i by its two halves split at v on side j; bounds of the halves
@@ -724,6 +867,8 @@ static void pieces_split(os_pieces *P, astar_target *tg, int i, int j, double v,
     P->lm[i] = proposal_log_mass(&tg->prop, lo, hi);
     P->depth[i] = depth;
     pieces_set_weight(P, i);
+    P->ver[i]++;
+    mh_push(P, i);
     hi[j] = h;
     lo[j] = v;
     m = target_bound(tg, lo, hi);
@@ -754,6 +899,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     os_pieces P;
     memset(&P, 0, sizeof(P));
     P.d = d;
+    P.use_mh = refine == 2;
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *x = (double *) R_alloc(d, sizeof(double));
     double lw1 = R_NegInf, lw2 = R_NegInf, trials = 0.0;
@@ -764,6 +910,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
         double l0 = tg.n_lik, b0 = tg.n_bound, splits = 0;
         if (s == 0 || !reuse) {
             P.n = 0;
+            P.mh_n = 0;
             proposal_support(&tg.prop, lo, hi);
             double M = target_bound(&tg, lo, hi);
             if (M == R_NegInf) error("target '%s' has zero mass: its global bound is -Inf.", tg.name);
@@ -805,8 +952,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
                 pieces_split(&P, &tg, i, j, x[j], lo, hi);
                 splits++;
             } else if (refine == 2) {
-                int kmax = 0;
-                for (int k = 1; k < P.n; k++) if (P.lm[k] > P.lm[kmax]) kmax = k;
+                int kmax = mh_top(&P);
                 double *bl = P.lo + (size_t) kmax * d, *bh = P.hi + (size_t) kmax * d;
                 int j = split_side(d, bl, bh, P.depth[kmax]);
                 double v = proposal_quantile1(&tg.prop, j, bl[j], bh[j], 0.5);

@@ -79,6 +79,23 @@ test_that("drill-down and A* give the same distribution", {
   expect_lt(mean(b$cost$likelihood), 10)
 })
 
+test_that("several lower bounds per node: same distribution, fewer bound evaluations", {
+  tg <- astar_example("clutter", D = 1)
+  ex <- exact_cdf(tg)
+  set.seed(351)
+  a <- astar_sample(tg, 1000, reuse_bounds = FALSE)
+  b <- astar_sample(tg, 1000, reuse_bounds = FALSE, lower_bounds_per_node = 5)
+  expect_gt(ks.test(b$samples[, 1], ex$cdf)$p.value, 1e-3)
+  expect_gt(suppressWarnings(ks.test(b$gumbel, pgumbel, location = ex$log_z))$p.value, 1e-3)
+  expect_lt(mean(b$cost$bound), mean(a$cost$bound))
+  expect_gt(mean(b$cost$likelihood), mean(a$cost$likelihood))
+  tg <- astar_example("cauchy_regression", D = 2, N = 10)
+  set.seed(352)
+  s <- astar_sample(tg, 400, lower_bounds_per_node = 3)
+  expect_lt(abs(s$log_z - astar_sample(tg, 400, reuse_bounds = FALSE)$log_z), 5 * s$se)
+  expect_error(astar_sample(tg, 5, lower_bounds_per_node = 0), "`lower_bounds_per_node`")
+})
+
 test_that("2-D samples match cell probabilities by grid integration (chi-square)", {
   tg <- astar_example("cauchy_regression", D = 2, N = 10)  # bimodal, support [-10, 10]^2
   h <- 0.02
