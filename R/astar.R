@@ -396,7 +396,9 @@ euler_gamma <- 0.5772156649015329
 #' (`"largest_mass"`). Both report the same counters as A*. Their `log_z` is
 #' the importance-sampling estimate \eqn{\log \frac1T \sum_t E_t e^{o(x_t) -
 #' M(B_t)}} over all \eqn{T} proposals (\eqn{E_t} the envelope's mass at
-#' trial \eqn{t}), with a delta-method `se`; they have no Gumbel values.
+#' trial \eqn{t}), with a delta-method `se` that can be optimistic when the
+#' weights are heavy-tailed (very peaked targets); they have no Gumbel
+#' values.
 #'
 #' @param target an [astar_target()].
 #' @param n number of samples (a whole number >= 1).
