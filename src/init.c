@@ -14,6 +14,15 @@ static const R_CallMethodDef callMethods[] = {
     {"ising_ais", (DL_FUNC) &ising_ais_call, 4},
     {"jt_order", (DL_FUNC) &jt_order_call, 5},
     {"jt_calibrate", (DL_FUNC) &jt_calibrate_call, 2},
+    {"gumbel_rand", (DL_FUNC) &gumbel_rand_call, 3},
+    {"proposal_log_mass", (DL_FUNC) &proposal_log_mass_call, 3},
+    {"proposal_draw", (DL_FUNC) &proposal_draw_call, 4},
+    {"proposal_log_density", (DL_FUNC) &proposal_log_density_call, 2},
+    {"astar_sample", (DL_FUNC) &astar_sample_call, 3},
+    {"astar_baseline", (DL_FUNC) &astar_baseline_call, 3},
+    {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
+    {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
+    {"interval_eval", (DL_FUNC) &interval_eval_call, 3},
     {NULL, NULL, 0}
 };
 

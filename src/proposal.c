@@ -1,0 +1,243 @@
+/* Proposals for A* sampling, OS* and rejection: products of univariate
+ * distributions over hyper-rectangles (astar-sampling.txt, Section 6: regions
+ * are boxes, possibly with infinite sides). For a box we need the log mass
+ * log nu(B) and a draw from nu restricted to B; both go through Rmath's
+ * distribution functions in standardised coordinates z = (x - location)/scale,
+ * on the log scale and in the tail where the box lies, so boxes far out in a
+ * tail keep their mass and their draws (inversion of the truncated CDF).
+ *
+ * Families (per dimension, par[3 j .. 3 j + 2]):
+ *   1 uniform(lower, upper)   location lower, scale upper - lower
+ *   2 normal(mean, sd)
+ *   3 exponential(rate)       location 0, scale 1 / rate, support [0, Inf)
+ *   4 cauchy(location, scale)
+ *   5 student(location, scale, df) */
+#include <math.h>
+#include <Rmath.h>
+#include "logz.h"
+
+static double std_p(int fam, double df, double z, int lower, int logp)
+{
+    switch (fam) {
+    case LOGZ_PROP_UNIFORM: return punif(z, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_NORMAL: return pnorm(z, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_EXPONENTIAL: return pexp(z, 1.0, lower, logp);
+    case LOGZ_PROP_CAUCHY: return pcauchy(z, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_STUDENT: return pt(z, df, lower, logp);
+    }
+    error("internal error: unknown proposal family %d", fam);
+    return NA_REAL;
+}
+
+static double std_q(int fam, double df, double p, int lower, int logp)
+{
+    switch (fam) {
+    case LOGZ_PROP_UNIFORM: return qunif(p, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_NORMAL: return qnorm(p, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_EXPONENTIAL: return qexp(p, 1.0, lower, logp);
+    case LOGZ_PROP_CAUCHY: return qcauchy(p, 0.0, 1.0, lower, logp);
+    case LOGZ_PROP_STUDENT: return qt(p, df, lower, logp);
+    }
+    error("internal error: unknown proposal family %d", fam);
+    return NA_REAL;
+}
+
+static double std_median(int fam)
+{
+    switch (fam) {
+    case LOGZ_PROP_UNIFORM: return 0.5;
+    case LOGZ_PROP_EXPONENTIAL: return M_LN2;
+    default: return 0.0;
+    }
+}
+
+/* log(1 - exp(t)) for t <= 0 (Maechler's log1mexp). */
+static double log_1m_exp(double t)
+{
+    if (t >= 0.0) return R_NegInf;
+    return t > -M_LN2 ? log(-expm1(t)) : log1p(-exp(t));
+}
+
+static void std_params(const logz_proposal *p, int j, double *loc, double *scale, double *df)
+{
+    const double *par = p->par + 3 * (size_t) j;
+    *df = 0.0;
+    switch (p->family[j]) {
+    case LOGZ_PROP_UNIFORM: *loc = par[0]; *scale = par[1] - par[0]; break;
+    case LOGZ_PROP_EXPONENTIAL: *loc = 0.0; *scale = 1.0 / par[0]; break;
+    case LOGZ_PROP_STUDENT: *loc = par[0]; *scale = par[1]; *df = par[2]; break;
+    default: *loc = par[0]; *scale = par[1]; break;
+    }
+}
+
+void proposal_support(const logz_proposal *p, double *lo, double *hi)
+{
+    for (int j = 0; j < p->d; j++) {
+        const double *par = p->par + 3 * (size_t) j;
+        switch (p->family[j]) {
+        case LOGZ_PROP_UNIFORM: lo[j] = par[0]; hi[j] = par[1]; break;
+        case LOGZ_PROP_EXPONENTIAL: lo[j] = 0.0; hi[j] = R_PosInf; break;
+        default: lo[j] = R_NegInf; hi[j] = R_PosInf; break;
+        }
+    }
+}
+
+double proposal_log_density(const logz_proposal *p, const double *x)
+{
+    double s = 0.0;
+    for (int j = 0; j < p->d; j++) {
+        double loc, scale, df, z;
+        std_params(p, j, &loc, &scale, &df);
+        z = (x[j] - loc) / scale;
+        switch (p->family[j]) {
+        case LOGZ_PROP_UNIFORM: s += dunif(z, 0.0, 1.0, 1); break;
+        case LOGZ_PROP_NORMAL: s += dnorm(z, 0.0, 1.0, 1); break;
+        case LOGZ_PROP_EXPONENTIAL: s += dexp(z, 1.0, 1); break;
+        case LOGZ_PROP_CAUCHY: s += dcauchy(z, 0.0, 1.0, 1); break;
+        case LOGZ_PROP_STUDENT: s += dt(z, df, 1); break;
+        }
+        s -= log(scale);
+    }
+    return s;
+}
+
+/* log nu([a, b]) in standardised coordinates, a <= b. */
+static double std_log_mass(int fam, double df, double a, double b)
+{
+    if (!(a < b)) return R_NegInf;
+    double med = std_median(fam);
+    if (a >= med) {            /* upper tail: survival functions */
+        double la = std_p(fam, df, a, 0, 1), lb = std_p(fam, df, b, 0, 1);
+        return la + log_1m_exp(lb - la);
+    }
+    if (b <= med) {            /* lower tail: distribution functions */
+        double la = std_p(fam, df, a, 1, 1), lb = std_p(fam, df, b, 1, 1);
+        return lb + log_1m_exp(la - lb);
+    }
+    double fa = std_p(fam, df, a, 1, 0), sb = std_p(fam, df, b, 0, 0);
+    return log1p(-(fa + sb));
+}
+
+/* The u-quantile of nu restricted to [a, b] (standardised), by inversion. */
+static double std_trunc_quantile(int fam, double df, double a, double b, double u)
+{
+    if (!(a < b)) return a;
+    double med = std_median(fam), z;
+    if (a >= med) {
+        double la = std_p(fam, df, a, 0, 1), lb = std_p(fam, df, b, 0, 1);
+        /* S(z) = (1 - u) S(a) + u S(b) */
+        z = std_q(fam, df, la + log((1.0 - u) + u * exp(lb - la)), 0, 1);
+    } else if (b <= med) {
+        double la = std_p(fam, df, a, 1, 1), lb = std_p(fam, df, b, 1, 1);
+        /* F(z) = u F(b) + (1 - u) F(a) */
+        z = std_q(fam, df, lb + log(u + (1.0 - u) * exp(la - lb)), 1, 1);
+    } else {
+        double fa = std_p(fam, df, a, 1, 0), fb = std_p(fam, df, b, 1, 0);
+        z = std_q(fam, df, fa + u * (fb - fa), 1, 0);
+    }
+    if (!(z >= a)) z = a;      /* also catches NaN from extreme tails */
+    if (z > b) z = b;
+    return z;
+}
+
+double proposal_log_mass(const logz_proposal *p, const double *lo, const double *hi)
+{
+    double s = 0.0;
+    for (int j = 0; j < p->d; j++) {
+        double loc, scale, df;
+        std_params(p, j, &loc, &scale, &df);
+        s += std_log_mass(p->family[j], df, (lo[j] - loc) / scale, (hi[j] - loc) / scale);
+        if (s == R_NegInf) return s;
+    }
+    return s;
+}
+
+double proposal_quantile1(const logz_proposal *p, int j, double lo, double hi, double u)
+{
+    double loc, scale, df;
+    std_params(p, j, &loc, &scale, &df);
+    double z = std_trunc_quantile(p->family[j], df, (lo - loc) / scale, (hi - loc) / scale, u);
+    double x = loc + scale * z;
+    if (!(x >= lo)) x = lo;
+    if (x > hi) x = hi;
+    return x;
+}
+
+void proposal_draw(const logz_proposal *p, const double *lo, const double *hi, double *x)
+{
+    for (int j = 0; j < p->d; j++) x[j] = proposal_quantile1(p, j, lo[j], hi[j], unif_rand());
+}
+
+void proposal_from_list(SEXP prop, logz_proposal *p)
+{
+    SEXP fam = logz_get(prop, "family"), par = logz_get(prop, "par");
+    if (TYPEOF(fam) != INTSXP || TYPEOF(par) != REALSXP || LENGTH(fam) < 1 ||
+        XLENGTH(par) != 3 * (R_xlen_t) LENGTH(fam))
+        error("internal error: malformed proposal");
+    p->d = LENGTH(fam);
+    p->family = INTEGER(fam);
+    p->par = REAL(par);
+    for (int j = 0; j < p->d; j++)
+        if (p->family[j] < LOGZ_PROP_UNIFORM || p->family[j] > LOGZ_PROP_STUDENT)
+            error("internal error: unknown proposal family %d", p->family[j]);
+}
+
+/* Log masses of the boxes in the rows of lower/upper (k x d). */
+SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper)
+{
+    logz_proposal p;
+    proposal_from_list(prop, &p);
+    if (TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
+        XLENGTH(lower) != XLENGTH(upper) || XLENGTH(lower) % p.d)
+        error("internal error: bad boxes");
+    int k = (int) (XLENGTH(lower) / p.d);
+    double *lo = (double *) R_alloc(p.d, sizeof(double)), *hi = (double *) R_alloc(p.d, sizeof(double));
+    SEXP out = PROTECT(allocVector(REALSXP, k));
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < p.d; j++) {
+            lo[j] = REAL(lower)[i + (size_t) k * j];
+            hi[j] = REAL(upper)[i + (size_t) k * j];
+        }
+        REAL(out)[i] = proposal_log_mass(&p, lo, hi);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* n draws from the proposal restricted to one box: an n x d matrix. */
+SEXP proposal_draw_call(SEXP prop, SEXP n_, SEXP lower, SEXP upper)
+{
+    logz_proposal p;
+    proposal_from_list(prop, &p);
+    int n = asInteger(n_);
+    if (n == NA_INTEGER || n < 0 || TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
+        LENGTH(lower) != p.d || LENGTH(upper) != p.d)
+        error("internal error: bad arguments to proposal_draw");
+    double *x = (double *) R_alloc(p.d, sizeof(double));
+    SEXP out = PROTECT(allocMatrix(REALSXP, n, p.d));
+    GetRNGstate();
+    for (int i = 0; i < n; i++) {
+        proposal_draw(&p, REAL(lower), REAL(upper), x);
+        for (int j = 0; j < p.d; j++) REAL(out)[i + (size_t) n * j] = x[j];
+    }
+    PutRNGstate();
+    UNPROTECT(1);
+    return out;
+}
+
+/* Log densities of the rows of x (k x d). */
+SEXP proposal_log_density_call(SEXP prop, SEXP x_)
+{
+    logz_proposal p;
+    proposal_from_list(prop, &p);
+    if (TYPEOF(x_) != REALSXP || XLENGTH(x_) % p.d) error("internal error: bad points");
+    int k = (int) (XLENGTH(x_) / p.d);
+    double *x = (double *) R_alloc(p.d, sizeof(double));
+    SEXP out = PROTECT(allocVector(REALSXP, k));
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < p.d; j++) x[j] = REAL(x_)[i + (size_t) k * j];
+        REAL(out)[i] = proposal_log_density(&p, x);
+    }
+    UNPROTECT(1);
+    return out;
+}

@@ -1,0 +1,57 @@
+test_that("rgumbel draws Gumbel(location) and is reproducible", {
+  set.seed(11)
+  g <- rgumbel(5000, location = 1.5)
+  expect_gt(suppressWarnings(ks.test(g, pgumbel, location = 1.5))$p.value, 1e-3)
+  expect_equal(mean(g) - 0.5772157, 1.5, tolerance = 4 * pi / sqrt(6 * 5000), ignore_attr = TRUE)
+  set.seed(11)
+  expect_identical(rgumbel(5000, location = 1.5), g)
+  expect_equal(rgumbel(3, location = -Inf), rep(-Inf, 3))
+  expect_length(rgumbel(0), 0)
+})
+
+test_that("rtruncgumbel stays below the bound and has the truncated CDF", {
+  set.seed(12)
+  b <- 0.3
+  g <- rtruncgumbel(5000, location = 1, bound = b)
+  expect_true(all(g <= b))
+  ptr <- function(q) pgumbel(pmin(q, b), 1) / pgumbel(b, 1)
+  expect_gt(ks.test(g, ptr)$p.value, 1e-3)
+  # the stable form: a bound far below the location (naive inversion gives -Inf/NaN)
+  g <- rtruncgumbel(2000, location = 0, bound = -60)
+  expect_true(all(is.finite(g)) && all(g <= -60))
+  # far below the location, P(G <= b - t | G <= b) = exp(-e^(m - b) (e^t - 1)):
+  # the draws sit within about e^(b - m) = e^-60 of the bound
+  expect_true(all(-60 - g < 1e-20))
+  g <- rtruncgumbel(5000, location = 0, bound = -2)
+  expect_gt(ks.test(g, function(q) exp(-(exp(-pmin(q, -2)) - exp(2))))$p.value, 1e-3)
+  # bound = Inf means no truncation; recycled locations and bounds
+  set.seed(1)
+  a <- rtruncgumbel(4, location = c(0, 10), bound = Inf)
+  set.seed(1)
+  expect_identical(a, rgumbel(4, location = c(0, 10)))
+  g <- rtruncgumbel(6, location = 0, bound = c(-1, 1, 5))
+  expect_true(all(g <= rep(c(-1, 1, 5), 2)))
+})
+
+test_that("dgumbel and pgumbel agree with each other and with the closed forms", {
+  expect_equal(integrate(dgumbel, -Inf, Inf, location = 2)$value, 1, tolerance = 1e-6)
+  expect_equal(integrate(dgumbel, -Inf, 0.7, location = 2)$value, pgumbel(0.7, 2), tolerance = 1e-6)
+  expect_equal(pgumbel(0), exp(-1))
+  expect_equal(pgumbel(0.5, lower.tail = FALSE), 1 - pgumbel(0.5))
+  expect_equal(pgumbel(3, log.p = TRUE), log(pgumbel(3)))
+  expect_equal(pgumbel(40, lower.tail = FALSE, log.p = TRUE), -40, tolerance = 1e-12)
+  expect_equal(dgumbel(1, 1, log = TRUE), -1)
+  expect_equal(dgumbel(c(-Inf, Inf)), c(0, 0))
+})
+
+test_that("Gumbel functions reject bad input, naming the argument", {
+  expect_error(rgumbel(-1), "`n`")
+  expect_error(rgumbel(2.5), "`n`")
+  expect_error(rgumbel(2, location = NA), "`location`")
+  expect_error(rgumbel(2, location = Inf), "`location`")
+  expect_error(rgumbel(2, location = "a"), "`location`")
+  expect_error(rtruncgumbel(2, 0), "`bound`")
+  expect_error(rtruncgumbel(2, 0, bound = NaN), "`bound`")
+  expect_error(pgumbel(1, lower.tail = NA), "`lower.tail`")
+  expect_error(dgumbel(1, log = "yes"), "`log`")
+})
