@@ -52,6 +52,9 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP ais_rbm_prepare_call(SEXP model);
 
+/* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
+SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
  * stay in cache while all of a thread's chains use them. */
