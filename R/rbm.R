@@ -223,7 +223,7 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
   check_flag(per_example, "per_example")
   if (method == "sandwich") {
     if (per_example)
-      stop_no_call("`per_example = TRUE` is not available with `method = \"sandwich\"`.")
+      stop_no_call("`per_example` must be FALSE with `method = \"sandwich\"`.")
     return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z, ...))
   }
   bounds <- NULL

@@ -24,6 +24,8 @@
 #'   the base distribution.
 #' @param base the base distribution, as in [ais()].
 #' @param threads OpenMP threads.
+#' @param from optional: an earlier `schedule_gms13()` result whose knot
+#'   estimates are reused (no new Gibbs runs), e.g. for another `K`.
 #' @return A [logz_schedule][schedule] named `"gms13"` with attribute `g`, a
 #'   data frame with `beta` (the knots) and `g` (the estimates).
 #' @section Errors: `model` not an rbm; `K`, `knots`, `n_chains`, `sweeps`,
@@ -40,9 +42,16 @@
 #' plot(s, schedule_linear(500))
 #' @export
 schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L,
-                           burn_in = 100L, base = NULL, threads = 1L) {
+                           burn_in = 100L, base = NULL, threads = 1L, from = NULL) {
   check_rbm(model)
   K <- check_count(K, "K")
+  if (!is.null(from)) {
+    if (!inherits(from, "logz_schedule") || !identical(attr(from, "name"), "gms13"))
+      stop_no_call(sprintf("`from` must be a schedule from schedule_gms13(), not %s.",
+                           describe(from)))
+    gd <- attr(from, "g")
+    return(gms13_from_g(gd$beta, gd$g, K))
+  }
   knots <- check_count(knots, "knots", min = 2L)
   n_chains <- check_count(n_chains, "n_chains", min = 2L)
   sweeps <- check_count(sweeps, "sweeps")
@@ -61,6 +70,11 @@ schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L
     mean(mom[, "var_d"]) + mean((mom[, "mean_d"] - mean(mom[, "mean_d"]))^2) +
       mean(mom[, "mean_d2"])
   }, numeric(1))
+  gms13_from_g(kb, g, K)
+}
+
+gms13_from_g <- function(kb, g, K) {
+  knots <- length(kb)
   g <- pmax(g, 1e-10 * max(g))
   # sqrt(g) linear between the knots; Lambda integrated exactly on a fine grid
   fine <- seq(0, 1, length.out = max(20L * knots, 2001L))

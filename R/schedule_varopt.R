@@ -57,6 +57,10 @@
 #'   of beta between iterations).
 #' @param max_iter largest number of fixed-point iterations.
 #' @param progress show a progress bar for the pilot.
+#' @param from optional: an earlier `schedule_varopt()` result for the same
+#'   model whose pilot estimate of \eqn{g} is reused (no new pilot run), e.g.
+#'   to make schedules for several `K` or `delta` (then `pilot_K`,
+#'   `pilot_chains`, `g`, `base`, `sweeps_per_step` and `threads` are ignored).
 #' @return A [logz_schedule][schedule] of `K + 1` betas named `"varopt"` (or
 #'   `"varopt_<delta>"`) with attributes
 #' \describe{
@@ -93,7 +97,7 @@
 schedule_varopt <- function(model, K, pilot_K = 1000L, pilot_chains = 100L, delta = NULL,
                             smooth = 0.01, g = c("curvature", "increment"), base = NULL,
                             sweeps_per_step = 1L, threads = 1L, n_grid = 1000L, tol = 1e-9,
-                            max_iter = 500L, progress = FALSE) {
+                            max_iter = 500L, progress = FALSE, from = NULL) {
   check_rbm(model)
   g <- match.arg(g)
   K <- check_count(K, "K")
@@ -107,6 +111,14 @@ schedule_varopt <- function(model, K, pilot_K = 1000L, pilot_chains = 100L, delt
   tol <- check_number(tol, "tol", lower = 0, lower_open = TRUE)
   max_iter <- check_count(max_iter, "max_iter")
   check_flag(progress, "progress")
+  if (!is.null(from)) {
+    gd <- attr(from, "g")
+    if (!inherits(from, "logz_schedule") || is.null(gd) || is.null(attr(from, "pilot")))
+      stop_no_call(sprintf("`from` must be a schedule from schedule_varopt(), not %s.",
+                           describe(from)))
+    return(varopt_from_g(gd$beta, gd$g_raw, K, delta = delta, smooth = smooth, n_grid = n_grid,
+                         tol = tol, max_iter = max_iter, pilot = attr(from, "pilot")))
+  }
   a0 <- rbm_base_bias(model, base)
 
   betas <- seq(0, 1, length.out = pilot_K + 1L)

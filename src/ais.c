@@ -259,7 +259,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
 #include <dlfcn.h>
 typedef void (*blas_set_fn)(int);
 typedef int (*blas_get_fn)(void);
-static int blas_threads_limit(int n)
+int blas_threads_limit(int n)
 {
     blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     blas_get_fn get = (blas_get_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
@@ -268,14 +268,14 @@ static int blas_threads_limit(int n)
     set(n);
     return old;
 }
-static void blas_threads_restore(int old)
+void blas_threads_restore(int old)
 {
     blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     if (set && old > 0) set(old);
 }
 #else
-static int blas_threads_limit(int n) { (void) n; return -1; }
-static void blas_threads_restore(int old) { (void) old; }
+int blas_threads_limit(int n) { (void) n; return -1; }
+void blas_threads_restore(int old) { (void) old; }
 #endif
 
 static SEXP need(SEXP list, const char *name, SEXPTYPE type)

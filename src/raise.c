@@ -10,10 +10,10 @@
  * an unbiased estimate of the annealed model's probability (see R/raise.R for
  * the derivation), whose log is a stochastic lower bound.
  *
- * All chains move together: X = [W a a0]' V and Y = W H are BLAS dgemm calls
- * on all chains (outside the parallel region); the per-unit draws and weights
- * run over chains in OpenMP threads, each chain with its own MRG32k3a stream,
- * so the result is the same for any thread count. The R side calls this in
+ * Chains move together: X = [W a a0]' V and Y = W H are BLAS dgemm calls on
+ * each thread's slice of chains (BLAS is asked to run single-threaded while
+ * our threads run); every chain has its own MRG32k3a stream, so the result is
+ * the same for any thread count. The R side calls this in
  * chunks of (descending) betas, carrying V, log_w and the streams. */
 #include <math.h>
 #include <string.h>
@@ -28,85 +28,94 @@ typedef struct {
     const double *a, *b, *a0;
 } raise_rbm_model;
 
-static void raise_gemm_x(const raise_rbm_model *m, const double *V, double *X)
+/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
+static void raise_gemm_x(const raise_rbm_model *m, const double *V, double *X, int c0, int c1)
 {
-    int nx = m->nh + 2, nv = m->nv, n = m->M;
+    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
     double one = 1.0, zero = 0.0;
-    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V, &nv, &zero, X, &nx
-                    FCONE FCONE);
+    if (n <= 0) return;
+    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
+                    X + (size_t) nx * c0, &nx FCONE FCONE);
 }
 
-static void raise_gemm_y(const raise_rbm_model *m, const double *H, double *Y)
+/* Y[:, c0:c1) = W H[:, c0:c1) */
+static void raise_gemm_y(const raise_rbm_model *m, const double *H, double *Y, int c0, int c1)
 {
-    int nh = m->nh, nv = m->nv, n = m->M;
+    int nh = m->nh, nv = m->nv, n = c1 - c0;
     double one = 1.0, zero = 0.0;
+    if (n <= 0) return;
     if (nh == 0) {
-        memset(Y, 0, sizeof(double) * (size_t) nv * n);
+        memset(Y + (size_t) nv * c0, 0, sizeof(double) * (size_t) nv * n);
         return;
     }
-    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H, &nh, &zero, Y, &nv
-                    FCONE FCONE);
+    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
+                    Y + (size_t) nv * c0, &nv FCONE FCONE);
 }
 
-/* s ~ Bern(sigmoid(t)) */
-static inline double bern_logit(double t, logz_stream *st)
+/* s_i ~ Bern(sigmoid(t_i)), i < n, from the uniforms u; e: n doubles of scratch */
+static void bern_logit(const double *t, double *s, const double *u, double *e, int n)
 {
-    double u = logz_stream_unif(st);
-    return t >= 0 ? (u * (1.0 + exp(-t)) < 1.0) : (u * (1.0 + exp(t)) < exp(t));
-}
-
-static inline double softplus(double x)
-{
-    return (x > 0 ? x : 0.0) + log1p(exp(-fabs(x)));
+    logz_exp_neg_abs(t, e, n);
+    /* u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e) with e = exp(-|t|) */
+    for (int i = 0; i < n; i++) s[i] = u[i] * (1.0 + e[i]) < (t[i] >= 0 ? 1.0 : e[i]);
 }
 
 /* Run the steps betas[0] -> betas[1] -> ... -> betas[L] (descending): at each
  * step j a transition at betas[j] (`sweeps` block-Gibbs sweeps), then the
- * increment log f_{betas[j]}(v) - log f_{betas[j+1]}(v). */
+ * increment log f_{betas[j]}(v) - log f_{betas[j+1]}(v). Each thread owns a
+ * fixed slice of chains and runs it through all steps with no synchronisation
+ * (its own dgemm calls), so the result does not depend on the thread count. */
 static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, int sweeps,
                           double *V, double *logw, logz_stream *st, int nthreads)
 {
     int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
+    int nu = nv > nh ? nv : nh;
     double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
     double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
     double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
-    double *c0 = (double *) R_alloc((size_t) nv, sizeof(double));
-    (void) nthreads;
-    raise_gemm_x(m, V, X);
-    for (int j = 0; j < L; j++) {
-        double bt = betas[j], bl = betas[j + 1];
-        for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
-        for (int sw = 0; sw < sweeps; sw++) {
+    double *C0 = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
+    double *SCR = (double *) R_alloc((size_t) nthreads * 3 * nu, sizeof(double));
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+#pragma omp parallel num_threads(nthreads)
 #endif
-            for (int c = 0; c < M; c++) {
+    {
+        int tid = 0, nt = 1;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        int cA = (int) ((long) M * tid / nt), cB = (int) ((long) M * (tid + 1) / nt);
+        double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
+        double *e = t + nu, *u = t + 2 * (size_t) nu;
+        raise_gemm_x(m, V, X, cA, cB);
+        for (int j = 0; j < L; j++) {
+            double bt = betas[j], bl = betas[j + 1];
+            for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
+            for (int sw = 0; sw < sweeps; sw++) {
+                for (int c = cA; c < cB; c++) {
+                    const double *x = X + (size_t) nx * c;
+                    for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
+                    logz_streams_fill(st + c, 1, nh, u, nu);
+                    bern_logit(t, H + (size_t) nh * c, u, e, nh);
+                }
+                raise_gemm_y(m, H, Y, cA, cB);
+                for (int c = cA; c < cB; c++) {
+                    const double *y = Y + (size_t) nv * c;
+                    for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
+                    logz_streams_fill(st + c, 1, nv, u, nu);
+                    bern_logit(t, V + (size_t) nv * c, u, e, nv);
+                }
+                raise_gemm_x(m, V, X, cA, cB);
+            }
+            for (int c = cA; c < cB; c++) {
                 const double *x = X + (size_t) nx * c;
-                double *h = H + (size_t) nh * c;
-                for (int k = 0; k < nh; k++) h[k] = bern_logit(bt * (m->b[k] + x[k]), &st[c]);
+                double inc = (bt - bl) * (x[nh] - x[nh + 1]);
+                for (int k = 0; k < nh; k++) {
+                    double z = m->b[k] + x[k];
+                    inc += logz_softplus(bt * z) - logz_softplus(bl * z);
+                }
+                logw[c] += inc;
             }
-            raise_gemm_y(m, H, Y);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int c = 0; c < M; c++) {
-                const double *y = Y + (size_t) nv * c;
-                double *v = V + (size_t) nv * c;
-                for (int i = 0; i < nv; i++) v[i] = bern_logit(c0[i] + bt * y[i], &st[c]);
-            }
-            raise_gemm_x(m, V, X);
-        }
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-        for (int c = 0; c < M; c++) {
-            const double *x = X + (size_t) nx * c;
-            double inc = (bt - bl) * (x[nh] - x[nh + 1]);
-            for (int k = 0; k < nh; k++) {
-                double z = m->b[k] + x[k];
-                inc += softplus(bt * z) - softplus(bl * z);
-            }
-            logw[c] += inc;
         }
     }
 }
@@ -161,7 +170,11 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
-    if (L > 0) raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads);
+    if (L > 0) {
+        int old_blas = nthreads > 1 ? blas_threads_limit(1) : -1;
+        raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads);
+        if (old_blas > 0) blas_threads_restore(old_blas);
+    }
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
     logz_streams_to_double(M, st, REAL(so));
