@@ -202,7 +202,9 @@ free_energy.rbm <- function(model, data) {
 #'   interval of the average log-likelihood (the lower log Z bound gives the upper
 #'   log-likelihood bound). With `method = "sandwich"`, the number is the
 #'   AIS-based value and the attributes are `"interval"` (`c(lower = <RAISE>,
-#'   upper = <AIS>)`), `"ais"` and `"raise"` (the two fits).
+#'   upper = <AIS>)`), `"ais"` and `"raise"` (the two fits). Both ends are
+#'   stochastic: they bracket the truth on average, and a single pair can cross
+#'   when both are within their Monte Carlo error of the truth.
 #' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
 #'   number or estimate; a missing `log_z` for a model too large to enumerate;
 #'   `per_example = TRUE` with `method = "sandwich"`.
