@@ -101,8 +101,19 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   a0 <- rbm_base_bias(model, base)
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
+  run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, a0, threads,
+                        progress, kernel)
+  new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps, n_chains,
+                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+}
 
-  betas <- as.double(schedule)
+# The chunked driver of the C engine (arguments already validated). With
+# `moments = TRUE` it also returns, per step k = 1..K, the importance-weighted
+# mean and variance of D = d log f_beta(v) / d beta and the weighted mean of
+# D2 = d^2 log f_beta(v) / d beta^2 at beta_k (a K x 3 matrix `moments`), from
+# which schedule_varopt() gets g(beta) = Var[D] + E[D2].
+ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads = 1L,
+                           progress = FALSE, kernel = "auto", moments = FALSE) {
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
@@ -111,22 +122,26 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   n_chunks <- min(K, 100L)
   ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
   trace <- matrix(NA_real_, K, 2L)
+  mom <- if (moments) matrix(NA_real_, K, 3L,
+                             dimnames = list(NULL, c("mean_d", "var_d", "mean_d2"))) else NULL
   sweeps <- 0
   pb <- progress_bar(progress, K)
   for (i in seq_len(length(ends) - 1L)) {
     from <- ends[i]
     to <- ends[i + 1L]
     control <- list(threads = threads, sweeps = sweeps_per_step, final = to == K,
-                    log_z0 = log_z0, kernel = match(kernel, c("auto", "dense", "sparse")) - 1L)
+                    log_z0 = log_z0, kernel = match(kernel, c("auto", "dense", "sparse")) - 1L,
+                    moments = moments)
     res <- .Call(C_ais_rbm, mlist, betas[(from + 1L):(to + 1L)], state, control)
     state <- list(V = res$V, log_w = res$log_w, streams = res$streams, density = res$density)
     trace[(from + 1L):to, ] <- res$trace
+    if (moments) mom[(from + 1L):to, ] <- res$moments
     sweeps <- sweeps + res$sweeps
     pb$update(to)
   }
   pb$close()
-  new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
-                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  list(log_w = state$log_w, log_z0 = log_z0, trace = trace, sweeps = sweeps, moments = mom,
+       V = state$V)
 }
 
 # Summaries of M log importance weights: the estimate, its delta-method se,

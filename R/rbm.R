@@ -178,26 +178,56 @@ free_energy.rbm <- function(model, data) {
 #' `mean(-free_energy(model, data)) - log_z`: the average log-probability per
 #' example, in nats.
 #'
+#' With `method = "sandwich"`, log Z is estimated twice: by [ais()] (whose
+#' estimate is stochastically too low, so the log-likelihood it implies is an
+#' upper estimate) and by [raise()] from the examples themselves (a stochastic
+#' lower bound of the log-likelihood), as Burda, Grosse & Salakhutdinov (2015)
+#' propose; the pair brackets the truth on average.
+#'
 #' @param model an `rbm`.
 #' @param data 0/1 matrix or data frame with `n_visible` columns.
 #' @param log_z the log partition function: a number, or a `logz_estimate`
 #'   (e.g. from [ais()]); when missing, [exact_log_z()] is used (small models
-#'   only).
+#'   only) with `method = "plain"`, and [ais()] is run with `method =
+#'   "sandwich"` (an AIS estimate given here is used instead).
 #' @param per_example if `TRUE`, return one log-likelihood per row instead of
-#'   the average.
+#'   the average (`method = "plain"` only).
+#' @param method `"plain"` (one log Z) or `"sandwich"` (AIS and RAISE).
+#' @param ... with `method = "sandwich"`: arguments for [ais()] and [raise()]
+#'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`);
+#'   `n_chains` is the number of AIS chains and `raise_chains` (default 10) the
+#'   number of RAISE chains per example.
 #' @return A number (or a vector with `per_example = TRUE`). When `log_z` is an
 #'   AIS estimate with `bounds`, the attribute `"bounds"` gives the matching
 #'   interval of the average log-likelihood (the lower log Z bound gives the upper
-#'   log-likelihood bound).
+#'   log-likelihood bound). With `method = "sandwich"`, the number is the
+#'   AIS-based value and the attributes are `"interval"` (`c(lower = <RAISE>,
+#'   upper = <AIS>)`), `"ais"` and `"raise"` (the two fits). Both ends are
+#'   stochastic: they bracket the truth on average, and a single pair can cross
+#'   when both are within their Monte Carlo error of the truth.
 #' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
-#'   number or estimate; a missing `log_z` for a model too large to enumerate.
+#'   number or estimate; a missing `log_z` for a model too large to enumerate;
+#'   `per_example = TRUE` with `method = "sandwich"`.
+#' @references Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate
+#'   and conservative estimates of MRF log-likelihood using reverse annealing.
+#'   AISTATS.
 #' @examples
 #' set.seed(1)
 #' m <- rbm_train(mnist$x[1:500, ], n_hidden = 10, epochs = 2, progress = FALSE)
 #' log_likelihood(m, mnist$x[501:600, ])
+#' log_likelihood(m, mnist$x[501:520, ], method = "sandwich",
+#'                schedule = schedule_linear(300), n_chains = 50, progress = FALSE)
 #' @export
-log_likelihood <- function(model, data, log_z, per_example = FALSE) {
+log_likelihood <- function(model, data, log_z, per_example = FALSE,
+                           method = c("plain", "sandwich"), ...) {
   check_rbm(model)
+  method <- match.arg(method)
+  check_flag(per_example, "per_example")
+  if (method == "sandwich") {
+    if (per_example)
+      stop_no_call("`per_example` must be FALSE with `method = \"sandwich\"`.")
+    return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z, ...))
+  }
   bounds <- NULL
   if (missing(log_z)) {
     log_z <- exact_log_z(model)
@@ -206,13 +236,29 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE) {
     log_z <- log_z$log_z
   }
   check_number(log_z, "log_z")
-  check_flag(per_example, "per_example")
   ll <- -free_energy(model, data) - log_z
   if (per_example) return(ll)
   out <- mean(ll)
   if (!is.null(bounds)) attr(out, "bounds") <- c(lower = out + log_z - bounds[[2]],
                                                  upper = out + log_z - bounds[[1]])
   out
+}
+
+log_likelihood_sandwich <- function(model, data, log_z, schedule = schedule_sm08(),
+                                    n_chains = 100L, raise_chains = 10L, ...) {
+  data <- as_binary_matrix(data, "data", n_col = model$n_visible)
+  fit_ais <- if (is.null(log_z)) {
+    ais(model, schedule = schedule, n_chains = n_chains, ...)
+  } else if (inherits(log_z, "logz_ais")) {
+    log_z
+  } else {
+    stop_no_call(sprintf(paste0("`log_z` must be an ais() estimate (or missing) with ",
+                                "`method = \"sandwich\"`, not %s."), describe(log_z)))
+  }
+  fit_raise <- raise(model, data, schedule = schedule, n_chains = raise_chains, ...)
+  upper <- mean(-free_energy(model, data)) - fit_ais$log_z
+  structure(upper, interval = c(lower = fit_raise$log_likelihood, upper = upper),
+            ais = fit_ais, raise = fit_raise)
 }
 
 #' Exact log partition function by enumeration

@@ -125,24 +125,31 @@ as.double.logz_schedule <- function(x, ...) as.double(unclass(x))
 
 #' Plot annealing schedules
 #'
-#' Draws beta against the fraction of annealing steps done, for one schedule or
-#' several on the same axes (as Figure 1 of Kiwaki 2015).
+#' `type = "schedule"` draws beta against the fraction of annealing steps done,
+#' for one schedule or several on the same axes (as Figure 1 of Kiwaki 2015).
+#' `type = "g"` draws \eqn{g(\beta) = d^2 \log Z / d\beta^2} as estimated for
+#' schedules from [schedule_varopt()] (pilot estimate as points, smoothed curve
+#' as a line) or [schedule_gms13()] (knots), one curve per schedule that has it.
 #'
 #' @param x a `logz_schedule`.
 #' @param ... more `logz_schedule` objects to draw on the same axes, and
 #'   graphical parameters passed to [graphics::plot.default()].
-#' @param log draw beta on a log scale (`"y"`) or not (`""`).
+#' @param type `"schedule"` or `"g"`.
+#' @param log draw beta (or g) on a log scale (`"y"`) or not (`""`).
 #' @param legend add a legend with the schedules' names.
 #' @return `x`, invisibly.
+#' @section Errors: `type = "g"` when no schedule carries a `g` attribute.
 #' @examples
 #' plot(schedule_linear(100), schedule_sigmoid(100), schedule_sm08())
 #' @export
-plot.logz_schedule <- function(x, ..., log = "", legend = TRUE) {
+plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", legend = TRUE) {
+  type <- match.arg(type)
   dots <- list(...)
   is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")
   scheds <- c(list(x), dots[is_sched])
   gpar <- dots[!is_sched]
   cols <- seq_along(scheds)
+  if (type == "g") return(invisible(plot_schedule_g(scheds, gpar, log, legend, x)))
   ylim <- if (log == "y") c(min(vapply(scheds, function(s) min(s[s > 0]), 1)), 1) else c(0, 1)
   do.call(graphics::plot, c(list(x = c(0, 1), y = ylim, type = "n", log = log,
                                  xlab = "fraction of steps t = k / K",
@@ -157,4 +164,29 @@ plot.logz_schedule <- function(x, ..., log = "", legend = TRUE) {
     graphics::legend("topleft", legend = vapply(scheds, attr, "", "name"), col = cols,
                      lwd = 1.5, bty = "n")
   invisible(x)
+}
+
+plot_schedule_g <- function(scheds, gpar, log, legend, x) {
+  has_g <- vapply(scheds, function(s) !is.null(attr(s, "g")), logical(1))
+  if (!any(has_g))
+    stop_no_call(paste0("`type = \"g\"` needs a schedule with a `g` attribute, from ",
+                        "schedule_varopt() or schedule_gms13()."))
+  cols <- which(has_g)
+  scheds <- scheds[has_g]
+  gs <- lapply(scheds, function(s) attr(s, "g"))
+  yr <- range(unlist(lapply(gs, function(d) c(d$g, d$g_raw))), na.rm = TRUE)
+  if (log == "y") yr[1] <- max(yr[1], 1e-8 * yr[2])
+  do.call(graphics::plot, c(list(x = c(0, 1), y = yr, type = "n", log = log,
+                                 xlab = expression(beta),
+                                 ylab = expression(g(beta) == d^2 * log * Z / d * beta^2)), gpar))
+  for (i in seq_along(gs)) {
+    d <- gs[[i]]
+    if (!is.null(d$g_raw)) graphics::points(d$beta, d$g_raw, col = grDevices::adjustcolor(cols[i], 0.3),
+                                            pch = 20, cex = 0.5)
+    graphics::lines(d$beta, d$g, col = cols[i], lwd = 1.5)
+  }
+  if (isTRUE(legend) && length(scheds) > 1L)
+    graphics::legend("topright", legend = vapply(scheds, attr, "", "name"), col = cols,
+                     lwd = 1.5, bty = "n")
+  x
 }

@@ -69,6 +69,26 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
     return lin + lg;
 }
 
+/* D = d log f_beta(v)/d beta = v'(a - a0) + sum_j z_j sigmoid(beta z_j) and
+ * D2 = d^2 log f_beta(v)/d beta^2 = sum_j z_j^2 sigmoid'(beta z_j), z = b + W'v,
+ * at beta = beta1 of the hidden_weight_draw() call that just filled scr
+ * (t1 = beta1 z, e1 = exp(-|t1|)), so no exp is recomputed. */
+static void chain_moments(const ais_rbm_model *m, const double *x, const double *scr,
+                          double *D, double *D2)
+{
+    int nh = m->nh;
+    const double *t1 = scr, *e1 = scr + 2 * (size_t) nh;
+    double d = x[nh] - x[nh + 1], d2 = 0.0;
+    for (int j = 0; j < nh; j++) {
+        double z = m->b[j] + x[j], q = 1.0 / (1.0 + e1[j]);
+        double s = t1[j] >= 0 ? q : e1[j] * q;   /* sigmoid(t1) */
+        d += z * s;
+        d2 += z * z * s * (1.0 - s);
+    }
+    *D = d;
+    *D2 = d2;
+}
+
 static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
                        const double *u, double *scr)
 {
@@ -145,11 +165,14 @@ static void sparse_product(const logz_blocked *B, const double *S, double *out, 
  * synchronisation (its own dgemm or sparse products on its slice), so the
  * result does not depend on the thread count. sparse_x / sparse_y choose the
  * kernels for the whole call. LW (L x M) receives the log weights after each
- * step, for the trace. Returns the number of Gibbs sweeps made per chain. */
+ * step, for the trace. If DM and D2M (L x M) are not NULL they receive, per step
+ * and chain, D = d log f_beta(v) / d beta and D2 = d^2 log f_beta(v) / d beta^2
+ * at beta_k (the moments of VAROPT's g; see chain_moments()). Returns the
+ * number of Gibbs sweeps made per chain. */
 static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const logz_blocked *BY,
                        const double *betas, int L, int final, int sweeps, int sparse_x,
                        int sparse_y, double *V, double *logw, logz_stream *st, int nthreads,
-                       double *LW, long *on_counts)
+                       double *LW, double *DM, double *D2M, long *on_counts)
 {
     int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
     int nu = nv > nh ? nv : nh;
@@ -191,10 +214,14 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
                     for (int c = cf; c < cf + n; c++) {
                         double *hc = transition ? H + (size_t) nh * c : NULL;
                         const double *uc = u + (size_t) (c - cf) * nu;
-                        if (sw == 0)
+                        if (sw == 0) {
                             logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
                                                           uc, &onh[c], scr);
-                        else
+                            if (DM)
+                                chain_moments(m, X + (size_t) nx * c, scr,
+                                              &DM[(size_t) M * (k - 1) + c],
+                                              &D2M[(size_t) M * (k - 1) + c]);
+                        } else
                             onh[c] += hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr);
                     }
                 }
@@ -232,7 +259,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
 #include <dlfcn.h>
 typedef void (*blas_set_fn)(int);
 typedef int (*blas_get_fn)(void);
-static int blas_threads_limit(int n)
+int blas_threads_limit(int n)
 {
     blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     blas_get_fn get = (blas_get_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
@@ -241,14 +268,14 @@ static int blas_threads_limit(int n)
     set(n);
     return old;
 }
-static void blas_threads_restore(int old)
+void blas_threads_restore(int old)
 {
     blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     if (set && old > 0) set(old);
 }
 #else
-static int blas_threads_limit(int n) { (void) n; return -1; }
-static void blas_threads_restore(int old) { (void) old; }
+int blas_threads_limit(int n) { (void) n; return -1; }
+void blas_threads_restore(int old) { (void) old; }
 #endif
 
 static SEXP need(SEXP list, const char *name, SEXPTYPE type)
@@ -259,7 +286,7 @@ static SEXP need(SEXP list, const char *name, SEXPTYPE type)
 }
 
 /* model: list(W, a, b, a0); state: list(V or NULL, log_w, streams);
- * control: list(threads, sweeps, final, log_z0). */
+ * control: list(threads, sweeps, final, log_z0, kernel, moments = FALSE). */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
@@ -295,7 +322,9 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     if (!logz_streams_from_double(M, REAL(streams), st))
         error("internal error: stream state out of range");
 
-    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", ""};
+    SEXP mom_in = logz_get(control, "moments");
+    int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
+    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", "moments", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP V = allocMatrix(REALSXP, nv, M);
     SET_VECTOR_ELT(out, 0, V);
@@ -314,6 +343,12 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     }
     SEXP trace = allocMatrix(REALSXP, L, 2);
     SET_VECTOR_ELT(out, 3, trace);
+    /* optional moments per step: weighted mean of D, weighted variance of D, weighted mean of D2 */
+    SEXP mom = R_NilValue;
+    if (moments) {
+        mom = allocMatrix(REALSXP, L, 3);
+        SET_VECTOR_ELT(out, 6, mom);
+    }
     /* kernel choice for this call from the density of the states at entry
      * (visible: V; hidden: as reported by the previous call), so that it is the
      * same whatever the thread count */
@@ -349,8 +384,13 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         }
         double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
         int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
+        double *DM = NULL, *D2M = NULL;
+        if (moments) {
+            DM = (double *) R_alloc((size_t) L * M, sizeof(double));
+            D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
+        }
         ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
-                         REAL(V), REAL(logw), st, nthreads, LW, on_counts);
+                         REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
         if (old_blas > 0) blas_threads_restore(old_blas);
         /* trace: ESS = (sum w)^2 / sum w^2 and the running estimate per step */
         for (int k = 0; k < L; k++) {
@@ -364,6 +404,25 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
             }
             REAL(trace)[k] = s1 * s1 / s2;
             REAL(trace)[L + k] = log_z0 + mx + log(s1) - log((double) M);
+            if (moments) {
+                /* importance-weighted mean and variance of D and mean of D2 at beta_k */
+                const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
+                double m1 = 0.0, m2 = 0.0, vr = 0.0;
+                for (int c = 0; c < M; c++) {
+                    double w = exp(lw_k[c] - mx);
+                    m1 += w * d[c];
+                    m2 += w * d2[c];
+                }
+                m1 /= s1;
+                m2 /= s1;
+                for (int c = 0; c < M; c++) {
+                    double w = exp(lw_k[c] - mx), e = d[c] - m1;
+                    vr += w * e * e;
+                }
+                REAL(mom)[k] = m1;
+                REAL(mom)[L + k] = vr / s1;
+                REAL(mom)[2 * (size_t) L + k] = m2;
+            }
         }
         if (ns > 0) {
             dv = (double) on_counts[0] / ((double) nv * M * ns);

@@ -99,6 +99,12 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 /* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP ais_rbm_prepare_call(SEXP model);
+/* Ask OpenBLAS (when it is R's BLAS) for n threads; returns the old count or -1. */
+int blas_threads_limit(int n);
+void blas_threads_restore(int old);
+
+/* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
+SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block

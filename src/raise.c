@@ -1,0 +1,183 @@
+/* Reverse AIS estimator (RAISE; Burda, Grosse & Salakhutdinov 2015) for binary
+ * RBMs on the path with the hidden units summed out,
+ *   log f_beta(v) = (1-beta) v'a0 + beta v'a + sum_j softplus(beta (b_j + v'W_j)).
+ * Each chain starts at a data point, v_K = v_test, and runs the block-Gibbs
+ * transitions T_k (h ~ p_k(h | v), then v ~ p_k(v | h); reversible on v) from
+ * beta_K down to beta_1, accumulating
+ *   log_w += log f_{beta_k}(v_{k-1}) - log f_{beta_{k-1}}(v_{k-1})
+ * after the transition at beta_k. Then
+ *   log p_hat(v_test) = log f_K(v_test) - log Z_0 - log_w,
+ * an unbiased estimate of the annealed model's probability (see R/raise.R for
+ * the derivation), whose log is a stochastic lower bound.
+ *
+ * Chains move together: X = [W a a0]' V and Y = W H are BLAS dgemm calls on
+ * each thread's slice of chains (BLAS is asked to run single-threaded while
+ * our threads run); every chain has its own MRG32k3a stream, so the result is
+ * the same for any thread count. The R side calls this in
+ * chunks of (descending) betas, carrying V, log_w and the streams. */
+#include <math.h>
+#include <string.h>
+#include "logz.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+typedef struct {
+    int nv, nh, M;
+    const double *Wx;   /* nv x (nh + 2): [W, a, a0] */
+    const double *a, *b, *a0;
+} raise_rbm_model;
+
+/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
+static void raise_gemm_x(const raise_rbm_model *m, const double *V, double *X, int c0, int c1)
+{
+    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
+    double one = 1.0, zero = 0.0;
+    if (n <= 0) return;
+    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
+                    X + (size_t) nx * c0, &nx FCONE FCONE);
+}
+
+/* Y[:, c0:c1) = W H[:, c0:c1) */
+static void raise_gemm_y(const raise_rbm_model *m, const double *H, double *Y, int c0, int c1)
+{
+    int nh = m->nh, nv = m->nv, n = c1 - c0;
+    double one = 1.0, zero = 0.0;
+    if (n <= 0) return;
+    if (nh == 0) {
+        memset(Y + (size_t) nv * c0, 0, sizeof(double) * (size_t) nv * n);
+        return;
+    }
+    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
+                    Y + (size_t) nv * c0, &nv FCONE FCONE);
+}
+
+/* s_i ~ Bern(sigmoid(t_i)), i < n, from the uniforms u; e: n doubles of scratch */
+static void bern_logit(const double *t, double *s, const double *u, double *e, int n)
+{
+    logz_exp_neg_abs(t, e, n);
+    /* u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e) with e = exp(-|t|) */
+    for (int i = 0; i < n; i++) s[i] = u[i] * (1.0 + e[i]) < (t[i] >= 0 ? 1.0 : e[i]);
+}
+
+/* Run the steps betas[0] -> betas[1] -> ... -> betas[L] (descending): at each
+ * step j a transition at betas[j] (`sweeps` block-Gibbs sweeps), then the
+ * increment log f_{betas[j]}(v) - log f_{betas[j+1]}(v). Each thread owns a
+ * fixed slice of chains and runs it through all steps with no synchronisation
+ * (its own dgemm calls), so the result does not depend on the thread count. */
+static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, int sweeps,
+                          double *V, double *logw, logz_stream *st, int nthreads)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
+    int nu = nv > nh ? nv : nh;
+    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
+    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    double *C0 = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
+    double *SCR = (double *) R_alloc((size_t) nthreads * 3 * nu, sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads)
+#endif
+    {
+        int tid = 0, nt = 1;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        int cA = (int) ((long) M * tid / nt), cB = (int) ((long) M * (tid + 1) / nt);
+        double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
+        double *e = t + nu, *u = t + 2 * (size_t) nu;
+        raise_gemm_x(m, V, X, cA, cB);
+        for (int j = 0; j < L; j++) {
+            double bt = betas[j], bl = betas[j + 1];
+            for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
+            for (int sw = 0; sw < sweeps; sw++) {
+                for (int c = cA; c < cB; c++) {
+                    const double *x = X + (size_t) nx * c;
+                    for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
+                    logz_streams_fill(st + c, 1, nh, u, nu);
+                    bern_logit(t, H + (size_t) nh * c, u, e, nh);
+                }
+                raise_gemm_y(m, H, Y, cA, cB);
+                for (int c = cA; c < cB; c++) {
+                    const double *y = Y + (size_t) nv * c;
+                    for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
+                    logz_streams_fill(st + c, 1, nv, u, nu);
+                    bern_logit(t, V + (size_t) nv * c, u, e, nv);
+                }
+                raise_gemm_x(m, V, X, cA, cB);
+            }
+            for (int c = cA; c < cB; c++) {
+                const double *x = X + (size_t) nx * c;
+                double inc = (bt - bl) * (x[nh] - x[nh + 1]);
+                for (int k = 0; k < nh; k++) {
+                    double z = m->b[k] + x[k];
+                    inc += logz_softplus(bt * z) - logz_softplus(bl * z);
+                }
+                logw[c] += inc;
+            }
+        }
+    }
+}
+
+static SEXP need(SEXP list, const char *name, SEXPTYPE type)
+{
+    SEXP x = logz_get(list, name);
+    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
+    return x;
+}
+
+/* model: list(W, a, b, a0); betas: descending chunk; state: list(V, log_w,
+ * streams); control: list(threads, sweeps). Returns list(V, log_w, streams). */
+SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+{
+    SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
+         b = need(model, "b", REALSXP), a0 = need(model, "a0", REALSXP);
+    int nv = LENGTH(a), nh = LENGTH(b);
+    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
+        error("internal error: inconsistent RBM dimensions");
+    SEXP lw = need(state, "log_w", REALSXP), streams = need(state, "streams", REALSXP),
+         V0 = need(state, "V", REALSXP);
+    int M = LENGTH(lw);
+    if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
+    if (XLENGTH(V0) != (R_xlen_t) nv * M) error("internal error: bad chain state");
+    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
+    int L = LENGTH(betas) - 1;
+    for (int j = 0; j < L; j++)
+        if (!(REAL(betas)[j] >= REAL(betas)[j + 1])) error("internal error: betas must descend");
+    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
+    int sweeps = asInteger(need(control, "sweeps", INTSXP));
+    if (sweeps < 1) error("internal error: sweeps < 1");
+
+    raise_rbm_model m;
+    m.nv = nv; m.nh = nh; m.M = M;
+    m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
+    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
+    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
+    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
+    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    m.Wx = Wx;
+
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        error("internal error: stream state out of range");
+
+    const char *names[] = {"V", "log_w", "streams", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP V = allocMatrix(REALSXP, nv, M);
+    SET_VECTOR_ELT(out, 0, V);
+    memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
+    SEXP logw = allocVector(REALSXP, M);
+    SET_VECTOR_ELT(out, 1, logw);
+    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    if (L > 0) {
+        int old_blas = nthreads > 1 ? blas_threads_limit(1) : -1;
+        raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads);
+        if (old_blas > 0) blas_threads_restore(old_blas);
+    }
+    SEXP so = allocMatrix(REALSXP, 6, M);
+    SET_VECTOR_ELT(out, 2, so);
+    logz_streams_to_double(M, st, REAL(so));
+    UNPROTECT(1);
+    return out;
+}

@@ -1,0 +1,98 @@
+# Exact samples from a small RBM's visible marginal, by enumeration.
+sample_visible <- function(m, n) {
+  V <- as.matrix(expand.grid(rep(list(0:1), m$n_visible)))
+  lp <- -free_energy(m, V)
+  p <- exp(lp - max(lp))
+  V[sample.int(nrow(V), n, replace = TRUE, prob = p), , drop = FALSE]
+}
+
+test_that("RAISE's p_hat(v) is unbiased for the annealed model: sum over v of E[p_hat] is 1", {
+  set.seed(40)
+  m <- random_rbm(4, 3, sd = 1.5)
+  V <- as.matrix(expand.grid(rep(list(0:1), 4)))
+  r <- raise(m, V, schedule_linear(5), n_chains = 3000, base = rep(0, 4), progress = FALSE)
+  p <- exp(r$log_weights)                 # n_chains x 16 per-chain estimates
+  total <- sum(colMeans(p))
+  se <- sqrt(sum(apply(p, 2, var) / nrow(p)))
+  expect_lt(abs(total - 1), 4 * se)
+  expect_lt(se, 0.01)
+  # with a long schedule the annealed model is the model: p_hat -> p(v)
+  r2 <- raise(m, V, schedule_linear(300), n_chains = 200, base = rep(0, 4), progress = FALSE)
+  truth <- -free_energy(m, V) - exact_log_z(m)
+  expect_lt(max(abs(r2$log_p - truth)), 0.05)
+})
+
+test_that("RAISE >= exact >= AIS on average over repeats (the sandwich)", {
+  set.seed(41)
+  for (dims in list(c(10, 6), c(8, 10))) {
+    m <- random_rbm(dims[1], dims[2], sd = 1.2)
+    truth <- exact_log_z(m)
+    s <- schedule_linear(20)              # short, so both biases are visible
+    n <- 400
+    # n single-chain repeats of each: AIS log Z_hat = log Z_0 + log w per chain,
+    # RAISE's implied log Z per example (examples drawn from the model itself)
+    fa <- ais(m, s, n_chains = n, base = rep(0, dims[1]), progress = FALSE)
+    ais_z <- fa$log_z0 + fa$log_weights
+    fr <- raise(m, sample_visible(m, n), s, n_chains = 1, base = rep(0, dims[1]),
+                progress = FALSE)
+    raise_z <- fr$diagnostics$log_z
+    expect_gt(mean(raise_z) - truth, 3 * sd(raise_z) / sqrt(n))   # RAISE biased up ...
+    expect_gt(truth - mean(ais_z), 3 * sd(ais_z) / sqrt(n))       # ... AIS down
+  }
+})
+
+test_that("raise() is reproducible, thread-independent, and reports its fields", {
+  fx <- mnist_rbm20()
+  x <- mnist$x[9001:9010, ]
+  set.seed(42)
+  r1 <- raise(fx$model, x, schedule_linear(200), n_chains = 3, threads = 1, progress = FALSE)
+  set.seed(42)
+  r2 <- raise(fx$model, x, schedule_linear(200), n_chains = 3, threads = 2, progress = FALSE)
+  # same chains and draws for any thread count (to rounding of BLAS blocking)
+  expect_equal(r1$log_weights, r2$log_weights, tolerance = 1e-12)
+  expect_s3_class(r1, c("logz_raise", "logz_estimate"))
+  expect_equal(dim(r1$log_weights), c(3L, 10L))
+  expect_equal(r1$counts[["gibbs_sweeps"]], 200 * 30)
+  expect_equal(r1$log_likelihood, mean(-free_energy(fx$model, x)) - r1$log_z)
+  expect_equal(nrow(as.data.frame(r1)), 10L)
+  expect_output(print(r1), "RAISE")
+  # with a long schedule, a reasonable bound: within 1 nat of the exact value
+  set.seed(43)
+  r3 <- raise(fx$model, x, schedule_linear(2000), n_chains = 5, threads = 2, progress = FALSE)
+  exact_ll <- log_likelihood(fx$model, x, fx$log_z)
+  expect_lt(abs(r3$log_likelihood - exact_ll), 1)
+})
+
+test_that("log_likelihood(method = 'sandwich') brackets the exact log-likelihood", {
+  set.seed(44)
+  m <- random_rbm(10, 8, sd = 1)
+  x <- sample_visible(m, 30)
+  exact <- log_likelihood(m, x)
+  ll <- log_likelihood(m, x, method = "sandwich", schedule = schedule_linear(300),
+                       n_chains = 200, raise_chains = 5, base = rep(0, 10), progress = FALSE)
+  iv <- attr(ll, "interval")
+  expect_named(iv, c("lower", "upper"))
+  expect_equal(ll[[1]], iv[["upper"]])
+  expect_s3_class(attr(ll, "ais"), "logz_ais")
+  expect_s3_class(attr(ll, "raise"), "logz_raise")
+  expect_lt(iv[["lower"]], exact + 0.02)
+  expect_gt(iv[["upper"]], exact - 0.02)
+  expect_lt(iv[["upper"]] - iv[["lower"]], 0.2)
+  # the old arguments still work
+  expect_equal(log_likelihood(m, x, exact_log_z(m)), exact)
+  expect_length(log_likelihood(m, x, per_example = TRUE), 30L)
+})
+
+test_that("bad input to raise() and the sandwich names the argument", {
+  m <- random_rbm(5, 3)
+  x <- matrix(c(0, 1, 1, 0, 1), 1)
+  expect_error(raise(list(), x), "does not know")
+  expect_error(raise(m, matrix(0, 2, 4)), "`data`")
+  expect_error(raise(m, matrix(2, 2, 5)), "`data`")
+  expect_error(raise(m, x, n_chains = 0), "`n_chains`")
+  expect_error(raise(m, x, schedule = c(0, 0.5)), "`schedule`")
+  expect_error(raise(m, x, base = 1:2), "`base`")
+  expect_error(raise(m, x, threads = -1), "`threads`")
+  expect_error(log_likelihood(m, x, per_example = TRUE, method = "sandwich"), "`per_example`")
+  expect_error(log_likelihood(m, x, log_z = 3, method = "sandwich"), "`log_z`")
+})
