@@ -117,7 +117,7 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  if (kernel != "dense") mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))
+  mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # [W a a0] and blocked copies, once
   state <- list(V = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
   n_chunks <- min(K, 100L)
   ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))

@@ -30,6 +30,44 @@ typedef struct {
 
 #define GROUP 4   /* chains whose streams are drawn in turn (hides RNG latency) */
 
+/* The per-unit loops below are OpenMP SIMD loops, compiled twice (AVX2 and the
+ * baseline) with the version picked at run time where GCC supports it. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define LOGZ_CLONES __attribute__((target_clones("avx2", "default"), noinline))
+#else
+#define LOGZ_CLONES
+#endif
+
+/* sum_j [max(t1_j, 0) - max(t0_j, 0)] + log prod_j (1 + e1_j) / (1 + e0_j) over
+ * one chunk of at most PROD_CHUNK units (each factor is in [1/2, 2]). */
+LOGZ_CLONES static double softplus_diff_chunk(const double *t1, const double *t0,
+                                              const double *e1, const double *e0, int n)
+{
+    double lin = 0.0, p1 = 1.0, p0 = 1.0;
+#pragma omp simd reduction(+:lin) reduction(*:p1, p0)
+    for (int j = 0; j < n; j++) {
+        lin += (t1[j] > 0 ? t1[j] : 0.0) - (t0[j] > 0 ? t0[j] : 0.0);
+        p1 *= 1.0 + e1[j];
+        p0 *= 1.0 + e0[j];
+    }
+    return lin + log(p1 / p0);
+}
+
+/* s_j ~ Bern(sigmoid(t_j)) given e_j = exp(-|t_j|) and uniforms u:
+ * u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e). Returns the number of ones. */
+LOGZ_CLONES static int bernoulli_logit_draw(const double *t, const double *e, const double *u,
+                                            double *s, int n)
+{
+    int on = 0;
+#pragma omp simd reduction(+:on)
+    for (int j = 0; j < n; j++) {
+        int v = u[j] * (1.0 + e[j]) < (t[j] >= 0 ? 1.0 : e[j]);
+        s[j] = v;
+        on += v;
+    }
+    return on;
+}
+
 /* Weight increment of one chain from beta0 to beta1 (x: its column of X) and,
  * if h != NULL, a draw of the hidden units at beta1 from the uniforms u.
  * scr: 4 * nh doubles of scratch. The exps run as one vectorisable pass. */
@@ -48,23 +86,10 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
     logz_exp_neg_abs(t0, e0, nh);
     double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
     for (int start = 0; start < nh; start += PROD_CHUNK) {
-        int end = start + PROD_CHUNK < nh ? start + PROD_CHUNK : nh;
-        double p1 = 1.0, p0 = 1.0;
-        for (int j = start; j < end; j++) {
-            lin += (t1[j] > 0 ? t1[j] : 0.0) - (t0[j] > 0 ? t0[j] : 0.0);
-            p1 *= 1.0 + e1[j];
-            p0 *= 1.0 + e0[j];
-        }
-        lg += log(p1 / p0);
+        int n = start + PROD_CHUNK < nh ? PROD_CHUNK : nh - start;
+        lg += softplus_diff_chunk(t1 + start, t0 + start, e1 + start, e0 + start, n);
     }
-    if (h) {
-        for (int j = 0; j < nh; j++) {
-            /* u < sigmoid(t1)  <=>  u (1 + e1) < (t1 >= 0 ? 1 : e1) */
-            int v = u[j] * (1.0 + e1[j]) < (t1[j] >= 0 ? 1.0 : e1[j]);
-            h[j] = v;
-            on += v;
-        }
-    }
+    if (h) on = bernoulli_logit_draw(t1, e1, u, h, nh);
     *nnz += on;
     return lin + lg;
 }
@@ -96,11 +121,7 @@ static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, dou
     double *t = scr, *e = scr + nh;
     for (int j = 0; j < nh; j++) t[j] = beta * (m->b[j] + x[j]);
     logz_exp_neg_abs(t, e, nh);
-    for (int j = 0; j < nh; j++) {
-        int v = u[j] * (1.0 + e[j]) < (t[j] >= 0 ? 1.0 : e[j]);
-        h[j] = v;
-        on += v;
-    }
+    on = bernoulli_logit_draw(t, e, u, h, nh);
     return on;
 }
 
@@ -112,11 +133,7 @@ static int visible_draw(int nv, const double *c0, const double *y, double beta, 
     double *t = scr, *e = scr + nv;
     for (int i = 0; i < nv; i++) t[i] = c0[i] + beta * y[i];
     logz_exp_neg_abs(t, e, nv);
-    for (int i = 0; i < nv; i++) {
-        int s = u[i] * (1.0 + e[i]) < (t[i] >= 0 ? 1.0 : e[i]);
-        v[i] = s;
-        on += s;
-    }
+    on = bernoulli_logit_draw(t, e, u, v, nv);
     return on;
 }
 
@@ -312,10 +329,17 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     ais_rbm_model m;
     m.nv = nv; m.nh = nh; m.M = M;
     m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
-    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    /* [W a a0]: from ais_rbm_prepare_call() if given, else assembled here */
+    SEXP wx_in = logz_get(model, "Wx");
+    double *Wx;
+    if (TYPEOF(wx_in) == REALSXP && XLENGTH(wx_in) == (R_xlen_t) nv * (nh + 2)) {
+        Wx = REAL(wx_in);
+    } else {
+        Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
+        memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
+        memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
+        memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    }
     m.Wx = Wx;
 
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
@@ -449,12 +473,14 @@ SEXP ais_rbm_prepare_call(SEXP model)
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");
-    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
+    const char *names[] = {"BX", "BY", "Wx", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP wx = allocMatrix(REALSXP, nv, nh + 2);
+    SET_VECTOR_ELT(out, 2, wx);
+    double *Wx = REAL(wx);
     memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
     memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
     memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
-    const char *names[] = {"BX", "BY", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
     SET_VECTOR_ELT(out, 0, bx);
     SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));
