@@ -119,29 +119,46 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
   mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # [W a a0] and blocked copies, once
   state <- list(V = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
-  n_chunks <- min(K, 100L)
-  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
+  kernel_code <- match(kernel, c("auto", "dense", "sparse")) - 1L
+  run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
+    control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
+                    log_z0 = log_z0, kernel = kernel_code, moments = moments)
+    res <- .Call(C_ais_rbm, mlist, b, state, control)
+    list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
+                      density = res$density),
+         trace = res$trace, sweeps = res$sweeps, moments = res$moments)
+  })
+  mom <- run$moments
+  if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
+  list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
+       moments = mom, V = run$state$V)
+}
+
+# Drive a chunked C AIS engine over `betas` (K + 1 values): about 1% of the
+# schedule per call, with the progress bar and R's interrupt checks between
+# calls. `run_chunk(betas_chunk, state, final)` returns list(state, trace (rows
+# of ESS and running log Z), sweeps, and optionally moments (rows per step)).
+ais_run_chunks <- function(betas, state, progress, run_chunk) {
+  K <- length(betas) - 1L
+  ends <- unique(round(seq(0, K, length.out = min(K, 100L) + 1L)))
   trace <- matrix(NA_real_, K, 2L)
-  mom <- if (moments) matrix(NA_real_, K, 3L,
-                             dimnames = list(NULL, c("mean_d", "var_d", "mean_d2"))) else NULL
+  moments <- NULL
   sweeps <- 0
   pb <- progress_bar(progress, K)
   for (i in seq_len(length(ends) - 1L)) {
-    from <- ends[i]
-    to <- ends[i + 1L]
-    control <- list(threads = threads, sweeps = sweeps_per_step, final = to == K,
-                    log_z0 = log_z0, kernel = match(kernel, c("auto", "dense", "sparse")) - 1L,
-                    moments = moments)
-    res <- .Call(C_ais_rbm, mlist, betas[(from + 1L):(to + 1L)], state, control)
-    state <- list(V = res$V, log_w = res$log_w, streams = res$streams, density = res$density)
-    trace[(from + 1L):to, ] <- res$trace
-    if (moments) mom[(from + 1L):to, ] <- res$moments
+    rows <- (ends[i] + 1L):ends[i + 1L]
+    res <- run_chunk(betas[c(ends[i] + 1L, rows + 1L)], state, final = ends[i + 1L] == K)
+    state <- res$state
+    trace[rows, ] <- res$trace
+    if (!is.null(res$moments)) {
+      if (is.null(moments)) moments <- matrix(NA_real_, K, ncol(res$moments))
+      moments[rows, ] <- res$moments
+    }
     sweeps <- sweeps + res$sweeps
-    pb$update(to)
+    pb$update(ends[i + 1L])
   }
   pb$close()
-  list(log_w = state$log_w, log_z0 = log_z0, trace = trace, sweeps = sweeps, moments = mom,
-       V = state$V)
+  list(state = state, trace = trace, sweeps = sweeps, moments = moments)
 }
 
 # Summaries of M log importance weights: the estimate, its delta-method se,

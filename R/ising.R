@@ -634,23 +634,16 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   K <- length(betas) - 1L
   cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
   state <- list(X = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
-  n_chunks <- min(K, 100L)
-  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
-  trace <- matrix(NA_real_, K, 2L)
-  sweeps <- 0
-  pb <- progress_bar(progress, K)
-  for (i in seq_len(length(ends) - 1L)) {
-    from <- ends[i]
-    to <- ends[i + 1L]
-    control <- list(threads = threads, sweeps = sweeps_per_step, final = to == K,
+  run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
+    control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
                     log_z0 = log_z0)
-    res <- .Call(C_ising_ais, cm, betas[(from + 1L):(to + 1L)], state, control)
-    state <- list(X = res$X, log_w = res$log_w, streams = res$streams)
-    trace[(from + 1L):to, ] <- res$trace
-    sweeps <- sweeps + res$sweeps
-    pb$update(to)
-  }
-  pb$close()
+    res <- .Call(C_ising_ais, cm, b, state, control)
+    list(state = list(X = res$X, log_w = res$log_w, streams = res$streams),
+         trace = res$trace, sweeps = res$sweeps)
+  })
+  state <- run$state
+  trace <- run$trace
+  sweeps <- run$sweeps
   new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
                  time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
 }
