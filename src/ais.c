@@ -407,12 +407,12 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
             logz_blocked_init(&BY, Wx, nv, nh, 1, sy, !have);      /* Y = W H */
         }
         double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
-        int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
         double *DM = NULL, *D2M = NULL;
         if (moments) {
             DM = (double *) R_alloc((size_t) L * M, sizeof(double));
             D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
         }
+        int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
         ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
                          REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
         if (old_blas > 0) blas_threads_restore(old_blas);
