@@ -37,9 +37,11 @@
 #' @param kernel how the products \eqn{W'v} and \eqn{Wh} are computed:
 #'   `"dense"` (BLAS `dgemm` on each thread's chains), `"sparse"` (sum the
 #'   weight columns of the active units, exploiting 0/1 states; cheaper when few
-#'   units are on, as for MNIST models) or `"auto"` (sparse for a layer while
-#'   under 75% of its units are on, re-decided every 1% of the schedule). The
-#'   estimate does not depend on it beyond rounding. The sparse kernel gives
+#'   units are on, as for MNIST models; each chain's products are updated from
+#'   the units that flipped since the last sweep when those are fewer than the
+#'   active ones) or `"auto"` (sparse for a layer while under 35% of its units
+#'   are on, re-decided every 1% of the schedule; option
+#'   `logz.ais_crossover`). The estimate does not depend on it beyond rounding. The sparse kernel gives
 #'   bit-identical results for any `threads`; with the dense kernel each thread
 #'   calls `dgemm` on its own chains, and BLAS blocking can change the last
 #'   bits.
@@ -122,7 +124,8 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   kernel_code <- match(kernel, c("auto", "dense", "sparse")) - 1L
   run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
-                    log_z0 = log_z0, kernel = kernel_code, moments = moments)
+                    log_z0 = log_z0, kernel = kernel_code, moments = moments,
+                    crossover = ais_crossover())
     res <- .Call(C_ais_rbm, mlist, b, state, control)
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
                       density = res$density),
@@ -132,6 +135,13 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
   list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
        moments = mom, V = run$state$V)
+}
+
+# Fraction of active units below which kernel = "auto" uses the sparse product
+# (tuned by bench/ais_rbm.R on this machine; option logz.ais_crossover).
+ais_crossover <- function() {
+  x <- getOption("logz.ais_crossover", 0.35)
+  if (!is.numeric(x) || length(x) != 1L || is.na(x)) 0.35 else as.double(x)
 }
 
 # Drive a chunked C AIS engine over `betas` (K + 1 values): about 1% of the

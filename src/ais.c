@@ -68,12 +68,40 @@ LOGZ_CLONES static int bernoulli_logit_draw(const double *t, const double *e, co
     return on;
 }
 
+/* Units that switched on (plus) and off (minus) in the last draw of a layer, so
+ * the next product with that layer can be updated from them alone. */
+typedef struct {
+    double *tmp;              /* scratch: the new states before they are committed */
+    int *plus, *minus;
+    int np, nm;
+} flip_track;
+
+/* Draw s ~ Bern(sigmoid(t)) (see bernoulli_logit_draw); with ft, also record
+ * which units switched on and off. Returns the number of ones. */
+static int draw_state(const double *t, const double *e, const double *u, double *s, int n,
+                      flip_track *ft)
+{
+    if (!ft) return bernoulli_logit_draw(t, e, u, s, n);
+    int on = bernoulli_logit_draw(t, e, u, ft->tmp, n), np = 0, nm = 0;
+    for (int j = 0; j < n; j++) {   /* branch-free: flips are random */
+        double o = s[j], w = ft->tmp[j];
+        ft->plus[np] = j;
+        ft->minus[nm] = j;
+        np += w > o;
+        nm += o > w;
+        s[j] = w;
+    }
+    ft->np = np;
+    ft->nm = nm;
+    return on;
+}
+
 /* Weight increment of one chain from beta0 to beta1 (x: its column of X) and,
  * if h != NULL, a draw of the hidden units at beta1 from the uniforms u.
  * scr: 4 * nh doubles of scratch. The exps run as one vectorisable pass. */
 static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double beta0,
                                  double beta1, double *h, const double *u, int *nnz,
-                                 double *scr)
+                                 double *scr, flip_track *ft)
 {
     int nh = m->nh, on = 0;
     double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
@@ -89,8 +117,8 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
         int n = start + PROD_CHUNK < nh ? PROD_CHUNK : nh - start;
         lg += softplus_diff_chunk(t1 + start, t0 + start, e1 + start, e0 + start, n);
     }
-    if (h) on = bernoulli_logit_draw(t1, e1, u, h, nh);
-    *nnz += on;
+    if (h) on = draw_state(t1, e1, u, h, nh, ft);
+    *nnz = on;
     return lin + lg;
 }
 
@@ -115,25 +143,25 @@ static void chain_moments(const ais_rbm_model *m, const double *x, const double 
 }
 
 static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
-                       const double *u, double *scr)
+                       const double *u, double *scr, flip_track *ft)
 {
     int nh = m->nh, on = 0;
     double *t = scr, *e = scr + nh;
     for (int j = 0; j < nh; j++) t[j] = beta * (m->b[j] + x[j]);
     logz_exp_neg_abs(t, e, nh);
-    on = bernoulli_logit_draw(t, e, u, h, nh);
+    on = draw_state(t, e, u, h, nh, ft);
     return on;
 }
 
 /* v ~ Bern(sigmoid(c0 + beta * y)) with c0 = (1-beta) a0 + beta a. */
 static int visible_draw(int nv, const double *c0, const double *y, double beta, double *v,
-                        const double *u, double *scr)
+                        const double *u, double *scr, flip_track *ft)
 {
     int on = 0;
     double *t = scr, *e = scr + nv;
     for (int i = 0; i < nv; i++) t[i] = c0[i] + beta * y[i];
     logz_exp_neg_abs(t, e, nv);
-    on = bernoulli_logit_draw(t, e, u, v, nv);
+    on = draw_state(t, e, u, v, nv, ft);
     return on;
 }
 
@@ -157,24 +185,36 @@ static void gemm_y(const ais_rbm_model *m, const double *H, double *Y, int c0, i
                     Y + (size_t) nv * c0, &nv FCONE FCONE);
 }
 
-/* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M): list each chain's
- * active units once (row c of act_buf, stride ld_act), then run block-outer so a
- * block of weights stays cached. */
-static void sparse_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
-                           int *act_buf, int ld_act, int *nact)
+/* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M). Per chain, either an
+ * update of the previous product from the units that flipped since (when
+ * have_prev and they are fewer than the on[c] active units) or a recomputation
+ * from the active units; the choice depends on the chain alone, so results do
+ * not depend on the thread count. Rows c of plus/minus (stride ld) hold the
+ * flips on entry and serve as the active list otherwise. Block-outer over the
+ * chains so a block of weights stays cached. */
+static void sparse_update(const logz_blocked *B, const double *S, double *out, int c0, int c1,
+                          int *plus, int *minus, int ld, int *np, int *nm, const int *on,
+                          int have_prev, int *full)
 {
     int rows = B->rows, cols = B->cols;
     for (int c = c0; c < c1; c++) {
-        const double *s = S + (size_t) cols * c;
-        int *act = act_buf + (size_t) ld_act * c, n = 0;
-        for (int k = 0; k < cols; k++)
-            if (s[k] != 0.0) act[n++] = k;
-        nact[c] = n;
+        full[c] = !have_prev || np[c] + nm[c] >= on[c];
+        if (full[c]) {
+            const double *s = S + (size_t) cols * c;
+            int *act = plus + (size_t) ld * c, n = 0;
+            for (int k = 0; k < cols; k++) {   /* branch-free: states are random */
+                act[n] = k;
+                n += s[k] != 0.0;
+            }
+            np[c] = n;
+            nm[c] = 0;
+        }
     }
     for (int blk = 0; blk < B->nblk; blk++)
         for (int c = c0; c < c1; c++)
-            logz_blocked_accumulate(B, blk, act_buf + (size_t) ld_act * c, nact[c],
-                                    out + (size_t) rows * c);
+            logz_blocked_accumulate(B, blk, plus + (size_t) ld * c, np[c],
+                                    minus + (size_t) ld * c, nm[c], out + (size_t) rows * c,
+                                    full[c]);
 }
 
 /* Run steps betas[1..L] from betas[0] for all chains. Each thread owns a fixed
@@ -198,13 +238,22 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
     double *c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
     double *U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
-    double *SCR = (double *) R_alloc((size_t) nthreads * 4 * nu, sizeof(double));
-    int *act = (int *) R_alloc((size_t) nu * M, sizeof(int));
-    int *nact = (int *) R_alloc((size_t) M, sizeof(int));
-    int *onv = (int *) R_alloc((size_t) M, sizeof(int));
-    int *onh = (int *) R_alloc((size_t) M, sizeof(int));
+    double *SCR = (double *) R_alloc((size_t) nthreads * 5 * nu, sizeof(double));
+    int *plus = (int *) R_alloc((size_t) nu * M, sizeof(int));
+    int *minus = (int *) R_alloc((size_t) nu * M, sizeof(int));
+    int *np = (int *) R_alloc((size_t) M, sizeof(int));
+    int *nm = (int *) R_alloc((size_t) M, sizeof(int));
+    int *full = (int *) R_alloc((size_t) M, sizeof(int));
+    int *lastv = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's v */
+    int *lasth = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's h */
+    long *onv = (long *) R_alloc((size_t) M, sizeof(long));
+    long *onh = (long *) R_alloc((size_t) M, sizeof(long));
     int ngroup = (M + GROUP - 1) / GROUP;
-    for (int c = 0; c < M; c++) onv[c] = onh[c] = 0;
+    memset(H, 0, sizeof(double) * (size_t) nh * M);
+    for (int c = 0; c < M; c++) {
+        onv[c] = onh[c] = 0;
+        np[c] = nm[c] = lastv[c] = lasth[c] = 0;
+    }
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
@@ -217,43 +266,80 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
         int g0 = (int) ((long) ngroup * tid / nt), g1 = (int) ((long) ngroup * (tid + 1) / nt);
         int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
         double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
-        double *scr = SCR + (size_t) tid * 4 * nu;
+        double *scr = SCR + (size_t) tid * 5 * nu;
+        int have_x = 0, have_y = 0;   /* X, Y hold the products of the current V, H */
+        flip_track ft = {scr + 4 * (size_t) nu, NULL, NULL, 0, 0};
         for (int k = 1; k <= L; k++) {
             double b0 = betas[k - 1], b1 = betas[k];
             int transition = !(final && k == L);
             for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
             for (int sw = 0; sw < (transition ? sweeps : 1); sw++) {
-                if (sparse_x) sparse_product(BX, V, X, cA, cB, act, nu, nact);
-                else gemm_x(m, V, X, cA, cB);
+                if (sparse_x)
+                    sparse_update(BX, V, X, cA, cB, plus, minus, nu, np, nm, lastv, have_x, full);
+                else
+                    gemm_x(m, V, X, cA, cB);
+                have_x = 1;
                 for (int g = g0; g < g1; g++) {
                     int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
                     if (transition) logz_streams_fill(st + cf, n, nh, u, nu);
                     for (int c = cf; c < cf + n; c++) {
                         double *hc = transition ? H + (size_t) nh * c : NULL;
                         const double *uc = u + (size_t) (c - cf) * nu;
+                        flip_track *fh = NULL;
+                        if (transition && sparse_y && have_y) {
+                            ft.plus = plus + (size_t) nu * c;
+                            ft.minus = minus + (size_t) nu * c;
+                            fh = &ft;
+                        }
+                        int on = 0;
                         if (sw == 0) {
                             logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
-                                                          uc, &onh[c], scr);
+                                                          uc, &on, scr, fh);
                             if (DM)
                                 chain_moments(m, X + (size_t) nx * c, scr,
                                               &DM[(size_t) M * (k - 1) + c],
                                               &D2M[(size_t) M * (k - 1) + c]);
-                        } else
-                            onh[c] += hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr);
+                        } else {
+                            on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
+                        }
+                        if (transition) {
+                            onh[c] += on;
+                            lasth[c] = on;
+                            if (fh) {
+                                np[c] = fh->np;
+                                nm[c] = fh->nm;
+                            }
+                        }
                     }
                 }
                 if (sw == 0)
                     for (int c = cA; c < cB; c++) LW[(size_t) M * (k - 1) + c] = logw[c];
                 if (!transition) break;
-                if (sparse_y) sparse_product(BY, H, Y, cA, cB, act, nu, nact);
-                else gemm_y(m, H, Y, cA, cB);
+                if (sparse_y)
+                    sparse_update(BY, H, Y, cA, cB, plus, minus, nu, np, nm, lasth, have_y, full);
+                else
+                    gemm_y(m, H, Y, cA, cB);
+                have_y = 1;
                 for (int g = g0; g < g1; g++) {
                     int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
                     logz_streams_fill(st + cf, n, nv, u, nu);
-                    for (int c = cf; c < cf + n; c++)
-                        onv[c] += visible_draw(nv, c0, Y + (size_t) nv * c, b1,
-                                               V + (size_t) nv * c, u + (size_t) (c - cf) * nu,
-                                               scr);
+                    for (int c = cf; c < cf + n; c++) {
+                        flip_track *fv = NULL;
+                        if (sparse_x) {
+                            ft.plus = plus + (size_t) nu * c;
+                            ft.minus = minus + (size_t) nu * c;
+                            fv = &ft;
+                        }
+                        int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1,
+                                              V + (size_t) nv * c, u + (size_t) (c - cf) * nu,
+                                              scr, fv);
+                        onv[c] += on;
+                        lastv[c] = on;
+                        if (fv) {
+                            np[c] = fv->np;
+                            nm[c] = fv->nm;
+                        }
+                    }
                 }
             }
         }
@@ -385,10 +471,10 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     }
     if (TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1]))
         dh = REAL(dens_in)[1];
-    /* Below this fraction of active units the sparse kernel is the cheaper one:
-     * it makes about 4 additions per cycle against dgemm's 5 multiply-adds
-     * (bench/ais_rbm.R measures both). */
-    const double crossover = 0.75;
+    /* Below this fraction of active units the sparse kernel is the cheaper one
+     * (control$crossover, set by R; bench/ais_rbm.R measures both kernels). */
+    SEXP cross_in = logz_get(control, "crossover");
+    double crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0] : 0.35;
     int sparse_x = kernel == 2 || (kernel == 0 && dv < crossover);
     int sparse_y = kernel == 2 || (kernel == 0 && dh < crossover);
     int ns = 0;

@@ -119,9 +119,9 @@ size_t logz_blocked_size(int rows, int cols);
  * into it (else `store` already holds the blocked copy). */
 void logz_blocked_init(logz_blocked *B, const double *M, int rows, int cols, int ld_rows_first,
                        double *store, int fill);
-/* out[r] = sum over active k of M[r, k], for one block of rows */
-void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *active, int nact,
-                             double *out);
+/* For one block of rows: out = (or +=) sum of the columns in plus - those in minus */
+void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, int np,
+                             const int *minus, int nm, double *out, int overwrite);
 
 /* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
 typedef struct {
