@@ -2,7 +2,7 @@
 # second of logz::ais() (dense BLAS kernel, sparse 0/1 kernel, auto; 1 and 2
 # threads) against a plain vectorised-R AIS written below, with their ratio, and
 # the log Z each gives on the same schedule (they must agree within their se).
-# Run: Rscript bench/ais_rbm.R   (about 3 minutes)
+# Run: Rscript bench/ais_rbm.R   (about 4 minutes)
 suppressPackageStartupMessages(library(logz))
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")
 cat("cores:", parallel::detectCores(), "\n\n")
@@ -41,29 +41,39 @@ M <- 100L
 K <- 300L
 sched <- schedule_linear(K)
 rows <- list()
-time_it <- function(label, threads, expr) {
-  t0 <- proc.time()[[3]]
-  res <- expr
-  el <- proc.time()[[3]] - t0
+# Each configuration runs `reps` times from the same seed: the machine is a
+# shared VM, so we report the best (least disturbed) and the median rate.
+reps <- 3L
+time_it <- function(label, threads, run) {
+  el <- numeric(reps)
+  for (r in seq_len(reps)) {
+    set.seed(1)
+    t0 <- proc.time()[[3]]
+    res <- run()
+    el[r] <- proc.time()[[3]] - t0
+  }
   sweeps <- if (inherits(res, "logz_ais")) res$counts[["gibbs_sweeps"]] else res$sweeps
   rows[[length(rows) + 1L]] <<- data.frame(implementation = label, threads = threads,
-                                           seconds = el, chain_sweeps_per_s = sweeps / el,
+                                           best_s = min(el),
+                                           chain_sweeps_per_s = sweeps / min(el),
+                                           median_per_s = sweeps / stats::median(el),
                                            log_z = res$log_z)
 }
-set.seed(1); time_it("plain R (BLAS products)", NA, plain_r_ais(model, sched, M))
+time_it("plain R (BLAS products)", NA, function() plain_r_ais(model, sched, M))
 for (kernel in c("dense", "sparse", "auto")) for (th in 1:2) {
-  set.seed(1)
   time_it(sprintf("ais(kernel = \"%s\")", kernel), th,
-          ais(model, sched, n_chains = M, threads = th, kernel = kernel, progress = FALSE))
+          function() ais(model, sched, n_chains = M, threads = th, kernel = kernel,
+                         progress = FALSE))
 }
 tab <- do.call(rbind, rows)
 tab$vs_plain_R <- tab$chain_sweeps_per_s / tab$chain_sweeps_per_s[1]
 cat(sprintf("Throughput, %d chains, %d-step linear schedule (%d sweeps per chain):\n", M, K, K - 1))
 print(format(tab, digits = 4), row.names = FALSE)
-best2 <- max(tab$chain_sweeps_per_s[tab$threads %in% 2])
 auto2 <- tab$chain_sweeps_per_s[tab$implementation == "ais(kernel = \"auto\")" & tab$threads %in% 2]
-cat(sprintf("\nais(kernel = \"auto\", threads = 2): %.0f chain-sweeps/s = %.1fx plain R (targets: 25,000/s and 4x)\n",
-            auto2, auto2 / tab$chain_sweeps_per_s[1]))
+auto2_med <- tab$median_per_s[tab$implementation == "ais(kernel = \"auto\")" & tab$threads %in% 2]
+cat(sprintf(paste0("\nais(kernel = \"auto\", threads = 2): %.0f chain-sweeps/s best, %.0f median = ",
+                   "%.1fx plain R (targets: 25,000/s and 4x)\n"),
+            auto2, auto2_med, auto2 / tab$chain_sweeps_per_s[1]))
 
 # Accuracy at matched schedule: the C and plain-R estimators on a longer run.
 set.seed(7)
