@@ -146,8 +146,9 @@ ais_crossover <- function() {
 
 # Drive a chunked C AIS engine over `betas` (K + 1 values): about 1% of the
 # schedule per call, with the progress bar and R's interrupt checks between
-# calls. `run_chunk(betas_chunk, state, final)` returns list(state, trace (rows
-# of ESS and running log Z), sweeps, and optionally moments (rows per step)).
+# calls. `run_chunk(betas_chunk, state, final)` returns list(state, and
+# optionally trace (rows of ESS and running log Z), sweeps, moments (rows per
+# step)).
 ais_run_chunks <- function(betas, state, progress, run_chunk) {
   K <- length(betas) - 1L
   ends <- unique(round(seq(0, K, length.out = min(K, 100L) + 1L)))
@@ -159,12 +160,12 @@ ais_run_chunks <- function(betas, state, progress, run_chunk) {
     rows <- (ends[i] + 1L):ends[i + 1L]
     res <- run_chunk(betas[c(ends[i] + 1L, rows + 1L)], state, final = ends[i + 1L] == K)
     state <- res$state
-    trace[rows, ] <- res$trace
+    if (!is.null(res$trace)) trace[rows, ] <- res$trace
     if (!is.null(res$moments)) {
       if (is.null(moments)) moments <- matrix(NA_real_, K, ncol(res$moments))
       moments[rows, ] <- res$moments
     }
-    sweeps <- sweeps + res$sweeps
+    if (!is.null(res$sweeps)) sweeps <- sweeps + res$sweeps
     pb$update(ends[i + 1L])
   }
   pb$close()

@@ -107,18 +107,11 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
   # chains of example i are columns (i - 1) * n_chains + 1:n_chains
   state <- list(V = t(data)[, rep(seq_len(N), each = n_chains), drop = FALSE],
                 log_w = numeric(M), streams = .Call(C_rng_streams, M))
-  n_chunks <- min(K, 100L)
-  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
   control <- list(threads = threads, sweeps = sweeps_per_step)
-  pb <- progress_bar(progress, K)
-  for (i in seq_len(length(ends) - 1L)) {
-    from <- ends[i]
-    to <- ends[i + 1L]
-    res <- .Call(C_raise_rbm, mlist, betas[(from + 1L):(to + 1L)], state, control)
-    state <- list(V = res$V, log_w = res$log_w, streams = res$streams)
-    pb$update(to)
-  }
-  pb$close()
+  state <- ais_run_chunks(betas, state, progress, function(b, state, final) {
+    res <- .Call(C_raise_rbm, mlist, b, state, control)
+    list(state = list(V = res$V, log_w = res$log_w, streams = res$streams))
+  })$state
 
   neg_f <- -free_energy(model, data)
   # per chain: log p_hat = log f_K(v) - log Z_0 - log_w (log f_1 = -F)
