@@ -381,23 +381,16 @@ int blas_threads_limit(int n) { (void) n; return -1; }
 void blas_threads_restore(int old) { (void) old; }
 #endif
 
-static SEXP need(SEXP list, const char *name, SEXPTYPE type)
-{
-    SEXP x = logz_get(list, name);
-    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
-    return x;
-}
-
 /* model: list(W, a, b, a0); state: list(V or NULL, log_w, streams);
  * control: list(threads, sweeps, final, log_z0, kernel, moments = FALSE). */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
-    SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
-         b = need(model, "b", REALSXP), a0 = need(model, "a0", REALSXP);
+    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
+         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");
-    SEXP lw = need(state, "log_w", REALSXP), streams = need(state, "streams", REALSXP);
+    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
     SEXP V0 = logz_get(state, "V");
     int M = LENGTH(lw);
     if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
@@ -405,11 +398,11 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         error("internal error: bad chain state");
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
     int L = LENGTH(betas) - 1;
-    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
-    int sweeps = asInteger(need(control, "sweeps", INTSXP));
-    int final = asLogical(need(control, "final", LGLSXP));
-    double log_z0 = asReal(need(control, "log_z0", REALSXP));
-    int kernel = asInteger(need(control, "kernel", INTSXP));
+    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    int final = asLogical(logz_need(control, "final", LGLSXP));
+    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
+    int kernel = asInteger(logz_need(control, "kernel", INTSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
 
     ais_rbm_model m;
@@ -502,24 +495,17 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
                          REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
         if (old_blas > 0) blas_threads_restore(old_blas);
-        /* trace: ESS = (sum w)^2 / sum w^2 and the running estimate per step */
-        for (int k = 0; k < L; k++) {
-            const double *lw_k = LW + (size_t) M * k;
-            double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
-            for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
-            for (int c = 0; c < M; c++) {
-                double w = exp(lw_k[c] - mx);
-                s1 += w;
-                s2 += w * w;
-            }
-            REAL(trace)[k] = s1 * s1 / s2;
-            REAL(trace)[L + k] = log_z0 + mx + log(s1) - log((double) M);
-            if (moments) {
-                /* importance-weighted mean and variance of D and mean of D2 at beta_k */
+        logz_ais_trace(LW, L, M, log_z0, REAL(trace));
+        if (moments) {
+            /* importance-weighted mean and variance of D and mean of D2 at beta_k */
+            for (int k = 0; k < L; k++) {
+                const double *lw_k = LW + (size_t) M * k;
                 const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
-                double m1 = 0.0, m2 = 0.0, vr = 0.0;
+                double mx = R_NegInf, s1 = 0.0, m1 = 0.0, m2 = 0.0, vr = 0.0;
+                for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
                 for (int c = 0; c < M; c++) {
                     double w = exp(lw_k[c] - mx);
+                    s1 += w;
                     m1 += w * d[c];
                     m2 += w * d2[c];
                 }
@@ -554,8 +540,8 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 /* The blocked weight layouts used by the sparse kernel, made once per run. */
 SEXP ais_rbm_prepare_call(SEXP model)
 {
-    SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
-         a0 = need(model, "a0", REALSXP), b = need(model, "b", REALSXP);
+    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
+         a0 = logz_need(model, "a0", REALSXP), b = logz_need(model, "b", REALSXP);
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");

@@ -273,36 +273,18 @@ static int ising_ais_run(const ising_model *m, const int *order, const double *a
         }
         logw[c] = lw;
     }
-    for (int k = 1; k <= L; k++) {
-        const double *h = hist + (size_t) (k - 1) * M;
-        double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
-        for (int c = 0; c < M; c++) if (h[c] > mx) mx = h[c];
-        for (int c = 0; c < M; c++) {
-            double w = exp(h[c] - mx);
-            s1 += w;
-            s2 += w * w;
-        }
-        trace[k - 1] = s1 * s1 / s2;
-        trace[L + k - 1] = log_z0 + mx + log(s1) - log((double) M);
-    }
+    logz_ais_trace(hist, L, M, log_z0, trace);
     return (final ? L - 1 : L) * sweeps;
 }
 
 /* ---- SEXP glue ------------------------------------------------------------------ */
 
-static SEXP need(SEXP list, const char *name, SEXPTYPE type)
-{
-    SEXP x = logz_get(list, name);
-    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
-    return x;
-}
-
 /* model: list(n, from, to, weight, field, lo, hi) with 0-based from/to. */
 void ising_model_from_list(SEXP model, ising_model *m)
 {
-    int n = asInteger(need(model, "n", INTSXP));
-    SEXP from = need(model, "from", INTSXP), to = need(model, "to", INTSXP),
-         w = need(model, "weight", REALSXP), f = need(model, "field", REALSXP);
+    int n = asInteger(logz_need(model, "n", INTSXP));
+    SEXP from = logz_need(model, "from", INTSXP), to = logz_need(model, "to", INTSXP),
+         w = logz_need(model, "weight", REALSXP), f = logz_need(model, "field", REALSXP);
     int ne = LENGTH(from);
     if (n < 1 || LENGTH(to) != ne || LENGTH(w) != ne || LENGTH(f) != n)
         error("internal error: inconsistent Ising model");
@@ -311,12 +293,12 @@ void ising_model_from_list(SEXP model, ising_model *m)
             INTEGER(to)[e] >= n || INTEGER(from)[e] == INTEGER(to)[e])
             error("internal error: bad edge %d", e + 1);
     ising_model_init(m, n, ne, INTEGER(from), INTEGER(to), REAL(w), REAL(f),
-                     asReal(need(model, "lo", REALSXP)), asReal(need(model, "hi", REALSXP)));
+                     asReal(logz_need(model, "lo", REALSXP)), asReal(logz_need(model, "hi", REALSXP)));
 }
 
 static const int *order_from_list(SEXP model, int n)
 {
-    SEXP order = need(model, "order", INTSXP);
+    SEXP order = logz_need(model, "order", INTSXP);
     if (LENGTH(order) != n) error("internal error: bad sweep order");
     char *seen = (char *) R_alloc((size_t) n, 1);
     memset(seen, 0, (size_t) n);
@@ -359,15 +341,15 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
     ising_model m;
     ising_model_from_list(model, &m);
     const int *order = order_from_list(model, m.n);
-    SEXP streams = need(state, "streams", REALSXP), X0 = logz_get(state, "X");
+    SEXP streams = logz_need(state, "streams", REALSXP), X0 = logz_get(state, "X");
     if (XLENGTH(streams) % 6 != 0 || XLENGTH(streams) == 0) error("internal error: bad streams");
     int M = (int) (XLENGTH(streams) / 6), n = m.n;
     if (!isNull(X0) && (TYPEOF(X0) != REALSXP || XLENGTH(X0) != (R_xlen_t) n * M))
         error("internal error: bad chain state");
-    int n_per = asInteger(need(control, "n_per", INTSXP));
-    int sweeps = asInteger(need(control, "sweeps", INTSXP));
-    int burn_in = asInteger(need(control, "burn_in", INTSXP));
-    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
+    int n_per = asInteger(logz_need(control, "n_per", INTSXP));
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    int burn_in = asInteger(logz_need(control, "burn_in", INTSXP));
+    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
     if (n_per < 0 || sweeps < 1 || burn_in < 0) error("internal error: bad Gibbs control");
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
     if (!logz_streams_from_double(M, REAL(streams), st))
@@ -400,10 +382,10 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     ising_model m;
     ising_model_from_list(model, &m);
     const int *order = order_from_list(model, m.n);
-    SEXP a0 = need(model, "a0", REALSXP);
+    SEXP a0 = logz_need(model, "a0", REALSXP);
     int n = m.n;
     if (LENGTH(a0) != n) error("internal error: bad base field");
-    SEXP lw = need(state, "log_w", REALSXP), streams = need(state, "streams", REALSXP);
+    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
     SEXP X0 = logz_get(state, "X");
     int M = LENGTH(lw);
     if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
@@ -411,10 +393,10 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         error("internal error: bad chain state");
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
     int L = LENGTH(betas) - 1;
-    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
-    int sweeps = asInteger(need(control, "sweeps", INTSXP));
-    int final = asLogical(need(control, "final", LGLSXP));
-    double log_z0 = asReal(need(control, "log_z0", REALSXP));
+    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    int final = asLogical(logz_need(control, "final", LGLSXP));
+    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
     if (!logz_streams_from_double(M, REAL(streams), st))

@@ -11,51 +11,6 @@
 #include <R_ext/BLAS.h>
 #ifndef FCONE
 #define FCONE
-/* ---- gumbel.c: Gumbel and truncated Gumbel draws (R's RNG) --------------- */
-double logz_log_add_exp(double a, double b);
-double logz_rgumbel1(double location);                 /* Gumbel(location) */
-double logz_rtruncgumbel1(double location, double bound); /* at most bound */
-SEXP gumbel_rand_call(SEXP n, SEXP location, SEXP bound);
-
-/* ---- proposal.c: products of univariate distributions over boxes -------- */
-enum { LOGZ_PROP_UNIFORM = 1, LOGZ_PROP_NORMAL, LOGZ_PROP_EXPONENTIAL, LOGZ_PROP_CAUCHY,
-       LOGZ_PROP_STUDENT };
-typedef struct {
-    int d;
-    const int *family;   /* LOGZ_PROP_* per dimension */
-    const double *par;   /* 3 x d, column j: the parameters of dimension j */
-} logz_proposal;
-void proposal_from_list(SEXP prop, logz_proposal *p);
-void proposal_support(const logz_proposal *p, double *lo, double *hi);
-double proposal_log_density(const logz_proposal *p, const double *x);
-double proposal_log_mass(const logz_proposal *p, const double *lo, const double *hi);
-/* u-quantile of dimension j restricted to [lo, hi] (truncated inversion) */
-double proposal_quantile1(const logz_proposal *p, int j, double lo, double hi, double u);
-void proposal_draw(const logz_proposal *p, const double *lo, const double *hi, double *x);
-SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper);
-SEXP proposal_draw_call(SEXP prop, SEXP n, SEXP lower, SEXP upper);
-SEXP proposal_log_density_call(SEXP prop, SEXP x);
-
-/* ---- astar.c: A* sampling, drill-down, OS* and rejection ---------------- */
-SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
-SEXP astar_baseline_call(SEXP target, SEXP n, SEXP control);
-SEXP astar_log_lik_call(SEXP target, SEXP x);
-SEXP astar_bound_call(SEXP target, SEXP lower, SEXP upper);
-
-/* ---- interval.c: expressions at points and over boxes ------------------- */
-typedef struct {
-    int n, nk, d, nrow, ncol;
-    const int *op, *arg;   /* postfix program */
-    const double *k;       /* constants */
-    const double *data;    /* nrow x ncol data columns for sums over rows */
-} logz_program;
-void program_from_list(SEXP prog, logz_program *p);
-/* stack, L, H: work space of n + 1 doubles each */
-double program_point(const logz_program *p, const double *x, double *stack);
-void program_box(const logz_program *p, const double *lo, const double *hi, double *L,
-                 double *H, double *out_lo, double *out_hi);
-SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
-
 #endif
 
 /* ---- rng.c: per-chain L'Ecuyer-CMRG (MRG32k3a) streams ------------------ */
@@ -84,6 +39,8 @@ typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
 double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
+SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */
+void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace);
 
 /* ---- rbm.c: exact log Z by enumeration ---------------------------------- */
 /* Enumerate the `ne` units of one layer (biases be, size ne) against the other

@@ -120,24 +120,17 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
     }
 }
 
-static SEXP need(SEXP list, const char *name, SEXPTYPE type)
-{
-    SEXP x = logz_get(list, name);
-    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
-    return x;
-}
-
 /* model: list(W, a, b, a0); betas: descending chunk; state: list(V, log_w,
  * streams); control: list(threads, sweeps). Returns list(V, log_w, streams). */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
-    SEXP W = need(model, "W", REALSXP), a = need(model, "a", REALSXP),
-         b = need(model, "b", REALSXP), a0 = need(model, "a0", REALSXP);
+    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
+         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");
-    SEXP lw = need(state, "log_w", REALSXP), streams = need(state, "streams", REALSXP),
-         V0 = need(state, "V", REALSXP);
+    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP),
+         V0 = logz_need(state, "V", REALSXP);
     int M = LENGTH(lw);
     if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
     if (XLENGTH(V0) != (R_xlen_t) nv * M) error("internal error: bad chain state");
@@ -145,8 +138,8 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int L = LENGTH(betas) - 1;
     for (int j = 0; j < L; j++)
         if (!(REAL(betas)[j] >= REAL(betas)[j + 1])) error("internal error: betas must descend");
-    int nthreads = logz_threads(asInteger(need(control, "threads", INTSXP)));
-    int sweeps = asInteger(need(control, "sweeps", INTSXP));
+    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
 
     raise_rbm_model m;

@@ -33,28 +33,21 @@ static void layer_probs(const char *trans, int nv, int nh, int B, const double *
         }
 }
 
-static SEXP need(SEXP list, const char *name, SEXPTYPE type)
-{
-    SEXP x = logz_get(list, name);
-    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
-    return x;
-}
-
 SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
 {
-    SEXP W_ = need(params, "W", REALSXP), a_ = need(params, "a", REALSXP),
-         b_ = need(params, "b", REALSXP);
+    SEXP W_ = logz_need(params, "W", REALSXP), a_ = logz_need(params, "a", REALSXP),
+         b_ = logz_need(params, "b", REALSXP);
     int nv = LENGTH(a_), nh = LENGTH(b_);
     if (TYPEOF(data_t) != REALSXP || nrows(data_t) != nv)
         error("internal error: data has the wrong shape");
     int N = ncols(data_t);
-    SEXP perm = need(control, "perm", INTSXP);
+    SEXP perm = logz_need(control, "perm", INTSXP);
     if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
-    int pcd = asInteger(need(control, "pcd", INTSXP)), k = asInteger(need(control, "k", INTSXP));
-    int B = asInteger(need(control, "batch_size", INTSXP));
-    double lr = asReal(need(control, "learning_rate", REALSXP));
-    double mom = asReal(need(control, "momentum", REALSXP));
-    double wd = asReal(need(control, "weight_decay", REALSXP));
+    int pcd = asInteger(logz_need(control, "pcd", INTSXP)), k = asInteger(logz_need(control, "k", INTSXP));
+    int B = asInteger(logz_need(control, "batch_size", INTSXP));
+    double lr = asReal(logz_need(control, "learning_rate", REALSXP));
+    double mom = asReal(logz_need(control, "momentum", REALSXP));
+    double wd = asReal(logz_need(control, "weight_decay", REALSXP));
     if (k < 1 || B < 1 || B > N) error("internal error: bad k or batch size");
 
     const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
@@ -69,8 +62,8 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
     memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
     memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
-    SEXP dW_ = need(state, "dW", REALSXP), da_ = need(state, "da", REALSXP),
-         db_ = need(state, "db", REALSXP), P_ = logz_get(state, "P");
+    SEXP dW_ = logz_need(state, "dW", REALSXP), da_ = logz_need(state, "da", REALSXP),
+         db_ = logz_need(state, "db", REALSXP), P_ = logz_get(state, "P");
     if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
         error("internal error: bad momentum state");
     memcpy(REAL(dW), REAL(dW_), sizeof(double) * (size_t) nv * nh);

@@ -84,3 +84,29 @@ double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, do
         for (int b = 0; b < nblocks; b++) weight[b] = exp(bmax[b] - mx) / s;
     return mx + log(s);
 }
+
+/* An element of a named list that the R side must have supplied with this type. */
+SEXP logz_need(SEXP list, const char *name, SEXPTYPE type)
+{
+    SEXP x = logz_get(list, name);
+    if (TYPEOF(x) != type) error("internal error: '%s' missing or of the wrong type", name);
+    return x;
+}
+
+/* Per annealing step k < L, from the M log weights LW[k * M + c]: the ESS
+ * (sum w)^2 / sum w^2 into trace[k] and log Z0 + log mean(w) into trace[L + k]. */
+void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace)
+{
+    for (int k = 0; k < L; k++) {
+        const double *lw = LW + (size_t) M * k;
+        double mx = R_NegInf, s1 = 0.0, s2 = 0.0;
+        for (int c = 0; c < M; c++) if (lw[c] > mx) mx = lw[c];
+        for (int c = 0; c < M; c++) {
+            double w = exp(lw[c] - mx);
+            s1 += w;
+            s2 += w * w;
+        }
+        trace[k] = s1 * s1 / s2;
+        trace[L + k] = log_z0 + mx + log(s1) - log((double) M);
+    }
+}
