@@ -22,11 +22,7 @@
 
 #define PROD_CHUNK 512
 
-typedef struct {
-    int nv, nh, M;
-    const double *Wx;   /* nv x (nh + 2): [W, a, a0] */
-    const double *a, *b, *a0;
-} ais_rbm_model;
+typedef logz_rbm_path ais_rbm_model;
 
 #define GROUP 4   /* chains whose streams are drawn in turn (hides RNG latency) */
 
@@ -53,21 +49,6 @@ LOGZ_CLONES static double softplus_diff_chunk(const double *t1, const double *t0
     return lin + log(p1 / p0);
 }
 
-/* s_j ~ Bern(sigmoid(t_j)) given e_j = exp(-|t_j|) and uniforms u:
- * u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e). Returns the number of ones. */
-LOGZ_CLONES static int bernoulli_logit_draw(const double *t, const double *e, const double *u,
-                                            double *s, int n)
-{
-    int on = 0;
-#pragma omp simd reduction(+:on)
-    for (int j = 0; j < n; j++) {
-        int v = u[j] * (1.0 + e[j]) < (t[j] >= 0 ? 1.0 : e[j]);
-        s[j] = v;
-        on += v;
-    }
-    return on;
-}
-
 /* Units that switched on (plus) and off (minus) in the last draw of a layer, so
  * the next product with that layer can be updated from them alone. */
 typedef struct {
@@ -76,13 +57,13 @@ typedef struct {
     int np, nm;
 } flip_track;
 
-/* Draw s ~ Bern(sigmoid(t)) (see bernoulli_logit_draw); with ft, also record
+/* Draw s ~ Bern(sigmoid(t)) (see logz_bernoulli_logit); with ft, also record
  * which units switched on and off. Returns the number of ones. */
 static int draw_state(const double *t, const double *e, const double *u, double *s, int n,
                       flip_track *ft)
 {
-    if (!ft) return bernoulli_logit_draw(t, e, u, s, n);
-    int on = bernoulli_logit_draw(t, e, u, ft->tmp, n), np = 0, nm = 0;
+    if (!ft) return logz_bernoulli_logit(t, e, u, s, n);
+    int on = logz_bernoulli_logit(t, e, u, ft->tmp, n), np = 0, nm = 0;
     for (int j = 0; j < n; j++) {   /* branch-free: flips are random */
         double o = s[j], w = ft->tmp[j];
         ft->plus[np] = j;
@@ -163,26 +144,6 @@ static int visible_draw(int nv, const double *c0, const double *y, double beta, 
     logz_exp_neg_abs(t, e, nv);
     on = draw_state(t, e, u, v, nv, ft);
     return on;
-}
-
-/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
-static void gemm_x(const ais_rbm_model *m, const double *V, double *X, int c0, int c1)
-{
-    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
-    double one = 1.0, zero = 0.0;
-    if (n <= 0) return;
-    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
-                    X + (size_t) nx * c0, &nx FCONE FCONE);
-}
-
-/* Y[:, c0:c1) = W H[:, c0:c1) */
-static void gemm_y(const ais_rbm_model *m, const double *H, double *Y, int c0, int c1)
-{
-    int nh = m->nh, nv = m->nv, n = c1 - c0;
-    double one = 1.0, zero = 0.0;
-    if (n <= 0) return;
-    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
-                    Y + (size_t) nv * c0, &nv FCONE FCONE);
 }
 
 /* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M). Per chain, either an
@@ -277,7 +238,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
                 if (sparse_x)
                     sparse_update(BX, V, X, cA, cB, plus, minus, nu, np, nm, lastv, have_x, full);
                 else
-                    gemm_x(m, V, X, cA, cB);
+                    logz_rbm_gemm_x(m, V, X, cA, cB);
                 have_x = 1;
                 for (int g = g0; g < g1; g++) {
                     int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
@@ -318,7 +279,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
                 if (sparse_y)
                     sparse_update(BY, H, Y, cA, cB, plus, minus, nu, np, nm, lasth, have_y, full);
                 else
-                    gemm_y(m, H, Y, cA, cB);
+                    logz_rbm_gemm_y(m, H, Y, cA, cB);
                 have_y = 1;
                 for (int g = g0; g < g1; g++) {
                     int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;

@@ -63,6 +63,16 @@ void blas_threads_restore(int old);
 /* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
+/* ---- rbm_gibbs.c: block-Gibbs pieces shared by ais.c and raise.c --------- */
+typedef struct {
+    int nv, nh, M;
+    const double *Wx;   /* nv x (nh + 2): [W, a, a0] */
+    const double *a, *b, *a0;
+} logz_rbm_path;
+void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
+void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
+int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
  * stay in cache while all of a thread's chains use them. */

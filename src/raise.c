@@ -22,42 +22,13 @@
 #include <omp.h>
 #endif
 
-typedef struct {
-    int nv, nh, M;
-    const double *Wx;   /* nv x (nh + 2): [W, a, a0] */
-    const double *a, *b, *a0;
-} raise_rbm_model;
-
-/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
-static void raise_gemm_x(const raise_rbm_model *m, const double *V, double *X, int c0, int c1)
-{
-    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
-    double one = 1.0, zero = 0.0;
-    if (n <= 0) return;
-    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
-                    X + (size_t) nx * c0, &nx FCONE FCONE);
-}
-
-/* Y[:, c0:c1) = W H[:, c0:c1) */
-static void raise_gemm_y(const raise_rbm_model *m, const double *H, double *Y, int c0, int c1)
-{
-    int nh = m->nh, nv = m->nv, n = c1 - c0;
-    double one = 1.0, zero = 0.0;
-    if (n <= 0) return;
-    if (nh == 0) {
-        memset(Y + (size_t) nv * c0, 0, sizeof(double) * (size_t) nv * n);
-        return;
-    }
-    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
-                    Y + (size_t) nv * c0, &nv FCONE FCONE);
-}
+typedef logz_rbm_path raise_rbm_model;
 
 /* s_i ~ Bern(sigmoid(t_i)), i < n, from the uniforms u; e: n doubles of scratch */
 static void bern_logit(const double *t, double *s, const double *u, double *e, int n)
 {
     logz_exp_neg_abs(t, e, n);
-    /* u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e) with e = exp(-|t|) */
-    for (int i = 0; i < n; i++) s[i] = u[i] * (1.0 + e[i]) < (t[i] >= 0 ? 1.0 : e[i]);
+    logz_bernoulli_logit(t, e, u, s, n);
 }
 
 /* Run the steps betas[0] -> betas[1] -> ... -> betas[L] (descending): at each
@@ -87,7 +58,7 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
         int cA = (int) ((long) M * tid / nt), cB = (int) ((long) M * (tid + 1) / nt);
         double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
         double *e = t + nu, *u = t + 2 * (size_t) nu;
-        raise_gemm_x(m, V, X, cA, cB);
+        logz_rbm_gemm_x(m, V, X, cA, cB);
         for (int j = 0; j < L; j++) {
             double bt = betas[j], bl = betas[j + 1];
             for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
@@ -98,14 +69,14 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
                     logz_streams_fill(st + c, 1, nh, u, nu);
                     bern_logit(t, H + (size_t) nh * c, u, e, nh);
                 }
-                raise_gemm_y(m, H, Y, cA, cB);
+                logz_rbm_gemm_y(m, H, Y, cA, cB);
                 for (int c = cA; c < cB; c++) {
                     const double *y = Y + (size_t) nv * c;
                     for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
                     logz_streams_fill(st + c, 1, nv, u, nu);
                     bern_logit(t, V + (size_t) nv * c, u, e, nv);
                 }
-                raise_gemm_x(m, V, X, cA, cB);
+                logz_rbm_gemm_x(m, V, X, cA, cB);
             }
             for (int c = cA; c < cB; c++) {
                 const double *x = X + (size_t) nx * c;

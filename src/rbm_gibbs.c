@@ -1,0 +1,47 @@
+/* Pieces of block-Gibbs sampling on the RBM annealing path shared by the AIS
+ * (ais.c) and RAISE (raise.c) engines: the two BLAS products on a slice of
+ * chains and the Bernoulli draw from logits. */
+#include <string.h>
+#include "logz.h"
+
+/* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
+void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1)
+{
+    int nx = m->nh + 2, nv = m->nv, n = c1 - c0;
+    double one = 1.0, zero = 0.0;
+    if (n <= 0) return;
+    F77_CALL(dgemm)("T", "N", &nx, &n, &nv, &one, m->Wx, &nv, V + (size_t) nv * c0, &nv, &zero,
+                    X + (size_t) nx * c0, &nx FCONE FCONE);
+}
+
+/* Y[:, c0:c1) = W H[:, c0:c1) */
+void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1)
+{
+    int nh = m->nh, nv = m->nv, n = c1 - c0;
+    double one = 1.0, zero = 0.0;
+    if (n <= 0) return;
+    if (nh == 0) {
+        memset(Y + (size_t) nv * c0, 0, sizeof(double) * (size_t) nv * n);
+        return;
+    }
+    F77_CALL(dgemm)("N", "N", &nv, &n, &nh, &one, m->Wx, &nv, H + (size_t) nh * c0, &nh, &zero,
+                    Y + (size_t) nv * c0, &nv FCONE FCONE);
+}
+
+/* s_j ~ Bern(sigmoid(t_j)) given e_j = exp(-|t_j|) and uniforms u:
+ * u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e). Returns the number of ones.
+ * An OpenMP SIMD loop, compiled for AVX2 and the baseline where GCC can. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n)
+{
+    int on = 0;
+#pragma omp simd reduction(+:on)
+    for (int j = 0; j < n; j++) {
+        int v = u[j] * (1.0 + e[j]) < (t[j] >= 0 ? 1.0 : e[j]);
+        s[j] = v;
+        on += v;
+    }
+    return on;
+}
