@@ -3,10 +3,11 @@
 # machine with R: Debian's prebuilt r-cran-* packages when we are root (fast),
 # CRAN (from R's configured repository) for anything still missing. When R uses
 # the reference BLAS, Debian's OpenBLAS (libopenblas0-pthread) is installed: the
-# AIS and training kernels run at the speed of R's BLAS.
+# AIS and training kernels run at the speed of R's BLAS. GNU GLPK (libglpk-dev)
+# is the LP solver behind mip_sample().
 set -euo pipefail
-R_PKGS="knitr rmarkdown testthat"
-DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat pandoc"
+R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply"
+DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply pandoc libglpk-dev"
 
 missing_r() {
   Rscript -e "p <- strsplit('$R_PKGS', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)])"
