@@ -1,7 +1,10 @@
 # A* sampling (Maddison, Tarlow & Minka 2014): targets, samplers, results.
 
-astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L)
-builtin_names <- c("peaky", "clutter", "cauchy_regression")
+astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L,
+                  gaussian_mean = 5L)
+builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
+                   "nonlinear_regression")
+gauss_bound_types <- c("constant", "linear", "quadratic")
 
 #' Targets for A* sampling
 #'
@@ -42,6 +45,26 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression")
 #'     Bound: per point, \eqn{w'x_n - y_n} over the box is an interval and
 #'     each term is largest at its smallest \eqn{|r|}; the prior at the
 #'     point nearest 0.}
+#'   \item{`"gaussian_mean"`}{the mean \eqn{\mu} of a 1-D Gaussian (Section
+#'     6.2): \eqn{o(\mu) = \sum_n \log N(x_n; \mu, s^2)}. `data = list(x = `
+#'     the N observations`, sd = s, bound = )` (defaults `sd = 1`, `bound =
+#'     "constant"`). Per-point bounds summed over the N terms, as in Figure
+#'     2b: `"constant"`, each term's maximum over the box; `"linear"`, each
+#'     term's tangent at the box centre (above the concave term), summed and
+#'     maximised over the box (constant bounds on unbounded boxes, where a
+#'     linear bound has no maximum); `"quadratic"`, the terms themselves, so
+#'     the bound is tight.}
+#'   \item{`"nonlinear_regression"`}{the nonlinear regression models of
+#'     Section 6.3 / Figure 2c: \eqn{y_n = f(t_n; \theta) + N(0, s^2)} with
+#'     \eqn{o(\theta) = \sum_n \log N(y_n; f(t_n; \theta), s^2)}. `data =
+#'     list(f = , t = , y = , sd = )` where `f` names one of the five models
+#'     of [nonlinear_models()] (`"rational"` \eqn{a(t-b)^2/((t-b)^2+c^2)},
+#'     `"cubic"` \eqn{a t (t-b)(t-c)}, `"projectile"` \eqn{\frac{t\cos a}{b}(t
+#'     \sin a + \sqrt{t^2\sin^2 a + 2bc})}, `"exp_power"` \eqn{a e^{-b|t -
+#'     c|^d} + e}, `"two_sines"` \eqn{a\sin(bt + c) + d\sin(et + f)}). The
+#'     model is compiled to the same C program as `expr` targets and bounded
+#'     by interval arithmetic, as the paper did with FuncDesigner; use a
+#'     bounded (uniform) proposal of the model's dimension.}
 #' }
 #' Instead of `log_lik`, `expr` may give \eqn{o} as an R expression (a call,
 #' e.g. from [quote()]) in the parameters and the `data`: it is compiled to a
@@ -63,7 +86,8 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression")
 #' @param proposal a `logz_proposal` (see [proposal]) giving \eqn{i(x)} and
 #'   the dimension `d`.
 #' @param log_lik an R function `function(x)` or one of `"peaky"`,
-#'   `"clutter"`, `"cauchy_regression"`.
+#'   `"clutter"`, `"cauchy_regression"`, `"gaussian_mean"`,
+#'   `"nonlinear_regression"`.
 #' @param bound for an R `log_lik`: `function(lower, upper)` returning an upper
 #'   bound of `log_lik` over the box.
 #' @param dim optional dimension, checked against the proposal's.
@@ -78,8 +102,14 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression")
 #'   model name or the deparsed `log_lik` argument).
 #' @param problem for `astar_example()`: which experiment of the paper.
 #' @param a peakiness of the `"peaky"` example.
-#' @param D,N dimension and number of data points of the examples.
+#' @param D,N dimension and number of data points of the examples (`N`
+#'   defaults to 20, or 100 for `"gaussian_mean"` and 3 for `"nonlinear"`).
 #' @param prior_sd standard deviation of the Gaussian prior.
+#' @param bound for `astar_example("gaussian_mean")`: the per-point bound type.
+#' @param model for `astar_example("nonlinear")`: one of the models of
+#'   [nonlinear_models()].
+#' @param sd for `astar_example("nonlinear")`: the observation noise's
+#'   standard deviation (smaller is peakier).
 #' @param seed seed for generating the example's data (the global RNG state is
 #'   left as it was).
 #' @return An object of class `logz_astar_target`: a list with `name`, `dim`,
@@ -150,6 +180,8 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     tg$log_lik <- log_lik
     tg$bound <- bound
     tg$env <- baseenv()
+  } else if (identical(log_lik, "nonlinear_regression")) {
+    return(nonlinear_target(proposal, data, name))
   } else if (is.character(log_lik) && length(log_lik) == 1L && log_lik %in% builtin_names) {
     if (is.null(name)) name <- log_lik
     tg <- c(tg[c("proposal", "dim")], builtin_model(log_lik, data, proposal))
@@ -238,17 +270,32 @@ builtin_model <- function(model, data, proposal) {
           stop_no_call("With `data$prior_sd`, \"cauchy_regression\" needs a uniform proposal.")
         out$par <- c(s, sum(log(proposal$par[2, ] - proposal$par[1, ])))
       }
+    },
+    gaussian_mean = {
+      if (d != 1L)
+        stop_no_call(sprintf("The \"gaussian_mean\" model is 1-D but `proposal` has dimension %d.", d))
+      out$X <- check_data_matrix(get_data(data, "x"), "data$x", 1L)
+      s <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
+      b <- get_data(data, "bound", "constant")
+      if (!is.character(b) || length(b) != 1L || !(b %in% gauss_bound_types))
+        stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",
+                             paste0('"', gauss_bound_types, '"', collapse = ", "), describe(b)))
+      out$par <- c(s, match(b, gauss_bound_types) - 1)
     })
   out
 }
 
 #' @rdname astar_target
 #' @export
-astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression"), a = 10, D = 1L,
-                          N = 20L, prior_sd = 2, seed = 1L) {
+astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
+                                      "nonlinear"),
+                          a = 10, D = 1L, N = NULL, prior_sd = 2, seed = 1L,
+                          bound = c("constant", "linear", "quadratic"),
+                          model = names(nonlinear_models()), sd = 0.3) {
   problem <- match.arg(problem)
   D <- check_count(D, "D", max = 20L)
-  N <- check_count(N, "N", min = 2L)
+  if (is.null(N)) N <- switch(problem, gaussian_mean = 100L, nonlinear = 3L, 20L)
+  N <- check_count(N, "N", min = if (problem %in% c("clutter", "cauchy_regression")) 2L else 1L)
   switch(problem,
     peaky = astar_target(proposal_exponential(1), "peaky", data = list(a = a),
                          name = sprintf("peaky (a = %g)", a)),
@@ -274,15 +321,110 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression"), 
       astar_target(proposal_uniform(rep(-10, D), rep(10, D)), "cauchy_regression",
                    data = list(X = dat$X, y = dat$y, prior_sd = prior_sd),
                    name = sprintf("Cauchy regression (D = %d, N = %d)", D, 2L * max(N %/% 2L, 1L)))
+    },
+    gaussian_mean = {
+      # x_n ~ N(0.5, 1), prior N(0, 10^2) as the proposal (Section 6.2, Figure 2b)
+      bound <- match.arg(bound)
+      x <- with_seed(seed, stats::rnorm(N, 0.5, 1))
+      astar_target(proposal_normal(0, 10), "gaussian_mean",
+                   data = list(x = x, sd = 1, bound = bound),
+                   name = sprintf("Gaussian mean (N = %d, %s bounds)", N, bound))
+    },
+    nonlinear = {
+      # N inputs uniform on the model's range, parameters drawn from the
+      # uniform prior, y = f(t) + N(0, sd^2) (Section 6.3, Figure 2c)
+      model <- match.arg(model)
+      sd <- check_number(sd, "sd", 0, lower_open = TRUE)
+      m <- nonlinear_models()[[model]]
+      dat <- with_seed(seed, {
+        t <- stats::runif(N, m$t_range[1], m$t_range[2])
+        theta <- stats::runif(length(m$lower), m$lower, m$upper)
+        env <- c(as.list(stats::setNames(theta, m$params)), list(t = t))
+        list(t = t, y = eval(m$f, env) + stats::rnorm(N, 0, sd), theta = theta)
+      })
+      tg <- astar_target(proposal_uniform(m$lower, m$upper), "nonlinear_regression",
+                         data = list(f = model, t = dat$t, y = dat$y, sd = sd),
+                         name = sprintf("%s (N = %d, sd = %g)", model, N, sd))
+      tg$theta <- stats::setNames(dat$theta, m$params)
+      tg
     })
+}
+
+#' Nonlinear regression models of the A* sampling paper
+#'
+#' The five regression functions \eqn{y = f(t; \theta)} of Maddison, Tarlow
+#' & Minka (2014), Figure 2c (models "inspired by problems in physics,
+#' computational ecology, and biology"), used by the built-in
+#' `"nonlinear_regression"` target of [astar_target()] and by
+#' `astar_example("nonlinear")`. The paper's prior ranges are in its
+#' appendix, which is not part of the text we have; the ranges here are
+#' ours (each model's parameters vary over a box on which the curves change
+#' shape, so that N = 3 points leave the posterior multimodal).
+#'
+#' @return A named list, one element per model: `f` (the expression in `t`
+#'   and the parameters), `params` (parameter names), `lower`, `upper` (the
+#'   uniform prior's box) and `t_range` (where inputs are drawn).
+#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
+#'   NIPS 27, Section 6.3.
+#' @examples
+#' names(nonlinear_models())
+#' nonlinear_models()$two_sines$f
+#' @export
+nonlinear_models <- function() {
+  list(
+    rational = list(f = quote(a * (t - b)^2 / ((t - b)^2 + c^2)), params = c("a", "b", "c"),
+                    lower = c(0, -3, 0.1), upper = c(5, 3, 3), t_range = c(-3, 3)),
+    cubic = list(f = quote(a * t * (t - b) * (t - c)), params = c("a", "b", "c"),
+                 lower = c(-2, -3, -3), upper = c(2, 3, 3), t_range = c(-3, 3)),
+    projectile = list(f = quote(t * cos(a) / b * (t * sin(a) + sqrt(t^2 * sin(a)^2 + 2 * b * c))),
+                      params = c("a", "b", "c"), lower = c(0.1, 5, 0), upper = c(1.4, 15, 5),
+                      t_range = c(5, 15)),
+    exp_power = list(f = quote(a * exp(-b * abs(t - c)^d) + e), params = c("a", "b", "c", "d", "e"),
+                     lower = c(0, 0, -2, 0.5, -1), upper = c(4, 4, 2, 3, 1), t_range = c(-3, 3)),
+    two_sines = list(f = quote(a * sin(b * t + c) + d * sin(e * t + f)),
+                     params = c("a", "b", "c", "d", "e", "f"),
+                     lower = c(0, 0, 0, 0, 0, 0), upper = c(3, 3, 2 * pi, 3, 3, 2 * pi),
+                     t_range = c(-3, 3)))
+}
+
+# The built-in "nonlinear_regression" target: the model's log-likelihood as a
+# compiled expression, bounded by interval arithmetic in C.
+nonlinear_target <- function(proposal, data, name) {
+  if (!is.list(data))
+    stop_no_call(sprintf("`data` must be a list for model \"nonlinear_regression\", not %s.",
+                         describe(data)))
+  models <- nonlinear_models()
+  f <- get_data(data, "f")
+  if (!is.character(f) || length(f) != 1L || !(f %in% names(models)))
+    stop_no_call(sprintf("`data$f` must be one of %s, not %s.",
+                         paste0('"', names(models), '"', collapse = ", "), describe(f)))
+  m <- models[[f]]
+  if (proposal$dim != length(m$params))
+    stop_no_call(sprintf("The \"%s\" model has %d parameters but `proposal` has dimension %d.",
+                         f, length(m$params), proposal$dim))
+  t <- get_data(data, "t")
+  check_finite_numeric(t, "data$t")
+  y <- get_data(data, "y")
+  check_finite_numeric(y, "data$y", len = length(t))
+  if (length(t) < 1L) stop_no_call("`data$t` is empty.")
+  sd <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
+  e <- bquote(sum(-0.5 * ((y - .(m$f)) / .(sd))^2) - .(length(t) * (log(sd) + 0.5 * log(2 * pi))))
+  tg <- astar_target(proposal, expr = e, params = m$params,
+                     data = list(t = as.double(t), y = as.double(y)),
+                     name = if (is.null(name)) f else name)
+  tg$builtin <- "nonlinear_regression"
+  tg
 }
 
 #' @export
 print.logz_astar_target <- function(x, ...) {
   kind <- names(astar_models)[match(x$model, astar_models)]
+  if (!is.null(x$builtin)) kind <- x$builtin
   cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
               switch(kind, r = "an R function with an R bound",
                      expr = "an expression bounded by interval arithmetic",
+                     nonlinear_regression = paste("built-in \"nonlinear_regression\"",
+                                                  "bounded by interval arithmetic"),
                      sprintf("built-in \"%s\"", kind))))
   cat("proposal: ")
   print(x$proposal)
@@ -383,7 +525,9 @@ euler_gamma <- 0.5772156649015329
 #' top-down construction in decreasing order), so \eqn{o} is evaluated at
 #' up to \eqn{L} points per queue pop -- more likelihood evaluations, a
 #' better lower bound -- and only the regions left at the end are bounded and
-#' queued: fewer bound evaluations.
+#' queued: fewer bound evaluations. With `lower_bounds_dist = "poisson"`, L is
+#' drawn at each pop as \eqn{1 + \mathrm{Poisson}(m - 1)}, as in the paper's
+#' Figure 3 (its lightest markers: \eqn{m = 1/0.1 = 10}).
 #'
 #' `rejection_sample()` is rejection sampling from the proposal with the
 #' global bound \eqn{M(R^d)} (one bound evaluation in all), and
@@ -407,7 +551,13 @@ euler_gamma <- 0.5772156649015329
 #'   next (default `TRUE`); `FALSE` starts every sample from the whole space,
 #'   as in the paper's per-sample cost figures.
 #' @param lower_bounds_per_node lower bounds (likelihood evaluations) per
-#'   node taken from the queue, a whole number >= 1 (default 1: Algorithm 2).
+#'   node taken from the queue: with `lower_bounds_dist = "fixed"` a whole
+#'   number >= 1 (default 1: Algorithm 2); with `"poisson"` the mean
+#'   \eqn{m \ge 1} (any number) of \eqn{1 + \mathrm{Poisson}(m - 1)}
+#'   evaluations drawn afresh at each queue pop, the paper's Figure 3 setting
+#'   (refinement rate \eqn{\rho}: \eqn{m = 1/\rho}).
+#' @param lower_bounds_dist `"fixed"` or `"poisson"` (see
+#'   `lower_bounds_per_node`).
 #' @param refine OS* refinement: `"sampled_point"` or `"largest_mass"`.
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
@@ -454,16 +604,19 @@ euler_gamma <- 0.5772156649015329
 #' os_star_sample(astar_example("clutter", D = 2), 20)
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
-                         reuse_bounds = TRUE, lower_bounds_per_node = 1L, max_nodes = 1e6) {
+                         reuse_bounds = TRUE, lower_bounds_per_node = 1L,
+                         lower_bounds_dist = c("fixed", "poisson"), max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
   method <- match.arg(method)
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
-  lower_bounds_per_node <- check_count(lower_bounds_per_node, "lower_bounds_per_node",
-                                       max = 1000L)
-  if (method == "drill_down" && lower_bounds_per_node > 1L)
+  lower_bounds_dist <- match.arg(lower_bounds_dist)
+  lower_bounds_per_node <- if (lower_bounds_dist == "fixed")
+    check_count(lower_bounds_per_node, "lower_bounds_per_node", max = 1000L)
+  else check_number(lower_bounds_per_node, "lower_bounds_per_node", lower = 1, upper = 1000)
+  if (method == "drill_down" && (lower_bounds_per_node > 1 || lower_bounds_dist == "poisson"))
     stop_no_call("`lower_bounds_per_node` > 1 is for method = \"astar\" only.")
   if (method == "drill_down" && target$dim != 1L)
     stop_no_call(sprintf("`method = \"drill_down\"` needs a 1-D target; `target` has dimension %d.",
@@ -472,7 +625,8 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
   t0 <- proc.time()[["elapsed"]]
   res <- .Call(C_astar_sample, target, n,
                list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
-                    max_nodes = max_nodes, lower_bounds = lower_bounds_per_node))
+                    max_nodes = max_nodes, lower_bounds = as.double(lower_bounds_per_node),
+                    lower_bounds_random = lower_bounds_dist == "poisson"))
   new_astar_samples(res, target, log_z = mean(res$gumbel) - euler_gamma,
                     se = pi / sqrt(6 * n), gumbel = res$gumbel,
                     method = if (method == "astar") "A*" else "A* (drill down)",

@@ -18,7 +18,9 @@
 #include <Rmath.h>
 #include "logz.h"
 
-enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3, MODEL_EXPR = 4 };
+enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3, MODEL_EXPR = 4,
+       MODEL_GAUSS_MEAN = 5 };
+enum { BOUND_CONSTANT = 0, BOUND_LINEAR = 1, BOUND_QUADRATIC = 2 };
 
 typedef struct {
     const char *name;
@@ -94,6 +96,22 @@ static void target_from_list(SEXP t, astar_target *tg)
         if (tg->npar != 2 || !tg->X || !tg->y || tg->ncol != tg->d)
             error("internal error: bad Cauchy regression target");
         break;
+    case MODEL_GAUSS_MEAN: {
+        /* par: sd, bound type; X: the N observations (N x 1); work: sum x,
+         * sum x^2, N log N(0; 0, sd^2) */
+        if (tg->npar != 2 || !tg->X || tg->ncol != 1 || tg->d != 1)
+            error("internal error: bad Gaussian-mean target");
+        double s = tg->par[0], s1 = 0.0, s2 = 0.0;
+        for (int n = 0; n < tg->nrow; n++) {
+            s1 += tg->X[n];
+            s2 += tg->X[n] * tg->X[n];
+        }
+        tg->work = (double *) R_alloc(3, sizeof(double));
+        tg->work[0] = s1;
+        tg->work[1] = s2;
+        tg->work[2] = tg->nrow * (-0.5 * log(2 * M_PI) - log(s));
+        break;
+    }
     case MODEL_EXPR:
         program_from_list(logz_get(t, "program"), &tg->prog);
         if (tg->prog.d != tg->d) error("internal error: expression of the wrong dimension");
@@ -139,6 +157,41 @@ static double clutter_term(const astar_target *tg, int n, const double *x)
     return logz_log_add_exp(tg->work[tg->nrow] - 0.5 * ss, tg->work[n]);
 }
 
+/* 1-D Gaussian mean: o(mu) = sum_n log N(x_n; mu, sd^2), from the sums */
+static double gauss_mean_o(const astar_target *tg, double mu)
+{
+    double s = tg->par[0], N = tg->nrow;
+    return tg->work[2] - (tg->work[1] - 2.0 * mu * tg->work[0] + N * mu * mu) / (2.0 * s * s);
+}
+
+static double clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* Bounds of o over [l, u] (Section 6.2): "constant" sums each term's maximum
+ * (at the point of the box nearest x_n); "linear" sums each term's tangent
+ * at the box centre m (an upper bound: the terms are concave) and maximises
+ * the sum, o(m) + o'(m)(mu - m), at an end of the box, falling back to
+ * constant bounds on unbounded boxes; "quadratic" sums the terms themselves
+ * (quadratic, so the bound is tight): o at the clamped mean. */
+static double gauss_mean_m(const astar_target *tg, double l, double u)
+{
+    double s = tg->par[0], N = tg->nrow;
+    int type = (int) tg->par[1];
+    if (type == BOUND_QUADRATIC) return gauss_mean_o(tg, clamp(tg->work[0] / N, l, u));
+    if (type == BOUND_LINEAR && R_FINITE(l) && R_FINITE(u)) {
+        double m = 0.5 * (l + u), g = (tg->work[0] - N * m) / (s * s);
+        return gauss_mean_o(tg, m) + (g > 0 ? g * (u - m) : g * (l - m));
+    }
+    double ss = 0.0;
+    for (int n = 0; n < tg->nrow; n++) {
+        double r = tg->X[n] - clamp(tg->X[n], l, u);
+        ss += r * r;
+    }
+    return tg->work[2] - ss / (2.0 * s * s);
+}
+
 static double target_o(astar_target *tg, const double *x)
 {
     double o = 0.0;
@@ -167,6 +220,9 @@ static double target_o(astar_target *tg, const double *x)
     case MODEL_EXPR:
         o = program_point(&tg->prog, x, tg->stack);
         break;
+    case MODEL_GAUSS_MEAN:
+        o = gauss_mean_o(tg, x[0]);
+        break;
     }
     return o;
 }
@@ -180,11 +236,6 @@ static double target_log_lik(astar_target *tg, const double *x)
         error("target '%s': log_lik is %s at x = (%g%s); it must be finite or -Inf.",
               tg->name, ISNAN(o) ? "NaN" : "+Inf", x[0], tg->d > 1 ? ", ..." : "");
     return o;
-}
-
-static double clamp(double v, double lo, double hi)
-{
-    return v < lo ? lo : (v > hi ? hi : v);
 }
 
 static double target_m(astar_target *tg, const double *lo, const double *hi)
@@ -233,6 +284,9 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
         program_box(&tg->prog, lo, hi, tg->stack, tg->stack_hi, &l, &m);
         break;
     }
+    case MODEL_GAUSS_MEAN:
+        m = gauss_mean_m(tg, lo[0], hi[0]);
+        break;
     }
     return m;
 }
@@ -435,83 +489,16 @@ static void check_node_limit(const astar_target *tg, const astar_counts *cnt)
               tg->name, cnt->max_nodes);
 }
 
-/* Consider child c of a popped item with Gumbel value G: the child's own
- * (Gc, Xc) is either inherited (inherit = 1: the parent's point lies in c) or
- * Gc ~ TruncGumbel(log nu(c), G) with Xc ~ nu restricted to c. Prune first
- * with the parent's bound Mp, then with the child's own. */
-static void consider_child(astar_tree *t, astar_queue *q, astar_target *tg, int c,
-                           double G, double Mp, int inherit, const double *x, double o,
-                           double LB, double *xc)
-{
-    double Gc = inherit ? G : logz_rtruncgumbel1(t->lm[c], G);
-    if (!(LB < Gc + Mp) || t->lm[c] == R_NegInf) return;
-    double Mc = tree_bound(t, tg, c);
-    if (!(LB < Gc + Mc)) return;
-    int k;
-    if (inherit) {
-        k = queue_item(q, c, Gc, x, o);
-    } else {
-        proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
-        k = queue_item(q, c, Gc, xc, NA_REAL);
-    }
-    heap_push(q, k, Gc + Mc);
-}
-
-/* One exact sample: writes x_out, returns its Gumbel value (a draw from
- * Gumbel(log Z)). The tree holds at least the root on entry. */
-static double astar_one(astar_tree *t, astar_queue *q, astar_target *tg, double *x_out,
-                        double *scratch, astar_counts *cnt)
-{
-    int d = t->d;
-    double *lo = scratch, *hi = scratch + d, *xc = scratch + 2 * d, *xp = scratch + 3 * d;
-    double LB = R_NegInf;
-    int found = 0;
-    q->n = 0;
-    q->hn = 0;
-    double G1 = logz_rgumbel1(t->lm[0]);
-    double M1 = tree_bound(t, tg, 0);
-    if (LB < G1 + M1) {
-        proposal_draw(&tg->prop, t->lo, t->hi, xc);
-        heap_push(q, queue_item(q, 0, G1, xc, NA_REAL), G1 + M1);
-    }
-    while (q->hn > 0 && LB < q->pri[q->heap[0]]) {
-        int k = heap_pop(q), node = q->node[k];
-        double G = q->G[k], o = q->o[k], Mp = t->M[node];
-        memcpy(xp, q->x + (size_t) k * d, sizeof(double) * d);
-        if (ISNAN(o)) {
-            o = target_log_lik(tg, xp);
-            check_below_bound(tg, o, Mp, xp);
-        }
-        cnt->nodes += 1;
-        if (G + o > LB) {
-            LB = G + o;
-            memcpy(x_out, xp, sizeof(double) * d);
-            found = 1;
-        }
-        if (t->left[node] < 0) {
-            /* a leaf: split at the sampled point; both children are fresh */
-            tree_split(t, &tg->prop, node, xp, lo, hi);
-            consider_child(t, q, tg, t->left[node], G, Mp, 0, xp, o, LB, xc);
-            consider_child(t, q, tg, t->right[node], G, Mp, 0, xp, o, LB, xc);
-        } else {
-            /* a region split by an earlier sample: the child holding the point
-             * inherits (G, x, o(x)), the other one is fresh */
-            int left_has = xp[t->split_dim[node]] < t->split_val[node];
-            consider_child(t, q, tg, t->left[node], G, Mp, left_has, xp, o, LB, xc);
-            consider_child(t, q, tg, t->right[node], G, Mp, !left_has, xp, o, LB, xc);
-        }
-        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
-        check_node_limit(tg, cnt);
-    }
-    if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
-    return LB;
-}
-
-/* The variant with several lower bounds per node (Section 4): a popped node
- * is expanded together with the next L - 1 largest Gumbel values below it
- * (a local top-down construction in decreasing G order), evaluating o at each
- * point (more likelihood evaluations, a better LB), and only the regions left
- * at the end are bounded and queued (fewer bound evaluations). */
+/* The search of Algorithm 2. A node popped from the queue is expanded
+ * together with the next L - 1 largest Gumbel values below it (a local
+ * top-down construction in decreasing G order; Section 4's "several lower
+ * bounds per node"), evaluating o at each point, and only the regions left
+ * at the end are bounded and queued. L = 1 is Algorithm 2 itself: the popped
+ * node's children are bounded and queued. L is fixed, or (lb_random) drawn
+ * per pop as 1 + Poisson(lb_mean - 1), as in the paper's Figure 3. Children
+ * are pruned with the parent's bound before their own is computed; a child
+ * of a region split by an earlier sample that holds the parent's point
+ * inherits its Gumbel value, point and o (reused bounds). */
 static void local_children(astar_tree *t, astar_queue *loc, astar_target *tg, int node,
                            int split_here, double G, const double *xp, double o, double LB,
                            double *xc)
@@ -535,8 +522,9 @@ static void local_children(astar_tree *t, astar_queue *loc, astar_target *tg, in
     }
 }
 
-static double astar_one_multi(astar_tree *t, astar_queue *q, astar_queue *loc, astar_target *tg,
-                              int L, double *x_out, double *scratch, astar_counts *cnt)
+static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_target *tg,
+                        double lb_mean, int lb_random, double *x_out, double *scratch,
+                        astar_counts *cnt)
 {
     int d = t->d;
     double *lo = scratch, *hi = scratch + d, *xc = scratch + 2 * d, *xp = scratch + 3 * d;
@@ -552,6 +540,7 @@ static double astar_one_multi(astar_tree *t, astar_queue *q, astar_queue *loc, a
     }
     while (q->hn > 0 && LB < q->pri[q->heap[0]]) {
         int k = heap_pop(q);
+        int L = lb_random ? 1 + (int) rpois(lb_mean - 1.0) : (int) lb_mean;
         loc->n = 0;
         loc->hn = 0;
         heap_push(loc, queue_item(loc, q->node[k], q->G[k], q->x + (size_t) k * d, q->o[k]),
@@ -656,9 +645,10 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     int method = asInteger(logz_get(control, "method"));
     int reuse = asLogical(logz_get(control, "reuse"));
     double max_nodes = asReal(logz_get(control, "max_nodes"));
-    int nlb = asInteger(logz_get(control, "lower_bounds"));
+    double lb_mean = asReal(logz_get(control, "lower_bounds"));
+    int lb_random = asLogical(logz_get(control, "lower_bounds_random"));
     if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
-        ISNAN(max_nodes) || nlb == NA_INTEGER || nlb < 1)
+        ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL)
         error("internal error: bad arguments to astar_sample");
     if (method == 1 && d != 1) error("internal error: drill down needs d = 1");
 
@@ -689,8 +679,7 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
         astar_counts cnt = {0, 0, 0, max_nodes};
         double l0 = tg.n_lik, b0 = tg.n_bound;
         gum[s] = method == 1 ? drill_down_one(&t, &tg, x, scratch, &cnt)
-                 : nlb > 1 ? astar_one_multi(&t, &q, &loc, &tg, nlb, x, scratch, &cnt)
-                           : astar_one(&t, &q, &tg, x, scratch, &cnt);
+                 : astar_one(&t, &q, &loc, &tg, lb_mean, lb_random, x, scratch, &cnt);
         for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
         clik[s] = tg.n_lik - l0;
         cbnd[s] = tg.n_bound - b0;

@@ -96,6 +96,77 @@ test_that("several lower bounds per node: same distribution, fewer bound evaluat
   expect_error(astar_sample(tg, 5, lower_bounds_per_node = 0), "`lower_bounds_per_node`")
 })
 
+test_that("Poisson lower bounds per node: same distribution, mean count as asked", {
+  tg <- astar_example("clutter", D = 1)
+  ex <- exact_cdf(tg)
+  set.seed(361)
+  a <- astar_sample(tg, 800, reuse_bounds = FALSE)
+  p <- astar_sample(tg, 800, reuse_bounds = FALSE, lower_bounds_per_node = 4.5,
+                    lower_bounds_dist = "poisson")
+  expect_gt(ks.test(p$samples[, 1], ex$cdf)$p.value, 1e-3)
+  expect_gt(suppressWarnings(ks.test(p$gumbel, pgumbel, location = ex$log_z))$p.value, 1e-3)
+  expect_gt(mean(p$cost$likelihood), mean(a$cost$likelihood))
+  expect_lt(mean(p$cost$bound), mean(a$cost$bound))
+  # the mean 1 with "poisson" is Algorithm 2 itself, draw for draw
+  set.seed(362)
+  f <- astar_sample(tg, 50, reuse_bounds = FALSE)
+  set.seed(362)
+  q <- astar_sample(tg, 50, reuse_bounds = FALSE, lower_bounds_dist = "poisson")
+  expect_identical(f$samples, q$samples)
+  expect_error(astar_sample(tg, 5, lower_bounds_per_node = 2.5), "`lower_bounds_per_node`")
+  expect_error(astar_sample(tg, 5, lower_bounds_per_node = 0.5, lower_bounds_dist = "poisson"),
+               "`lower_bounds_per_node`")
+  expect_error(astar_sample(tg, 5, lower_bounds_dist = "binomial"), "should be one of")
+})
+
+test_that("Gaussian mean: closed-form posterior and evidence for every bound type", {
+  set.seed(371)
+  x <- rnorm(200, 0.5, 1)
+  prec <- 1 / 100 + length(x)                       # prior N(0, 10^2), unit noise
+  post_mean <- sum(x) / prec
+  log_z <- -0.5 * length(x) * log(2 * pi) - 0.5 * sum(x^2) + 0.5 * sum(x)^2 / prec -
+    0.5 * log(100 * prec)
+  lik <- numeric(3)
+  for (i in 1:3) {
+    b <- c("constant", "linear", "quadratic")[i]
+    tg <- astar_target(proposal_normal(0, 10), "gaussian_mean", data = list(x = x, bound = b))
+    s <- astar_sample(tg, 400, reuse_bounds = FALSE)
+    expect_gt(ks.test(s$samples[, 1], pnorm, post_mean, 1 / sqrt(prec))$p.value, 1e-3)
+    expect_lt(abs(s$log_z - log_z), 4 * s$se)
+    lik[i] <- mean(s$cost$likelihood)
+  }
+  # tighter bounds, fewer likelihood evaluations (Figure 2b, large N)
+  expect_true(lik[3] < lik[2] && lik[2] < lik[1])
+  # the bounds are ordered on finite boxes: quadratic (tight) <= linear, constant
+  tgs <- lapply(c("constant", "linear", "quadratic"), function(b)
+    astar_target(proposal_normal(0, 10), "gaussian_mean", data = list(x = x, bound = b)))
+  lo <- runif(50, -1, 1)
+  hi <- lo + rexp(50)
+  M <- sapply(tgs, astar_bound, lower = lo, upper = hi)
+  expect_true(all(M[, 3] <= M[, 2] + 1e-9 & M[, 3] <= M[, 1] + 1e-9))
+  grid_max <- mapply(function(l, h) max(astar_log_lik(tgs[[1]], seq(l, h, length.out = 2001))),
+                     lo, hi)
+  expect_equal(M[, 3], grid_max, tolerance = 1e-6)
+})
+
+test_that("nonlinear regression built-ins: A* agrees with rejection sampling", {
+  tg <- astar_example("nonlinear", model = "rational", sd = 0.5, seed = 3)
+  expect_output(print(tg), "built-in \"nonlinear_regression\"")
+  expect_named(tg$theta, c("a", "b", "c"))
+  set.seed(381)
+  a <- astar_sample(tg, 400, reuse_bounds = FALSE)
+  r <- rejection_sample(tg, 400)
+  for (j in 1:3) expect_gt(suppressWarnings(ks.test(a$samples[, j], r$samples[, j]))$p.value, 1e-3)
+  expect_lt(abs(a$log_z - r$log_z), 4 * sqrt(a$se^2 + r$se^2))
+  # every model builds with the dimension of its parameter box and samples
+  for (m in names(nonlinear_models())) {
+    tg <- astar_example("nonlinear", model = m, sd = 1)
+    expect_equal(tg$dim, length(nonlinear_models()[[m]]$params))
+    s <- astar_sample(tg, 3)
+    expect_true(all(is.finite(s$gumbel)))
+  }
+})
+
 test_that("2-D samples match cell probabilities by grid integration (chi-square)", {
   tg <- astar_example("cauchy_regression", D = 2, N = 10)  # bimodal, support [-10, 10]^2
   h <- 0.02
@@ -132,8 +203,13 @@ test_that("2-D samples match cell probabilities by grid integration (chi-square)
 
 test_that("built-in bounds really bound the log-likelihood on random boxes", {
   set.seed(501)
-  for (tg in list(astar_example("peaky", a = 7), astar_example("clutter", D = 2),
-                  astar_example("clutter", D = 3), astar_example("cauchy_regression", D = 2))) {
+  targets <- c(list(astar_example("peaky", a = 7), astar_example("clutter", D = 2),
+                    astar_example("clutter", D = 3), astar_example("cauchy_regression", D = 2)),
+               lapply(c("constant", "linear", "quadratic"),
+                      function(b) astar_example("gaussian_mean", N = 50, bound = b)),
+               lapply(names(nonlinear_models()),
+                      function(m) astar_example("nonlinear", model = m, sd = 0.3)))
+  for (tg in targets) {
     d <- tg$dim
     sup <- support(tg)
     ok <- vapply(1:200, function(k) {
@@ -177,7 +253,9 @@ test_that("result objects have the documented structure and methods", {
   expect_s3_class(s, c("logz_astar", "logz_samples", "logz_estimate"), exact = TRUE)
   expect_equal(dim(s$samples), c(25L, 2L))
   expect_named(s$cost, c("likelihood", "bound", "nodes"))
-  expect_true(all(s$cost$likelihood >= 1 & s$cost$bound >= 1))
+  # the root's point is fresh for every sample; with reused bounds a later
+  # sample may need no new bound at all
+  expect_true(all(s$cost$likelihood >= 1) && all(s$cost$bound >= 0) && s$cost$bound[1] >= 1)
   expect_equal(s$counts[["likelihood"]], sum(s$cost$likelihood))
   expect_equal(s$log_z, mean(s$gumbel) - 0.5772156649)
   expect_output(print(s), "25 exact samples by A\\*")
@@ -254,6 +332,18 @@ test_that("bad input errors name the argument", {
                             data = list(X = matrix(1, 4, 1), y = 1:3)), "`data\\$y`")
   expect_error(astar_target(proposal_normal(), "cauchy_regression",
                             data = list(X = matrix(1, 3, 1), y = 1:3, prior_sd = 1)), "uniform")
+  expect_error(astar_target(proposal_normal(), "gaussian_mean", data = list(x = 1, bound = "cubic")),
+               "`data\\$bound`")
+  expect_error(astar_target(proposal_normal(), "gaussian_mean", data = list(x = 1, sd = 0)),
+               "`data\\$sd`")
+  expect_error(astar_target(proposal_normal(c(0, 0)), "gaussian_mean", data = list(x = 1)), "1-D")
+  expect_error(astar_target(proposal_uniform(0, 1), "nonlinear_regression",
+                            data = list(f = "quartic", t = 1, y = 1)), "`data\\$f`")
+  expect_error(astar_target(proposal_uniform(0, 1), "nonlinear_regression",
+                            data = list(f = "cubic", t = 1, y = 1)), "3 parameters")
+  expect_error(astar_target(proposal_uniform(c(0, 0, 0), c(1, 1, 1)), "nonlinear_regression",
+                            data = list(f = "cubic", t = 1:2, y = 1)), "`data\\$y`")
+  expect_error(astar_example("nonlinear", sd = -1), "`sd`")
   expect_error(astar_log_lik(astar_example("clutter", D = 2), c(1, 2, 3)), "`x`")
   expect_error(astar_bound(tg, 2, 1), "`lower` must not exceed")
   expect_error(astar_sample(tg, 1, max_nodes = NA), "`max_nodes`")
