@@ -6,7 +6,7 @@ PKG := logz
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install document demo test check bench clean
+.PHONY: deps install document demo test check bench sanitize valgrind clean
 
 deps:
 	bash tools/install-deps.sh
@@ -29,6 +29,14 @@ check: deps
 	_R_CHECK_FORCE_SUGGESTS_=false $(R) CMD check --no-manual $(TARBALL)
 	@if grep -qE '^Status:.*(ERROR|WARNING)' $(PKG).Rcheck/00check.log; then \
 		echo "R CMD check reported an ERROR or WARNING"; exit 1; fi
+
+# The test suite built with -fsanitize=address,undefined (gcc), and under
+# valgrind (LOGZ_TEST_FILTER=regex runs a part of the suite).
+sanitize: deps
+	bash tools/sanitize.sh
+
+valgrind: install
+	bash tools/valgrind.sh
 
 bench: install
 	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done

@@ -45,6 +45,9 @@
 #'   bit-identical results for any `threads`; with the dense kernel each thread
 #'   calls `dgemm` on its own chains, and BLAS blocking can change the last
 #'   bits.
+#' @param workers `NULL` or the number of pieces to split the chains into,
+#'   run through the active [future::plan()] and merged exactly (see
+#'   [scale_out]); `NULL` splits only when a parallel plan is active.
 #' @param ... further arguments for methods.
 #' @return An object of class `c("logz_ais", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
@@ -92,7 +95,7 @@ ais.default <- function(model, ...) {
 #' @export
 ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_per_step = 1L,
                     base = NULL, threads = 1L, progress = interactive(),
-                    kernel = c("auto", "dense", "sparse"), ...) {
+                    kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains")
@@ -101,6 +104,10 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   check_flag(progress, "progress")
   kernel <- match.arg(kernel)
   a0 <- rbm_base_bias(model, base)
+  pieces <- resolve_pieces(workers, n_chains)
+  if (pieces > 1L)
+    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+      ais.rbm(model, schedule, size, sweeps_per_step, base, threads, FALSE, kernel, workers = 1L)))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, a0, threads,
@@ -229,8 +236,8 @@ print.logz_ais <- function(x, ...) {
               x$bounds[[1]], x$bounds[[2]]))
   cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
               x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time))
+  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
+              x$time, pieces_note(x)))
   invisible(x)
 }
 

@@ -559,6 +559,9 @@ euler_gamma <- 0.5772156649015329
 #' @param lower_bounds_dist `"fixed"` or `"poisson"` (see
 #'   `lower_bounds_per_node`).
 #' @param refine OS* refinement: `"sampled_point"` or `"largest_mass"`.
+#' @param workers `NULL` or the number of pieces to split the `n` samples
+#'   into, run through the active [future::plan()] and stacked (see
+#'   [scale_out]).
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
 #'   200 MB in 4-D).
@@ -605,7 +608,8 @@ euler_gamma <- 0.5772156649015329
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          reuse_bounds = TRUE, lower_bounds_per_node = 1L,
-                         lower_bounds_dist = c("fixed", "poisson"), max_nodes = 1e6) {
+                         lower_bounds_dist = c("fixed", "poisson"), max_nodes = 1e6,
+                         workers = NULL) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
@@ -623,6 +627,22 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          target$dim))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
+  pieces <- resolve_pieces(workers, n)
+  if (pieces > 1L) {
+    parts <- run_pieces(n, pieces, function(size, i)
+      astar_sample(target, size, method, reuse_bounds, lower_bounds_per_node, lower_bounds_dist,
+                   max_nodes, workers = 1L))
+    gumbel <- unlist(lapply(parts, `[[`, "gumbel"))
+    cost <- do.call(rbind, lapply(parts, `[[`, "cost"))
+    res <- list(samples = do.call(rbind, lapply(parts, `[[`, "samples")),
+                likelihood = cost$likelihood, bound = cost$bound, nodes = cost$nodes)
+    return(new_astar_samples(res, target, log_z = mean(gumbel) - euler_gamma,
+                             se = pi / sqrt(6 * n), gumbel = gumbel, method = parts[[1]]$method,
+                             subclass = "logz_astar", time = proc.time()[["elapsed"]] - t0,
+                             seed = seed, call = call,
+                             extra = list(tree_size = max(vapply(parts, `[[`, 1, "tree_size")),
+                                          pieces = pieces)))
+  }
   res <- .Call(C_astar_sample, target, n,
                list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
                     max_nodes = max_nodes, lower_bounds = as.double(lower_bounds_per_node),
@@ -725,7 +745,7 @@ print.logz_samples <- function(x, ...) {
   cat(sprintf("  log Z = %.4f (se %.4f)\n", x$log_z, x$se))
   cat(sprintf("  per sample: %.1f likelihood, %.1f bound evaluations, %.1f nodes\n",
               mean(x$cost$likelihood), mean(x$cost$bound), mean(x$cost$nodes)))
-  cat(sprintf("  %.3f s (%.0f samples/s)\n", x$time, n / max(x$time, 1e-9)))
+  cat(sprintf("  %.3f s (%.0f samples/s)%s\n", x$time, n / max(x$time, 1e-9), pieces_note(x)))
   invisible(x)
 }
 

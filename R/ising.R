@@ -596,6 +596,9 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1
 #'   (\eqn{a_0 = 0}), or a numeric vector \eqn{a_0} of length `n`.
 #' @param threads number of OpenMP threads (chains are split over them).
 #' @param progress show a progress bar (default: in interactive sessions).
+#' @param workers `NULL` or the number of pieces to split the chains into,
+#'   run through the active [future::plan()] and merged exactly (see
+#'   [scale_out]).
 #' @param ... unused.
 #' @return An object of class `c("logz_ais", "logz_estimate")`, as described
 #'   in [ais()]: `log_z`, `se`, `bounds`, `ess`, `log_weights`, `log_z0`,
@@ -617,7 +620,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1
 #' @export
 ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
-                      progress = interactive(), ...) {
+                      progress = interactive(), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains")
@@ -625,6 +628,10 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   a0 <- ising_base_field(model, base)
+  pieces <- resolve_pieces(workers, n_chains)
+  if (pieces > 1L)
+    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+      ais.ising(model, schedule, size, sweeps_per_step, base, threads, FALSE, workers = 1L)))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
 

@@ -43,6 +43,9 @@
 #' @param base the base distribution, as in [ais()].
 #' @param threads OpenMP threads for the per-unit work.
 #' @param progress show a progress bar.
+#' @param workers `NULL` or the number of pieces to split the data points
+#'   into, run through the active [future::plan()] and merged exactly (see
+#'   [scale_out]).
 #' @param ... further arguments for methods.
 #' @return An object of class `c("logz_raise", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
@@ -86,7 +89,7 @@ raise.default <- function(model, ...) {
 #' @export
 raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
-                      progress = interactive(), ...) {
+                      progress = interactive(), workers = NULL, ...) {
   call <- match.call()
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   schedule <- as_schedule(schedule)
@@ -97,8 +100,25 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
   a0 <- rbm_base_bias(model, base)
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-
   N <- nrow(data)
+  pieces <- resolve_pieces(workers, N)
+  if (pieces > 1L) {
+    rows <- split(seq_len(N), rep(seq_len(pieces), piece_sizes(N, pieces)))
+    parts <- run_pieces(N, pieces, function(size, i)
+      raise.rbm(model, data[rows[[i]], , drop = FALSE], schedule, n_chains, sweeps_per_step,
+                base, threads, FALSE, workers = 1L))
+    out <- new_raise_result(
+      log_p = unlist(lapply(parts, `[[`, "log_p")),
+      log_z_i = unlist(lapply(parts, function(p) p$diagnostics$log_z)),
+      ess = unlist(lapply(parts, function(p) p$diagnostics$ess)),
+      log_weights = do.call(cbind, lapply(parts, `[[`, "log_weights")),
+      log_z0 = parts[[1]]$log_z0, schedule = schedule,
+      sweeps = sum(vapply(parts, function(p) p$counts[["gibbs_sweeps"]], numeric(1))),
+      n_chains = n_chains, time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+    out$pieces <- pieces
+    return(out)
+  }
+
   M <- N * n_chains
   betas <- rev(as.double(schedule))
   K <- length(betas) - 1L
@@ -121,15 +141,23 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
     w <- exp(x - max(x))
     sum(w)^2 / sum(w^2)
   })
-  lz_i <- neg_f - log_p
-  ll <- mean(log_p)
+  new_raise_result(log_p, neg_f - log_p, ess, lw, log_z0, schedule,
+                   sweeps = K * sweeps_per_step * M, n_chains = n_chains,
+                   time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+}
+
+# The RAISE result from per-example log p-hat, log Z estimates (-F - log p)
+# and ESS, and the n_chains x N matrix of log weights.
+new_raise_result <- function(log_p, log_z_i, ess, log_weights, log_z0, schedule, sweeps,
+                             n_chains, time, seed, call) {
+  N <- length(log_p)
   new_logz_estimate(list(
-    log_z = mean(lz_i), se = if (N > 1L) stats::sd(lz_i) / sqrt(N) else NA_real_,
-    log_likelihood = ll, log_p = log_p, log_weights = lw, log_z0 = log_z0,
-    schedule = schedule, method = "RAISE", time = proc.time()[["elapsed"]] - t0,
-    counts = c(gibbs_sweeps = K * sweeps_per_step * M, chains = n_chains, examples = N,
-               steps = K),
-    diagnostics = data.frame(example = seq_len(N), log_p = log_p, log_z = lz_i, ess = ess),
+    log_z = mean(log_z_i), se = if (N > 1L) stats::sd(log_z_i) / sqrt(N) else NA_real_,
+    log_likelihood = mean(log_p), log_p = log_p, log_weights = log_weights, log_z0 = log_z0,
+    schedule = schedule, method = "RAISE", time = time,
+    counts = c(gibbs_sweeps = sweeps, chains = n_chains, examples = N,
+               steps = length(schedule) - 1L),
+    diagnostics = data.frame(example = seq_len(N), log_p = log_p, log_z = log_z_i, ess = ess),
     seed = seed, call = call), "logz_raise")
 }
 
@@ -142,7 +170,7 @@ print.logz_raise <- function(x, ...) {
               x$se))
   cat(sprintf("  %d chains per example, %d steps (%s schedule)\n", x$counts[["chains"]],
               x$counts[["steps"]], attr(x$schedule, "name")))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time))
+  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
+              x$time, pieces_note(x)))
   invisible(x)
 }

@@ -3,7 +3,9 @@
 library(testthat)
 Sys.setenv(NOT_CRAN = "true")  # run snapshot tests too
 library(logz)
+filter <- Sys.getenv("LOGZ_TEST_FILTER")  # e.g. "astar|ising": run part of the suite
 res <- as.data.frame(test_dir("tests/testthat", package = "logz", load_package = "installed",
+                              filter = if (nzchar(filter)) filter else NULL,
                               reporter = ProgressReporter$new(show_praise = FALSE),
                               stop_on_failure = FALSE))
 failed <- sum(res$failed) + sum(res$error)

@@ -1,0 +1,80 @@
+# Scale-out through future: pieces merged exactly, results independent of the
+# plan for a given seed and number of pieces.
+
+small_rbm <- function() {
+  set.seed(3)
+  rbm(matrix(rnorm(60, 0, 0.5), 12, 5), rnorm(12), rnorm(5))
+}
+
+test_that("AIS in pieces: pooled weights, exact trace merge, close to exact log Z", {
+  skip_if_not_installed("future.apply")
+  m <- small_rbm()
+  set.seed(11)
+  a <- ais(m, schedule_linear(300), n_chains = 61, workers = 3, progress = FALSE)
+  expect_equal(a$pieces, 3L)
+  expect_length(a$log_weights, 61L)
+  expect_equal(a$counts[["chains"]], 61)
+  # the merged per-step trace ends at the estimate from all pooled weights
+  last <- a$diagnostics[nrow(a$diagnostics), ]
+  expect_equal(last$log_z, a$log_z, tolerance = 1e-10)
+  expect_equal(last$ess, a$ess, tolerance = 1e-8)
+  s <- logz:::ais_summary(a$log_weights, a$log_z0)
+  expect_equal(a$log_z, s$log_z)
+  expect_lt(abs(a$log_z - exact_log_z(m)), 4 * a$se + 0.01)
+  expect_output(print(a), "in 3 pieces")
+})
+
+test_that("results depend on the seed and pieces, not on the plan", {
+  skip_if_not_installed("future.apply")
+  skip_on_cran()
+  m <- small_rbm()
+  set.seed(12)
+  seq_run <- ais(m, schedule_linear(100), n_chains = 20, workers = 2, progress = FALSE)
+  set.seed(12)
+  tg <- astar_example("clutter", D = 1)
+  seq_samples <- astar_sample(tg, 10, workers = 2)
+  oplan <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(oplan), add = TRUE)
+  set.seed(12)
+  par_run <- ais(m, schedule_linear(100), n_chains = 20, workers = 2, progress = FALSE)
+  set.seed(12)
+  par_samples <- astar_sample(tg, 10, workers = 2)
+  expect_identical(par_run$log_weights, seq_run$log_weights)
+  expect_identical(par_samples$samples, seq_samples$samples)
+  expect_identical(par_samples$gumbel, seq_samples$gumbel)
+  # with a parallel plan and workers = NULL, the work is split over its workers
+  set.seed(12)
+  auto <- ais(m, schedule_linear(100), n_chains = 20, progress = FALSE)
+  expect_equal(auto$pieces, 2L)
+  expect_identical(auto$log_weights, seq_run$log_weights)
+})
+
+test_that("RAISE, Ising AIS and A* in pieces agree with their exact values", {
+  skip_if_not_installed("future.apply")
+  m <- small_rbm()
+  set.seed(13)
+  data <- matrix(rbinom(6 * 12, 1, 0.5), 6, 12)
+  r <- raise(m, data, schedule_linear(200), n_chains = 4, workers = 2, progress = FALSE)
+  expect_equal(r$pieces, 2L)
+  expect_equal(r$counts[["examples"]], 6)
+  expect_equal(dim(r$log_weights), c(4L, 6L))
+  expect_equal(r$log_p, log_likelihood(m, data, exact_log_z(m), per_example = TRUE),
+               tolerance = 0.05)
+  g <- ising_grid(3, 3, coupling = 0.3, field = 0.1)
+  fit <- ais(g, schedule_linear(300), n_chains = 30, workers = 2, progress = FALSE)
+  expect_lt(abs(fit$log_z - exact_log_z(g)), 4 * fit$se + 0.01)
+  s <- astar_sample(astar_example("peaky", a = 10), 300, workers = 3)
+  expect_equal(dim(s$samples), c(300L, 1L))
+  expect_equal(nrow(s$cost), 300L)
+  expect_equal(s$log_z, mean(s$gumbel) - 0.5772156649)
+  exact <- log(integrate(function(x) exp(-x) / (1 + x)^10, 0, Inf)$value)
+  expect_lt(abs(s$log_z - exact), 4 * s$se)
+})
+
+test_that("bad workers are errors naming the argument", {
+  m <- small_rbm()
+  expect_error(ais(m, n_chains = 10, workers = 0), "`workers`")
+  expect_error(ais(m, n_chains = 10, workers = NA), "`workers`")
+  expect_error(ais(m, n_chains = 10, workers = "two"), "`workers`")
+  expect_error(astar_sample(astar_example("peaky"), 5, workers = 1.5), "`workers`")
+})
