@@ -27,8 +27,10 @@
 #' @return `rgumbel()` and `rtruncgumbel()`: numeric vectors of length `n`;
 #'   `dgumbel()`, `pgumbel()`: numeric vectors as long as the longer of their
 #'   first two arguments.
-#' @section Errors: `n` not a whole number >= 0; `location` or `bound` not
-#'   numeric, empty, `NA`/`NaN`, or (`location`) `+Inf`.
+#' @section Errors: `n` not a whole number >= 0; for the random draws,
+#'   `location` or `bound` not numeric, empty, `NA`/`NaN`, or (`location`)
+#'   `+Inf`; for `dgumbel()` and `pgumbel()`, `x`, `q` or `location` not
+#'   numeric (`NA` values give `NA`), or a flag not `TRUE`/`FALSE`.
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27.
 #' @seealso [astar_sample()]
@@ -52,6 +54,13 @@ check_gumbel_arg <- function(x, name, allow_pos_inf) {
   as.double(x)
 }
 
+# d/p functions: numeric input (NA propagates, as in dnorm/pnorm)
+check_numeric_arg <- function(x, name) {
+  if (!is.numeric(x))
+    stop_no_call(sprintf("`%s` must be numeric, not %s.", name, describe(x)))
+  invisible(x)
+}
+
 #' @rdname gumbel
 #' @export
 rgumbel <- function(n, location = 0) {
@@ -73,6 +82,8 @@ rtruncgumbel <- function(n, location = 0, bound) {
 #' @rdname gumbel
 #' @export
 dgumbel <- function(x, location = 0, log = FALSE) {
+  check_numeric_arg(x, "x")
+  check_numeric_arg(location, "location")
   check_flag(log, "log")
   z <- x - location
   ld <- -z - exp(-z)
@@ -83,6 +94,8 @@ dgumbel <- function(x, location = 0, log = FALSE) {
 #' @rdname gumbel
 #' @export
 pgumbel <- function(q, location = 0, lower.tail = TRUE, log.p = FALSE) {
+  check_numeric_arg(q, "q")
+  check_numeric_arg(location, "location")
   check_flag(lower.tail, "lower.tail")
   check_flag(log.p, "log.p")
   lp <- -exp(-(q - location))          # log P(G <= q)

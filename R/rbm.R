@@ -285,6 +285,12 @@ log_likelihood_sandwich <- function(model, data, log_z, schedule = schedule_sm08
 #' @export
 exact_log_z <- function(model, ...) UseMethod("exact_log_z")
 
+#' @export
+exact_log_z.default <- function(model, ...) {
+  stop_no_call(sprintf("exact_log_z() does not know how to handle `model` of class %s.",
+                       paste(class(model), collapse = "/")))
+}
+
 #' @rdname exact_log_z
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),

@@ -1,0 +1,132 @@
+# A table of bad inputs across the public API: each must be an R error (never
+# a crash, a hang or a silent result) whose message names the argument.
+# Columns: the call (quoted) and a regular expression the message must match.
+
+bad_input_cases <- function() {
+  m <- rbm(matrix(0.1, 6, 3))
+  d <- matrix(c(0, 1), 4, 6)
+  d200 <- matrix(c(0, 1), 200, 6)
+  g <- ising_grid(3, 3, coupling = 0.2)
+  tg <- astar_example("peaky", a = 2)
+  inf_mat <- matrix(0.1, 6, 3)
+  inf_mat[2, 2] <- Inf
+  na_mat <- matrix(0.1, 6, 3)
+  na_mat[1, 1] <- NA
+  structure(list(
+    # rbm(): weights and biases
+    list(quote(rbm(na_mat)), "`W`"),
+    list(quote(rbm(inf_mat)), "`W`"),
+    list(quote(rbm("a")), "`W`"),
+    list(quote(rbm(matrix(0, 0, 3))), "`W`"),
+    list(quote(rbm(matrix(0.1, 6, 3), a = rep(0, 5))), "`a`"),
+    list(quote(rbm(matrix(0.1, 6, 3), a = c(NaN, rep(0, 5)))), "`a`"),
+    list(quote(rbm(matrix(0.1, 6, 3), b = rep(0, 4))), "`b`"),
+    list(quote(rbm(matrix(0.1, 6, 3), b = c(1, -Inf, 0))), "`b`"),
+    # data for free energies, likelihoods, base rates and training
+    list(quote(free_energy(m, matrix(2, 2, 6))), "`data`"),
+    list(quote(free_energy(m, matrix(0, 2, 5))), "`data`"),
+    list(quote(free_energy(m, matrix(NA_real_, 2, 6))), "`data`"),
+    list(quote(free_energy(m, matrix(0, 0, 6))), "`data`"),
+    list(quote(log_likelihood(m, d, log_z = NA)), "`log_z`"),
+    list(quote(log_likelihood(m, d, log_z = "x")), "`log_z`"),
+    list(quote(rbm_base_rate(list(1, 2))), "`data`"),
+    list(quote(rbm_base_rate(matrix(0.5, 3, 3))), "`data`"),
+    list(quote(rbm_train(d, n_hidden = 0)), "`n_hidden`"),
+    list(quote(rbm_train(d, n_hidden = 2, epochs = -1)), "`epochs`"),
+    list(quote(rbm_train(d, n_hidden = 2, k = 0)), "`k`"),
+    list(quote(rbm_train(d, n_hidden = 2, learning_rate = Inf)), "`learning_rate`"),
+    list(quote(rbm_train(d, n_hidden = 2, batch_size = 0)), "`batch_size`"),
+    list(quote(rbm_train(d200, n_hidden = 2, momentum = NA)), "`momentum`"),
+    list(quote(rbm_train(d200, n_hidden = 2, weight_decay = -1)), "`weight_decay`"),
+    # exact log Z
+    list(quote(exact_log_z(m, max_states = 0)), "`max_states`"),
+    list(quote(exact_log_z(rbm(matrix(0.1, 40, 40)), max_states = 2^10)), "`max_states`"),
+    list(quote(exact_log_z("rbm")), "`model`"),
+    # AIS and RAISE
+    list(quote(ais(m, n_chains = 0)), "`n_chains`"),
+    list(quote(ais(m, n_chains = NA)), "`n_chains`"),
+    list(quote(ais(m, n_chains = 2.5)), "`n_chains`"),
+    list(quote(ais(m, sweeps_per_step = 0)), "`sweeps_per_step`"),
+    list(quote(ais(m, threads = 0)), "`threads`"),
+    list(quote(ais(m, progress = NA)), "`progress`"),
+    list(quote(ais(m, schedule = c(0, 0.7, 0.5, 1))), "`schedule`"),
+    list(quote(ais(m, schedule = c(0.1, 1))), "`schedule`"),
+    list(quote(ais(m, schedule = c(0, NA, 1))), "`schedule`"),
+    list(quote(ais(m, base = rep(0, 5))), "`base`"),
+    list(quote(ais(m, base = c(NA, rep(0, 5)))), "`base`"),
+    list(quote(ais(m, workers = 0)), "`workers`"),
+    list(quote(ais(list(), n_chains = 5)), "`model`"),
+    list(quote(raise(m, matrix(0, 2, 5))), "`data`"),
+    list(quote(raise(m, d, n_chains = 0)), "`n_chains`"),
+    # schedules
+    list(quote(schedule_linear(0)), "`K`"),
+    list(quote(schedule_linear(NA)), "`K`"),
+    list(quote(schedule_geometric(10, beta_min = 0)), "`beta_min`"),
+    list(quote(schedule_sigmoid(10, radius = -1)), "`radius`"),
+    list(quote(as_schedule("fast")), "`schedule`"),
+    list(quote(schedule_varopt(m, K = 10, pilot_K = 10, delta = 0.01)), "`delta`"),
+    list(quote(schedule_varopt(m, K = 0)), "`K`"),
+    list(quote(schedule_varopt(m, K = 10, pilot_chains = 0)), "`pilot_chains`"),
+    list(quote(schedule_gms13(m, K = 10, knots = 1)), "`knots`"),
+    # Ising models
+    list(quote(ising(data.frame(from = 1, to = 1, weight = 1), n = 2)), "self"),
+    list(quote(ising(data.frame(from = 1, to = 5, weight = 1), n = 3)), "`edges"),
+    list(quote(ising(data.frame(from = 1, to = 2, weight = NA), n = 2)), "weight"),
+    list(quote(ising(data.frame(from = c(1, 2), to = c(2, 1), weight = 1), n = 2)), "twice|duplicate"),
+    list(quote(ising(data.frame(a = 1), n = 2)), "`edges`"),
+    list(quote(ising(matrix(c(0, 1, 2, 0), 2))), "symmetric"),
+    list(quote(ising(NULL, field = c(1, NA))), "`field`"),
+    list(quote(ising(NULL, field = 1:3, n = 2)), "`field`"),
+    list(quote(ising(NULL, n = 0)), "`n`"),
+    list(quote(ising_grid(0)), "`rows`"),
+    list(quote(ising_clique(5, coupling = -1)), "`coupling`"),
+    list(quote(ising_random(5, n_edges = 100)), "`n_edges`"),
+    list(quote(exact_log_z(ising_clique(40), method = "enumerate")), "max_states|variables"),
+    list(quote(gibbs_sample(g, n = 0)), "`n`"),
+    list(quote(gibbs_sample(g, n = 5, sweeps = 0)), "`sweeps`"),
+    list(quote(gibbs_sample(g, n = 5, burn_in = -1)), "`burn_in`"),
+    list(quote(ais(g, base = "flat")), "`base`"),
+    # Gumbel distributions
+    list(quote(rgumbel(-1)), "`n`"),
+    list(quote(rgumbel(3, location = NA)), "`location`"),
+    list(quote(rtruncgumbel(3, 0, bound = NaN)), "`bound`"),
+    list(quote(dgumbel("a")), "`x`"),
+    list(quote(pgumbel(0, location = list(1))), "`location`"),
+    # proposals and A* targets
+    list(quote(proposal_normal(0, sd = -1)), "`sd`"),
+    list(quote(proposal_normal(NA)), "`mean`"),
+    list(quote(proposal_uniform(1, 0)), "`lower`|`upper`"),
+    list(quote(proposal_uniform(0, Inf)), "`upper`"),
+    list(quote(proposal_exponential(rate = 0)), "`rate`"),
+    list(quote(proposal_student(df = 0)), "`df`"),
+    list(quote(proposal_cauchy(scale = -2)), "`scale`"),
+    list(quote(astar_target(proposal_normal(), function(x) 0, function(l, u) -1)), "`bound`"),
+    list(quote(astar_target(proposal_normal(), expr = quote(foo(x)))), "`expr`|foo"),
+    list(quote(astar_target(proposal_normal(c(0, 0)), function(x) 0, function(l, u) 0, dim = 3)),
+         "`dim`"),
+    list(quote(astar_sample(tg, n = 0)), "`n`"),
+    list(quote(astar_sample(tg, n = 5, max_nodes = -1)), "`max_nodes`"),
+    list(quote(astar_sample(tg, n = 5, lower_bounds_per_node = 0)), "`lower_bounds_per_node`"),
+    list(quote(astar_sample("target", n = 5)), "`target`"),
+    list(quote(os_star_sample(tg, n = NA)), "`n`"),
+    list(quote(rejection_sample(tg, n = -3)), "`n`"),
+    list(quote(astar_log_lik(tg, c(NA_real_))), "`x`"),
+    list(quote(astar_example("nonlinear", sd = 0)), "`sd`")
+  ), env = environment())
+}
+
+test_that("a table of bad inputs gives R errors naming the argument", {
+  cases <- bad_input_cases()
+  expect_gte(length(cases), 60L)
+  env <- attr(cases, "env")
+  for (case in cases) {
+    err <- tryCatch({
+      withCallingHandlers(eval(case[[1]], envir = env), warning = function(w) invokeRestart("muffleWarning"))
+      NULL
+    }, error = function(e) e)
+    label <- paste(deparse(case[[1]], width.cutoff = 200L), collapse = "")
+    expect_true(inherits(err, "error"), label = paste("an error from", label))
+    if (inherits(err, "error"))
+      expect_match(conditionMessage(err), case[[2]], label = label)
+  }
+})
