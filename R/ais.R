@@ -137,7 +137,7 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
                       density = res$density),
          trace = res$trace, sweeps = res$sweeps, moments = res$moments)
-  })
+  }, step_cost = as.double(n_chains) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))
   mom <- run$moments
   if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
   list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
@@ -151,14 +151,20 @@ ais_crossover <- function() {
   if (!is.numeric(x) || length(x) != 1L || is.na(x)) 0.35 else as.double(x)
 }
 
-# Drive a chunked C AIS engine over `betas` (K + 1 values): about 1% of the
-# schedule per call, with the progress bar and R's interrupt checks between
-# calls. `run_chunk(betas_chunk, state, final)` returns list(state, and
-# optionally trace (rows of ESS and running log Z), sweeps, moments (rows per
-# step)).
-ais_run_chunks <- function(betas, state, progress, run_chunk) {
+# Drive a chunked C AIS engine over `betas` (K + 1 values): at most 1% of the
+# schedule per call, and at most about getOption("logz.chunk_work", 5e7)
+# units of work (`step_cost` per step, e.g. chains x visible x hidden), so
+# that the progress bar moves and interrupts and time limits are honoured
+# between calls within a fraction of a second (the C engines run each chunk
+# in one parallel region, where R cannot be called).
+# `run_chunk(betas_chunk, state, final)` returns list(state, and optionally
+# trace (rows of ESS and running log Z), sweeps, moments (rows per step)).
+ais_run_chunks <- function(betas, state, progress, run_chunk, step_cost = 0) {
   K <- length(betas) - 1L
-  ends <- unique(round(seq(0, K, length.out = min(K, 100L) + 1L)))
+  budget <- getOption("logz.chunk_work", 5e7)
+  max_steps <- if (step_cost > 0) max(1, floor(budget / step_cost)) else K
+  n_chunks <- min(K, max(100L, ceiling(K / max_steps)))
+  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
   trace <- matrix(NA_real_, K, 2L)
   moments <- NULL
   sweeps <- 0

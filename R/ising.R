@@ -647,7 +647,7 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
     res <- .Call(C_ising_ais, cm, b, state, control)
     list(state = list(X = res$X, log_w = res$log_w, streams = res$streams),
          trace = res$trace, sweeps = res$sweeps)
-  })
+  }, step_cost = as.double(n_chains) * sweeps_per_step * (8 * model$n + 2 * nrow(model$edges)))
   state <- run$state
   trace <- run$trace
   sweeps <- run$sweeps

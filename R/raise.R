@@ -131,7 +131,7 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
   state <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     res <- .Call(C_raise_rbm, mlist, b, state, control)
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams))
-  })$state
+  }, step_cost = as.double(M) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))$state
 
   neg_f <- -free_energy(model, data)
   # per chain: log p_hat = log f_K(v) - log Z_0 - log_w (log f_1 = -F)

@@ -346,6 +346,7 @@ void blas_threads_restore(int old) { (void) old; }
  * control: list(threads, sweeps, final, log_z0, kernel, moments = FALSE). */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
          b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
     int nv = LENGTH(a), nh = LENGTH(b);

@@ -160,8 +160,9 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
 {
     int n = m->n, ne = m->ne;
     uint64_t total = 1ULL << n;
-    int nblocks = NBLOCKS;
-    if ((uint64_t) nblocks > total) nblocks = (int) total;
+    /* per-block marginals take n + ne doubles a block: at most 128 MB */
+    int cap = marg ? (int) ((1 << 24) / ((size_t) n + (size_t) ne + 1)) : 1 << 20;
+    int nblocks = logz_enum_blocks(total, NBLOCKS, cap > NBLOCKS ? cap : NBLOCKS);
     ising_enum_ctx c = {m, (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double)),
                         (double *) R_alloc((size_t) nblocks, sizeof(double)),
                         (double *) R_alloc((size_t) nblocks, sizeof(double)), NULL, NULL};
@@ -379,6 +380,7 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
  * log_w, streams); control: list(threads, sweeps, final, log_z0). */
 SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     ising_model m;
     ising_model_from_list(model, &m);
     const int *order = order_from_list(model, m.n);

@@ -37,6 +37,7 @@ double logz_log_sum_exp(const double *x, int n);
 int logz_threads(int requested);
 typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
+int logz_enum_blocks(uint64_t total, int base, int cap);
 double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
 SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */

@@ -95,6 +95,7 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
  * streams); control: list(threads, sweeps). Returns list(V, log_w, streams). */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
          b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
     int nv = LENGTH(a), nh = LENGTH(b);

@@ -107,8 +107,7 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
                        const double *bo, int nthreads)
 {
     uint64_t total = 1ULL << ne;
-    int nblocks = 64;
-    if ((uint64_t) nblocks > total) nblocks = (int) total;
+    int nblocks = logz_enum_blocks(total, 64, 1 << 20);
     rbm_enum_ctx c = {ne, no, Wt, be, bo,
                       (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double)),
                       (double *) R_alloc((size_t) nblocks, sizeof(double)),

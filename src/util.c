@@ -44,6 +44,19 @@ SEXP logz_get(SEXP list, const char *name)
     return R_NilValue;
 }
 
+/* The number of enumeration blocks for `total` states: `base`, or more for
+ * large enumerations (about 2^18 states a block, at most `cap` blocks), so
+ * that the interrupt checks between rounds come every second or so. It
+ * depends on total only (never on the thread count). */
+int logz_enum_blocks(uint64_t total, int base, int cap)
+{
+    uint64_t nb = total >> 18;
+    if (nb > (uint64_t) cap) nb = (uint64_t) cap;
+    if (nb < (uint64_t) base) nb = (uint64_t) base;
+    if (nb > total) nb = total;
+    return (int) nb;
+}
+
 /* Visit `total` enumeration states split into `nblocks` fixed blocks (block
  * blk covers [from, to)), in rounds of 2 * nthreads blocks run by OpenMP, with
  * an interrupt check between rounds (never inside the parallel region). Results

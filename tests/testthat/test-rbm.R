@@ -71,7 +71,7 @@ test_that("rbm() and friends reject bad input with a message naming the argument
   big <- rbm(matrix(0.01, 40, 30))
   expect_error(exact_log_z(big), "needs 2\\^30 states, more than `max_states`")
   expect_error(exact_log_z(m, threads = 0), "`threads` must be a whole number")
-  expect_error(exact_log_z(list()), "no applicable method")
+  expect_error(exact_log_z(list()), "`model` of class list")
 })
 
 test_that("print and plot methods work", {
