@@ -1,0 +1,697 @@
+/* GumbelMIP (gumbelmip-exact-sampling-ilp.txt, Algorithm 1; NOTES.md
+ * "GumbelMIP"): exact samples of binary models by Gumbel-perturbed branch and
+ * bound with LP relaxations solved by GNU GLPK.
+ *
+ * A model has n binary variables x (the branching variables) and a log-weight
+ * v(x), either
+ *   pairwise: v(x) = c0 + sum_i node_i(x_i) + sum_e edge_e(x_from, x_to)
+ *             (tables node[2 i + x_i], edge[4 e + 2 x_from + x_to]), or
+ *   linear:   v(x) = c0 + c'x if row_lo <= A x <= row_hi, else -Inf.
+ * Its LP relaxation (built in R, R/mip.R) has ncol >= n columns, the first n
+ * being x in [0, 1], the others auxiliary (edge indicators), and value
+ * LP = glp objective + lp_c0 >= max v over the integer points.
+ *
+ * One GLPK problem per call is kept and warm-started: a search node only
+ * changes the bounds of the columns it fixes, then the dual simplex restarts
+ * from the previous optimal basis. GLPK errors reach glp_error_hook, which
+ * frees GLPK's environment and longjmps back to the .Call wrapper; it frees
+ * our memory and raises an R error, so R never aborts. The engine itself never
+ * calls error(): it returns a status code.
+ *
+ * Randomness: every sample draws from its own MRG32k3a stream (rng.c), seeded
+ * in R, so a sample does not depend on how many others were drawn or on any
+ * future thread split. Single-threaded: see the note in R/mip.R (threads). */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <setjmp.h>
+#include <glpk.h>
+#include <R_ext/Utils.h>
+#include "logz.h"
+
+#define MIP_LOG2 0.69314718055994530942
+
+typedef struct {
+    int n, kind;                 /* kind 0 pairwise, 1 linear */
+    double c0;
+    /* pairwise */
+    int m;
+    const int *from, *to;
+    const double *node, *edge;
+    /* linear */
+    const double *c;
+    int nrow, nnz;
+    const int *ai, *aj;
+    const double *ax, *rlo, *rhi;
+} mip_value_model;
+
+typedef struct {
+    int ncol, nrow, nnz;
+    const double *obj, *clo, *chi, *rlo, *rhi, *ar;
+    const int *ia, *ja;
+    double c0;
+} mip_lp_def;
+
+/* All memory of one call; reachable after a longjmp through a static pointer. */
+typedef struct {
+    glp_prob *lp;
+    unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
+    double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
+    int *nfix, *heap, *freel;
+    int cap, nheap, nfree, nused;
+    double *rowact;           /* linear models: row activities */
+    int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
+    double *tau;
+} mip_work;
+
+static mip_work *mip_W = NULL;
+static jmp_buf mip_jmp;
+static char mip_msg[600];
+
+static void mip_glpk_error_hook(void *info)
+{
+    (void) info;
+    glp_free_env();     /* frees every GLPK object, including mip_W->lp */
+    longjmp(mip_jmp, 1);
+}
+
+static int mip_glpk_term_hook(void *info, const char *s)
+{
+    (void) info;
+    size_t have = strlen(mip_msg), add = strlen(s);
+    if (have + add >= sizeof mip_msg) { have = 0; mip_msg[0] = '\0'; }
+    if (add >= sizeof mip_msg) s += add - (sizeof mip_msg - 1);
+    strncat(mip_msg, s, sizeof mip_msg - 1 - strlen(mip_msg));
+    return 1;           /* do not print */
+}
+
+static void mip_work_free(mip_work *W)
+{
+    if (!W) return;
+    free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
+    free(W->freel); free(W->rowact); free(W->cur); free(W->tau);
+    W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = NULL;
+    W->rowact = W->tau = NULL; W->cur = NULL;
+}
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* ---- values and the simple bound ---------------------------------------- */
+
+static double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact)
+{
+    double v = M->c0;
+    if (M->kind == 0) {
+        for (int i = 0; i < M->n; i++) v += M->node[2 * i + (st[i] & 1)];
+        for (int e = 0; e < M->m; e++)
+            v += M->edge[4 * e + 2 * (st[M->from[e]] & 1) + (st[M->to[e]] & 1)];
+        return v;
+    }
+    for (int i = 0; i < M->n; i++) if (st[i] & 1) v += M->c[i];
+    if (M->nrow) {
+        memset(rowact, 0, sizeof(double) * M->nrow);
+        for (int k = 0; k < M->nnz; k++) if (st[M->aj[k]] & 1) rowact[M->ai[k]] += M->ax[k];
+        for (int r = 0; r < M->nrow; r++) {
+            double tol = 1e-9 * (1.0 + fabs(rowact[r]));
+            if (rowact[r] < M->rlo[r] - tol || rowact[r] > M->rhi[r] + tol) return R_NegInf;
+        }
+    }
+    return v;
+}
+
+/* The paper's A*-like baseline: each factor's largest value consistent with
+ * the fixed variables, summed (no consistency across factors). */
+static double mip_simple_bound(const mip_value_model *M, const unsigned char *st)
+{
+    double v = M->c0;
+    if (M->kind == 0) {
+        for (int i = 0; i < M->n; i++) {
+            const double *t = M->node + 2 * i;
+            v += (st[i] & 2) ? t[st[i] & 1] : fmax(t[0], t[1]);
+        }
+        for (int e = 0; e < M->m; e++) {
+            const double *t = M->edge + 4 * e;
+            int a = st[M->from[e]], b = st[M->to[e]];
+            double best = R_NegInf;
+            for (int ca = 0; ca < 2; ca++) {
+                if ((a & 2) && (a & 1) != ca) continue;
+                for (int cb = 0; cb < 2; cb++) {
+                    if ((b & 2) && (b & 1) != cb) continue;
+                    best = fmax(best, t[2 * ca + cb]);
+                }
+            }
+            v += best;
+        }
+        return v;
+    }
+    for (int i = 0; i < M->n; i++)
+        v += (st[i] & 2) ? ((st[i] & 1) ? M->c[i] : 0.0) : fmax(M->c[i], 0.0);
+    return v;
+}
+
+/* ---- GLPK ------------------------------------------------------------------ */
+
+static glp_prob *mip_lp_create(const mip_lp_def *L)
+{
+    glp_prob *lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MAX);
+    glp_add_cols(lp, L->ncol);
+    for (int j = 0; j < L->ncol; j++) {
+        glp_set_obj_coef(lp, j + 1, L->obj[j]);
+        int type = L->clo[j] == L->chi[j] ? GLP_FX : GLP_DB;
+        glp_set_col_bnds(lp, j + 1, type, L->clo[j], L->chi[j]);
+    }
+    if (L->nrow > 0) {
+        glp_add_rows(lp, L->nrow);
+        for (int r = 0; r < L->nrow; r++) {
+            double lo = L->rlo[r], hi = L->rhi[r];
+            int type = !R_FINITE(lo) && !R_FINITE(hi) ? GLP_FR : !R_FINITE(lo) ? GLP_UP :
+                       !R_FINITE(hi) ? GLP_LO : lo == hi ? GLP_FX : GLP_DB;
+            glp_set_row_bnds(lp, r + 1, type, R_FINITE(lo) ? lo : 0.0, R_FINITE(hi) ? hi : 0.0);
+        }
+        /* GLPK arrays are 1-based */
+        int *ia = (int *) R_alloc(L->nnz + 1, sizeof(int));
+        int *ja = (int *) R_alloc(L->nnz + 1, sizeof(int));
+        double *ar = (double *) R_alloc(L->nnz + 1, sizeof(double));
+        for (int k = 0; k < L->nnz; k++) {
+            ia[k + 1] = L->ia[k] + 1;
+            ja[k + 1] = L->ja[k] + 1;
+            ar[k + 1] = L->ar[k];
+        }
+        glp_load_matrix(lp, L->nnz, ia, ja, ar);
+    }
+    glp_std_basis(lp);
+    return lp;
+}
+
+/* Set the bounds of the binary columns to the node's fixings (only those that
+ * changed) and solve by the dual simplex from the current basis.
+ * Returns 1 optimal (*val, tau filled), 0 infeasible, -1 solver failure. */
+static int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st,
+                        double *val)
+{
+    for (int j = 0; j < n; j++) {
+        int want = (st[j] & 2) ? (st[j] & 1) : -1;
+        if (want == W->cur[j]) continue;
+        if (want < 0) glp_set_col_bnds(W->lp, j + 1, L->clo[j] == L->chi[j] ? GLP_FX : GLP_DB,
+                                       L->clo[j], L->chi[j]);
+        else glp_set_col_bnds(W->lp, j + 1, GLP_FX, (double) want, (double) want);
+        W->cur[j] = want;
+    }
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.meth = GLP_DUALP;
+    int ret = glp_simplex(W->lp, &parm);
+    if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND || ret == GLP_EFAIL ||
+        ret == GLP_EITLIM || ret == GLP_ETMLIM) {
+        glp_std_basis(W->lp);
+        parm.meth = GLP_PRIMAL;
+        ret = glp_simplex(W->lp, &parm);
+    }
+    if (ret != 0) return -1;
+    int status = glp_get_status(W->lp);
+    if (status == GLP_NOFEAS || status == GLP_INFEAS) {
+        if (status == GLP_INFEAS) return -1;
+        return 0;
+    }
+    if (status != GLP_OPT) return -1;
+    *val = glp_get_obj_val(W->lp) + L->c0;
+    for (int j = 0; j < n; j++) W->tau[j] = glp_get_col_prim(W->lp, j + 1);
+    return 1;
+}
+
+/* ---- node pool and priority queue ---------------------------------------- */
+
+static int pool_alloc(mip_work *W, int n)
+{
+    if (W->nfree > 0) return W->freel[--W->nfree];
+    if (W->nused == W->cap) {
+        int cap = W->cap ? 2 * W->cap : 1024;
+        unsigned char *s = realloc(W->state, (size_t) cap * n);
+        if (!s) return -1;
+        W->state = s;
+        double *k = realloc(W->key, sizeof(double) * cap);
+        if (!k) return -1;
+        W->key = k;
+        double *g = realloc(W->gam, sizeof(double) * cap);
+        if (!g) return -1;
+        W->gam = g;
+        int *f = realloc(W->nfix, sizeof(int) * cap);
+        if (!f) return -1;
+        W->nfix = f;
+        int *h = realloc(W->heap, sizeof(int) * cap);
+        if (!h) return -1;
+        W->heap = h;
+        int *fl = realloc(W->freel, sizeof(int) * cap);
+        if (!fl) return -1;
+        W->freel = fl;
+        W->cap = cap;
+    }
+    return W->nused++;
+}
+
+static void pool_release(mip_work *W, int slot) { W->freel[W->nfree++] = slot; }
+
+/* best first: a max-heap on key; depth first: a stack (heap used as array). */
+static void open_push(mip_work *W, int slot, int best_first)
+{
+    int i = W->nheap++;
+    W->heap[i] = slot;
+    if (!best_first) return;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (W->key[W->heap[p]] >= W->key[W->heap[i]]) break;
+        int t = W->heap[p]; W->heap[p] = W->heap[i]; W->heap[i] = t;
+        i = p;
+    }
+}
+
+static int open_pop(mip_work *W, int best_first)
+{
+    int top = best_first ? W->heap[0] : W->heap[W->nheap - 1];
+    W->nheap--;
+    if (!best_first || W->nheap == 0) return top;
+    W->heap[0] = W->heap[W->nheap];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, b = i;
+        if (l < W->nheap && W->key[W->heap[l]] > W->key[W->heap[b]]) b = l;
+        if (r < W->nheap && W->key[W->heap[r]] > W->key[W->heap[b]]) b = r;
+        if (b == i) break;
+        int t = W->heap[b]; W->heap[b] = W->heap[i]; W->heap[i] = t;
+        i = b;
+    }
+    return top;
+}
+
+static double open_max_key(const mip_work *W, int best_first)
+{
+    if (W->nheap == 0) return R_NegInf;
+    if (best_first) return W->key[W->heap[0]];
+    double m = R_NegInf;
+    for (int i = 0; i < W->nheap; i++) m = fmax(m, W->key[W->heap[i]]);
+    return m;
+}
+
+/* ---- Gumbel draws from a stream ------------------------------------------ */
+
+static double st_gumbel(logz_stream *s, double loc)
+{
+    return loc - log(-log(logz_stream_unif(s)));
+}
+
+static double st_truncgumbel(logz_stream *s, double loc, double bound)
+{
+    double e = -log(logz_stream_unif(s));
+    return -logz_log_add_exp(-bound, log(e) - loc);
+}
+
+/* log(1 - F(g, b)) with F the CDF of TruncGumbel(0, b) at g (Proposition 1) */
+static double log_trunc_survival(double g, double b)
+{
+    if (g >= b) return R_NegInf;
+    /* F = exp(-e^{-g} + e^{-b});  1 - F = -expm1(e^{-b} - e^{-g}) */
+    return log(-expm1(exp(-b) - exp(-g)));
+}
+
+/* ---- one sample ----------------------------------------------------------- */
+
+typedef struct {
+    int bound_lp, best_first, branching, perturb;
+    double node_limit, time_limit;
+    const int *order;        /* static variable order (0-based) for "first" */
+} mip_control;
+
+typedef struct {
+    double value, upper, rank_bound, nodes, lp_solves, lp_failures, time;
+    int exact, status;       /* status: 0 ok, 1 out of memory, 2 interrupted */
+} mip_result;
+
+static void chk_int(void *d) { (void) d; R_CheckUserInterrupt(); }
+
+/* trace: rows (nodes, time, v*, U) appended at nodes 1, 2, 4, ... and the end */
+typedef struct { double *buf; int len, cap; } mip_trace;
+
+static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
+{
+    if (!T->buf || T->len >= T->cap) return;
+    double *r = T->buf + 4 * T->len++;
+    r[0] = nodes; r[1] = t; r[2] = v; r[3] = U;
+}
+
+static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                       const mip_control *C, logz_stream *rs, int *best, mip_result *R,
+                       mip_trace *T)
+{
+    int n = M->n;
+    double t0 = now_sec();
+    W->nheap = 0; W->nfree = 0; W->nused = 0;
+    memset(R, 0, sizeof *R);
+    int root = pool_alloc(W, n);
+    if (root < 0) { R->status = 1; return; }
+    unsigned char *st = W->state + (size_t) root * n;
+    for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
+    double g0 = C->perturb ? st_gumbel(rs, n * MIP_LOG2) : 0.0;
+    W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf;
+    double vstar = mip_value(M, st, W->rowact) + g0;
+    for (int i = 0; i < n; i++) best[i] = st[i] & 1;
+    open_push(W, root, C->best_first);
+    double next_trace = 1;
+    int limited = 0;
+    while (W->nheap > 0) {
+        if (R->nodes >= C->node_limit) { limited = 1; break; }
+        if (((long) R->nodes & 63) == 0 && R->nodes > 0) {
+            if (now_sec() - t0 >= C->time_limit) { limited = 1; break; }
+            if (((long) R->nodes & 1023) == 0 && !R_ToplevelExec(chk_int, NULL)) {
+                R->status = 2; return;
+            }
+        }
+        if (R->nodes >= next_trace) {
+            trace_add(T, R->nodes, now_sec() - t0, vstar,
+                      fmax(vstar, open_max_key(W, C->best_first)));
+            next_trace *= 2;
+        }
+        int P = open_pop(W, C->best_first);
+        if (W->key[P] <= vstar) {
+            pool_release(W, P);
+            if (C->best_first) {     /* every other open key is smaller */
+                while (W->nheap > 0) pool_release(W, open_pop(W, 1));
+            }
+            continue;
+        }
+        R->nodes++;
+        unsigned char *sp = W->state + (size_t) P * n;
+        double gP = W->gam[P];
+        int free_vars = n - W->nfix[P];
+        if (free_vars == 0) {    /* sigma is the only configuration (already counted) */
+            pool_release(W, P);
+            continue;
+        }
+        double bnd;
+        int have_tau = 0;
+        if (C->bound_lp) {
+            R->lp_solves++;
+            int s = mip_lp_solve(W, L, n, sp, &bnd);
+            if (s == 0) { pool_release(W, P); continue; }
+            if (s < 0) { R->lp_failures++; bnd = W->key[P] - gP; }   /* parent's bound */
+            else have_tau = 1;
+            bnd += 1e-7 * (1.0 + fabs(bnd));
+        } else {
+            bnd = mip_simple_bound(M, sp);
+        }
+        if (bnd + gP <= vstar) { pool_release(W, P); continue; }
+        /* branching variable */
+        int x = -1;
+        if (have_tau && C->branching != 2) {
+            double bestfrac = 1e-6, bestdiff = -1.0;
+            int xf = -1, xd = -1;
+            for (int j = 0; j < n; j++) {
+                if (sp[j] & 2) continue;
+                double t = W->tau[j], fr = fmin(t, 1.0 - t);
+                if (fr > bestfrac) { bestfrac = fr; xf = j; }
+                double d = fabs(t - (double) (sp[j] & 1));
+                if (d > bestdiff) { bestdiff = d; xd = j; }
+            }
+            /* most fractional; if the LP solution is integral, forced branching:
+             * auto on the free variable where it is farthest from sigma,
+             * most_fractional on the first free variable in the static order */
+            x = xf >= 0 ? xf : (C->branching == 0 ? xd : -1);
+        }
+        if (x < 0) {
+            for (int k = 0; k < n; k++)
+                if (!(sp[C->order[k]] & 2)) { x = C->order[k]; break; }
+        }
+        /* the child with x = sigma_x inherits (gamma_P, sigma); the other gets a
+         * truncated Gumbel and a fresh configuration */
+        int Q = pool_alloc(W, n);
+        if (Q < 0) { R->status = 1; return; }
+        sp = W->state + (size_t) P * n;        /* the pool may have moved */
+        unsigned char *sq = W->state + (size_t) Q * n;
+        double gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
+        for (int j = 0; j < n; j++) {
+            if (sp[j] & 2) sq[j] = sp[j];
+            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+            else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
+        }
+        W->gam[Q] = gQ; W->nfix[Q] = W->nfix[P] + 1; W->key[Q] = bnd + gQ;
+        double vq = mip_value(M, sq, W->rowact) + gQ;
+        if (vq > vstar) {
+            vstar = vq;
+            for (int i = 0; i < n; i++) best[i] = sq[i] & 1;
+        }
+        sp[x] |= 2;
+        W->nfix[P]++;
+        W->key[P] = bnd + gP;
+        /* depth first: the inheriting child is explored first */
+        if (W->key[Q] > vstar) open_push(W, Q, C->best_first); else pool_release(W, Q);
+        if (W->key[P] > vstar) open_push(W, P, C->best_first); else pool_release(W, P);
+    }
+    R->value = vstar;
+    R->exact = !limited;
+    R->time = now_sec() - t0;
+    double U = vstar, lrank = 0.0;   /* log of (E[k] bound - 1) */
+    int any = 0;
+    for (int i = 0; i < W->nheap; i++) {
+        int q = W->heap[i];
+        double kq = W->key[q];
+        if (kq < vstar) continue;
+        U = fmax(U, kq);
+        int fv = n - W->nfix[q];
+        double lp_q = kq - W->gam[q];
+        /* 1 + (2^fv - 1)(1 - F(v* - LP, gamma)) */
+        double ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
+        double term = logz_log_add_exp(0.0, (fv * MIP_LOG2 + log1p(-exp(-fv * MIP_LOG2))) + ls);
+        lrank = any ? logz_log_add_exp(lrank, term) : term;
+        any = 1;
+    }
+    R->upper = U;
+    R->rank_bound = any ? 1.0 + exp(lrank) : 1.0;
+    trace_add(T, R->nodes, R->time, vstar, U);
+}
+
+/* ---- SEXP glue ------------------------------------------------------------ */
+
+static void value_model_from_list(SEXP cm, mip_value_model *M)
+{
+    memset(M, 0, sizeof *M);
+    M->n = asInteger(logz_need(cm, "n", INTSXP));
+    M->kind = asInteger(logz_need(cm, "kind", INTSXP));
+    M->c0 = asReal(logz_need(cm, "c0", REALSXP));
+    if (M->kind == 0) {
+        SEXP from = logz_need(cm, "from", INTSXP), to = logz_need(cm, "to", INTSXP);
+        SEXP node = logz_need(cm, "node", REALSXP), edge = logz_need(cm, "edge", REALSXP);
+        M->m = LENGTH(from);
+        if (LENGTH(to) != M->m || LENGTH(node) != 2 * M->n || LENGTH(edge) != 4 * M->m)
+            error("internal error: bad pairwise mip model");
+        M->from = INTEGER(from); M->to = INTEGER(to);
+        for (int e = 0; e < M->m; e++)
+            if (M->from[e] < 0 || M->from[e] >= M->n || M->to[e] < 0 || M->to[e] >= M->n)
+                error("internal error: edge end out of range");
+        M->node = REAL(node); M->edge = REAL(edge);
+    } else {
+        SEXP c = logz_need(cm, "c", REALSXP);
+        SEXP ai = logz_need(cm, "ai", INTSXP), aj = logz_need(cm, "aj", INTSXP);
+        SEXP ax = logz_need(cm, "ax", REALSXP);
+        SEXP rlo = logz_need(cm, "rlo", REALSXP), rhi = logz_need(cm, "rhi", REALSXP);
+        if (LENGTH(c) != M->n || LENGTH(aj) != LENGTH(ai) || LENGTH(ax) != LENGTH(ai) ||
+            LENGTH(rhi) != LENGTH(rlo))
+            error("internal error: bad linear mip model");
+        M->c = REAL(c); M->nrow = LENGTH(rlo); M->nnz = LENGTH(ai);
+        M->ai = INTEGER(ai); M->aj = INTEGER(aj); M->ax = REAL(ax);
+        M->rlo = REAL(rlo); M->rhi = REAL(rhi);
+        for (int k = 0; k < M->nnz; k++)
+            if (M->ai[k] < 0 || M->ai[k] >= M->nrow || M->aj[k] < 0 || M->aj[k] >= M->n)
+                error("internal error: constraint index out of range");
+    }
+}
+
+static void lp_def_from_list(SEXP lp, int n, mip_lp_def *L)
+{
+    SEXP obj = logz_need(lp, "obj", REALSXP), clo = logz_need(lp, "clo", REALSXP);
+    SEXP chi = logz_need(lp, "chi", REALSXP), rlo = logz_need(lp, "rlo", REALSXP);
+    SEXP rhi = logz_need(lp, "rhi", REALSXP), ia = logz_need(lp, "ia", INTSXP);
+    SEXP ja = logz_need(lp, "ja", INTSXP), ar = logz_need(lp, "ar", REALSXP);
+    L->ncol = LENGTH(obj); L->nrow = LENGTH(rlo); L->nnz = LENGTH(ia);
+    if (L->ncol < n || LENGTH(clo) != L->ncol || LENGTH(chi) != L->ncol ||
+        LENGTH(rhi) != L->nrow || LENGTH(ja) != L->nnz || LENGTH(ar) != L->nnz)
+        error("internal error: bad LP definition");
+    L->obj = REAL(obj); L->clo = REAL(clo); L->chi = REAL(chi); L->rlo = REAL(rlo);
+    L->rhi = REAL(rhi); L->ia = INTEGER(ia); L->ja = INTEGER(ja); L->ar = REAL(ar);
+    for (int k = 0; k < L->nnz; k++)
+        if (L->ia[k] < 0 || L->ia[k] >= L->nrow || L->ja[k] < 0 || L->ja[k] >= L->ncol)
+            error("internal error: LP matrix index out of range");
+    L->c0 = asReal(logz_need(lp, "c0", REALSXP));
+}
+
+static mip_work *work_new(int n)
+{
+    mip_work *W = (mip_work *) R_alloc(1, sizeof(mip_work));
+    memset(W, 0, sizeof *W);
+    W->cur = malloc(sizeof(int) * n);
+    W->tau = malloc(sizeof(double) * n);
+    return W;
+}
+
+static void glpk_begin(void)
+{
+    mip_msg[0] = '\0';
+    glp_term_hook(mip_glpk_term_hook, NULL);
+    glp_error_hook(mip_glpk_error_hook, NULL);
+}
+
+static void glpk_end(mip_work *W)
+{
+    if (W->lp) glp_delete_prob(W->lp);
+    W->lp = NULL;
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+}
+
+/* mip_sample_call(model, lp, streams (6 x ns), control) */
+SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
+{
+    mip_value_model M;
+    mip_lp_def L;
+    memset(&L, 0, sizeof L);
+    value_model_from_list(cm, &M);
+    int n = M.n;
+    mip_control C;
+    C.bound_lp = asInteger(logz_need(control, "bound_lp", INTSXP));
+    C.best_first = asInteger(logz_need(control, "best_first", INTSXP));
+    C.branching = asInteger(logz_need(control, "branching", INTSXP));
+    C.perturb = asInteger(logz_need(control, "perturb", INTSXP));
+    C.node_limit = asReal(logz_need(control, "node_limit", REALSXP));
+    C.time_limit = asReal(logz_need(control, "time_limit", REALSXP));
+    SEXP order = logz_need(control, "order", INTSXP);
+    if (LENGTH(order) != n) error("internal error: bad order");
+    C.order = INTEGER(order);
+    int selftest = asInteger(logz_need(control, "selftest", INTSXP));
+    int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
+    if (C.bound_lp) lp_def_from_list(lpdef, n, &L);
+    if (TYPEOF(streams) != REALSXP || XLENGTH(streams) % 6 != 0)
+        error("internal error: bad streams");
+    int ns = (int) (XLENGTH(streams) / 6);
+    logz_stream *rs = (logz_stream *) R_alloc(ns > 0 ? ns : 1, sizeof(logz_stream));
+    if (!logz_streams_from_double(ns, REAL(streams), rs))
+        error("internal error: stream state out of range");
+
+    const char *nm[] = {"states", "value", "upper", "exact", "rank_bound", "nodes",
+                        "lp_solves", "lp_failures", "time", "trace", "ntrace", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, nm));
+    SEXP states = allocMatrix(INTSXP, n, ns);
+    SET_VECTOR_ELT(out, 0, states);
+    double *col[8];
+    for (int k = 1; k <= 8; k++) {
+        SET_VECTOR_ELT(out, k, allocVector(k == 3 ? LGLSXP : REALSXP, ns));
+        col[k - 1] = k == 3 ? NULL : REAL(VECTOR_ELT(out, k));
+    }
+    int *exact = LOGICAL(VECTOR_ELT(out, 3));
+    SEXP trace = allocMatrix(REALSXP, 5, (R_xlen_t) trace_cap * (ns > 0 ? ns : 1));
+    SET_VECTOR_ELT(out, 9, trace);
+    double *tbuf = (double *) R_alloc((size_t) 4 * (trace_cap + 1), sizeof(double));
+    int ntrace = 0;
+
+    mip_work *W = work_new(n);
+    if (M.kind == 1 && M.nrow) W->rowact = malloc(sizeof(double) * M.nrow);
+    if (!W->cur || !W->tau || (M.kind == 1 && M.nrow && !W->rowact)) {
+        mip_work_free(W);
+        error("mip_sample: out of memory");
+    }
+    mip_W = W;
+    int status = 0;
+    if (setjmp(mip_jmp)) {
+        /* GLPK called the error hook; its environment is already freed */
+        W = mip_W;
+        W->lp = NULL;
+        mip_work_free(W);
+        glp_error_hook(NULL, NULL);
+        glp_term_hook(NULL, NULL);
+        UNPROTECT(1);
+        error("GLPK failed in mip_sample(): %s", mip_msg[0] ? mip_msg : "(no message)");
+    }
+    glpk_begin();
+    if (C.bound_lp) {
+        W->lp = mip_lp_create(&L);
+        for (int j = 0; j < n; j++) W->cur[j] = -1;
+        if (selftest) glp_set_col_bnds(W->lp, L.ncol + 7, GLP_FX, 0.0, 0.0);  /* provoke */
+    }
+    int *best = INTEGER(states);
+    for (int s = 0; s < ns && status == 0; s++) {
+        mip_result R;
+        mip_trace T = {tbuf, 0, trace_cap};
+        mip_search(W, &M, &L, &C, rs + s, best + (size_t) s * n, &R, &T);
+        status = R.status;
+        col[0][s] = R.value; col[1][s] = R.upper; exact[s] = R.exact;
+        col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
+        col[6][s] = R.lp_failures; col[7][s] = R.time;
+        for (int k = 0; k < T.len; k++) {
+            double *r = REAL(trace) + 5 * (size_t) ntrace++;
+            r[0] = s + 1;
+            memcpy(r + 1, tbuf + 4 * k, 4 * sizeof(double));
+        }
+    }
+    glpk_end(W);
+    mip_work_free(W);
+    mip_W = NULL;
+    if (status == 1) { UNPROTECT(1); error("mip_sample: out of memory for search nodes"); }
+    if (status == 2) { UNPROTECT(1); error("mip_sample: interrupted"); }
+    SEXP ntr = PROTECT(ScalarInteger(ntrace));
+    SET_VECTOR_ELT(out, 10, ntr);
+    UNPROTECT(2);
+    return out;
+}
+
+/* LP bounds for partial assignments: fix is an n x J integer matrix (NA free,
+ * else 0/1). Returns J LP values (-Inf when infeasible, NaN on solver failure). */
+SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
+{
+    mip_value_model M;
+    mip_lp_def L;
+    value_model_from_list(cm, &M);
+    int n = M.n;
+    lp_def_from_list(lpdef, n, &L);
+    if (TYPEOF(fix) != INTSXP || XLENGTH(fix) % (n > 0 ? n : 1) != 0)
+        error("internal error: bad fixings");
+    int J = n > 0 ? (int) (XLENGTH(fix) / n) : 0;
+    SEXP out = PROTECT(allocVector(REALSXP, J));
+    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
+    mip_work *W = work_new(n);
+    if (!W->cur || !W->tau) { mip_work_free(W); UNPROTECT(1); error("out of memory"); }
+    mip_W = W;
+    if (setjmp(mip_jmp)) {
+        W = mip_W;
+        W->lp = NULL;
+        mip_work_free(W);
+        glp_error_hook(NULL, NULL);
+        glp_term_hook(NULL, NULL);
+        UNPROTECT(1);
+        error("GLPK failed: %s", mip_msg[0] ? mip_msg : "(no message)");
+    }
+    glpk_begin();
+    W->lp = mip_lp_create(&L);
+    for (int j = 0; j < n; j++) W->cur[j] = -1;
+    for (int k = 0; k < J; k++) {
+        const int *f = INTEGER(fix) + (size_t) k * n;
+        for (int j = 0; j < n; j++) st[j] = f[j] == NA_INTEGER ? 0 : (unsigned char) (2 | (f[j] & 1));
+        double v;
+        int s = mip_lp_solve(W, &L, n, st, &v);
+        REAL(out)[k] = s == 1 ? v : s == 0 ? R_NegInf : R_NaN;
+    }
+    glpk_end(W);
+    mip_work_free(W);
+    mip_W = NULL;
+    UNPROTECT(1);
+    return out;
+}
+
+/* GLPK version string (for benchmark headers). */
+SEXP mip_glpk_version_call(void)
+{
+    return mkString(glp_version());
+}
