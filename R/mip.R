@@ -67,7 +67,7 @@ mip_c_model <- function(p) {
 #   y <= s_j (needed when the edge's interaction is positive) and
 #   y >= s_i + s_j - 1, y >= 0 (when negative); the same bound, fewer rows.
 mip_lp <- function(p, encoding = c("compact", "local")) {
-  encoding <- match.arg(encoding)
+  encoding <- mip_choice(encoding, "encoding")
   n <- p$n
   if (p$kind == 1L) {
     nz <- which(p$A != 0, arr.ind = TRUE)
@@ -375,10 +375,10 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   n <- check_count(n, "n")
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
-  bound <- match.arg(bound)
-  node_selection <- match.arg(node_selection)
-  branching <- match.arg(branching)
-  encoding <- match.arg(encoding)
+  bound <- mip_choice(bound, "bound")
+  node_selection <- mip_choice(node_selection, "node_selection")
+  branching <- mip_choice(branching, "branching")
+  encoding <- mip_choice(encoding, "encoding")
   threads <- check_threads(threads)
   if (threads != 1L)
     stop_no_call(sprintf(paste0("`threads` must be 1, not %d: GLPK's global environment and its ",
@@ -396,6 +396,16 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s bound)", if (bound == "lp")
     "LP" else "simple"), time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+}
+
+# match.arg() with an error naming the argument.
+mip_choice <- function(x, name) {
+  choices <- eval(formals(sys.function(sys.parent()))[[name]])
+  if (identical(x, choices)) return(choices[1])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices)
+    stop_no_call(sprintf("`%s` must be one of %s, not %s.", name,
+                         paste0('"', choices, '"', collapse = ", "), describe(x)))
+  x
 }
 
 check_limit <- function(x, name) {

@@ -57,7 +57,7 @@ typedef struct {
     glp_prob *lp;
     unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
     double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
-    int *nfix, *heap, *freel;
+    int *nfix, *heap, *freel, *flag;  /* flag 1: LP known = key - gamma, tau in bit 2 */
     int cap, nheap, nfree, nused;
     double *rowact;           /* linear models: row activities */
     int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
@@ -89,8 +89,8 @@ static void mip_work_free(mip_work *W)
 {
     if (!W) return;
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
-    free(W->freel); free(W->rowact); free(W->cur); free(W->tau);
-    W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = NULL;
+    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau);
+    W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
 }
 
@@ -251,6 +251,9 @@ static int pool_alloc(mip_work *W, int n)
         int *fl = realloc(W->freel, sizeof(int) * cap);
         if (!fl) return -1;
         W->freel = fl;
+        int *fg = realloc(W->flag, sizeof(int) * cap);
+        if (!fg) return -1;
+        W->flag = fg;
         W->cap = cap;
     }
     return W->nused++;
@@ -358,7 +361,7 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
     unsigned char *st = W->state + (size_t) root * n;
     for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
     double g0 = C->perturb ? st_gumbel(rs, n * MIP_LOG2) : 0.0;
-    W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf;
+    W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf; W->flag[root] = 0;
     double vstar = mip_value(M, st, W->rowact) + g0;
     for (int i = 0; i < n; i++) best[i] = st[i] & 1;
     open_push(W, root, C->best_first);
@@ -394,14 +397,26 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
             continue;
         }
         double bnd;
-        int have_tau = 0;
-        if (C->bound_lp) {
+        int have_tau = 0, tau_int = 0;
+        if (C->bound_lp && W->flag[P]) {
+            /* the parent's LP solution is feasible for P and was integral on
+             * P's fixing: it is optimal here too (no LP solve) */
+            bnd = W->key[P] - gP;
+            for (int j = 0; j < n; j++) W->tau[j] = (double) ((sp[j] >> 2) & 1);
+            have_tau = tau_int = 1;
+        } else if (C->bound_lp) {
+            /* the simple bound is cheap and sometimes prunes without an LP */
+            if (mip_simple_bound(M, sp) + gP <= vstar) { pool_release(W, P); continue; }
             R->lp_solves++;
             int s = mip_lp_solve(W, L, n, sp, &bnd);
             if (s == 0) { pool_release(W, P); continue; }
             if (s < 0) { R->lp_failures++; bnd = W->key[P] - gP; }   /* parent's bound */
-            else have_tau = 1;
-            bnd += 1e-7 * (1.0 + fabs(bnd));
+            else {
+                have_tau = tau_int = 1;
+                for (int j = 0; j < n && tau_int; j++)
+                    if (!(sp[j] & 2) && fabs(W->tau[j] - floor(W->tau[j] + 0.5)) > 1e-9) tau_int = 0;
+                bnd += 1e-7 * (1.0 + fabs(bnd));
+            }
         } else {
             bnd = mip_simple_bound(M, sp);
         }
@@ -435,7 +450,7 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
         unsigned char *sq = W->state + (size_t) Q * n;
         double gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
         for (int j = 0; j < n; j++) {
-            if (sp[j] & 2) sq[j] = sp[j];
+            if (sp[j] & 2) sq[j] = sp[j] & 3;
             else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
             else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
         }
@@ -448,6 +463,15 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
         sp[x] |= 2;
         W->nfix[P]++;
         W->key[P] = bnd + gP;
+        /* the child on the side of an integral LP solution keeps LP and tau */
+        W->flag[P] = W->flag[Q] = 0;
+        if (tau_int) {
+            int tx = W->tau[x] > 0.5, child = tx == (sp[x] & 1) ? P : Q;
+            unsigned char *sc = W->state + (size_t) child * n;
+            W->flag[child] = 1;
+            for (int j = 0; j < n; j++)
+                sc[j] = (unsigned char) ((sc[j] & 3) | ((W->tau[j] > 0.5) << 2));
+        }
         /* depth first: the inheriting child is explored first */
         if (W->key[Q] > vstar) open_push(W, Q, C->best_first); else pool_release(W, Q);
         if (W->key[P] > vstar) open_push(W, P, C->best_first); else pool_release(W, P);
