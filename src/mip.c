@@ -226,6 +226,122 @@ static int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned 
     return 1;
 }
 
+
+/* ---- the LP bound of attractive pairwise models by a minimum cut ---------
+ * For v(s) = c0 + a's + sum_e b_e s_i s_j with every b_e >= 0 (supermodular,
+ * e.g. ferromagnetic Ising models), the local-polytope LP is tight and its
+ * value is max v over the sub-problem, which is -(min cut) of the graph of
+ * Kolmogorov & Zabih (2004): -b s_i s_j = -b s_i + b s_i (1 - s_j) gives the
+ * arc i -> j of capacity b and the unary u_i = -a_i - sum_{e from i} b_e;
+ * s_i = 1 is the source side. Fixed variables get an infinite arc from the
+ * source (1) or to the sink (0). Dinic's algorithm on a fixed arc list; only
+ * the terminal capacities change between sub-problems. The minimum cut's
+ * source side is an integral optimal LP solution. */
+typedef struct {
+    int V, A, src, snk;
+    int *head, *nxt, *to;       /* arc lists (arcs 2k, 2k+1 are mutual reverses) */
+    double *cap, *cap0;         /* residual and original capacities */
+    int *level, *it, *queue;
+    double *u;                  /* unaries */
+    int n;
+} mip_cut;
+
+static void cut_add_arc(mip_cut *G, int a, int b, double c)
+{
+    int k = G->A;
+    G->to[k] = b; G->cap0[k] = c; G->nxt[k] = G->head[a]; G->head[a] = k;
+    G->to[k + 1] = a; G->cap0[k + 1] = 0.0; G->nxt[k + 1] = G->head[b]; G->head[b] = k + 1;
+    G->A += 2;
+}
+
+/* Built with R_alloc (freed at the end of the .Call). */
+static void cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
+                      const double *a, const double *b)
+{
+    G->n = n; G->V = n + 2; G->src = n; G->snk = n + 1; G->A = 0;
+    int amax = 2 * (m + 2 * n);
+    G->head = (int *) R_alloc(G->V, sizeof(int));
+    G->nxt = (int *) R_alloc(amax, sizeof(int));
+    G->to = (int *) R_alloc(amax, sizeof(int));
+    G->cap = (double *) R_alloc(amax, sizeof(double));
+    G->cap0 = (double *) R_alloc(amax, sizeof(double));
+    G->level = (int *) R_alloc(G->V, sizeof(int));
+    G->it = (int *) R_alloc(G->V, sizeof(int));
+    G->queue = (int *) R_alloc(G->V, sizeof(int));
+    G->u = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    for (int v = 0; v < G->V; v++) G->head[v] = -1;
+    for (int i = 0; i < n; i++) G->u[i] = -a[i];
+    for (int e = 0; e < m; e++) {
+        cut_add_arc(G, from[e], to[e], b[e]);
+        G->u[from[e]] -= b[e];
+    }
+    /* terminal arcs: for node i, arc 2(m + i)... : source -> i, then i -> sink */
+    for (int i = 0; i < n; i++) cut_add_arc(G, G->src, i, 0.0);
+    for (int i = 0; i < n; i++) cut_add_arc(G, i, G->snk, 0.0);
+}
+
+static int cut_bfs(mip_cut *G)
+{
+    for (int v = 0; v < G->V; v++) G->level[v] = -1;
+    int qh = 0, qt = 0;
+    G->queue[qt++] = G->src;
+    G->level[G->src] = 0;
+    while (qh < qt) {
+        int v = G->queue[qh++];
+        for (int k = G->head[v]; k >= 0; k = G->nxt[k])
+            if (G->cap[k] > 1e-12 && G->level[G->to[k]] < 0) {
+                G->level[G->to[k]] = G->level[v] + 1;
+                G->queue[qt++] = G->to[k];
+            }
+    }
+    return G->level[G->snk] >= 0;
+}
+
+static double cut_dfs(mip_cut *G, int v, double f)
+{
+    if (v == G->snk) return f;
+    for (; G->it[v] >= 0; G->it[v] = G->nxt[G->it[v]]) {
+        int k = G->it[v], w = G->to[k];
+        if (G->cap[k] > 1e-12 && G->level[w] == G->level[v] + 1) {
+            double d = cut_dfs(G, w, f < G->cap[k] ? f : G->cap[k]);
+            if (d > 0) {
+                G->cap[k] -= d;
+                G->cap[k ^ 1] += d;
+                return d;
+            }
+        }
+    }
+    return 0.0;
+}
+
+/* max over the sub-problem (st: bit 1 fixed, bit 0 value); tau gets the argmax */
+static double cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau)
+{
+    const double INF = 1e300;
+    int n = G->n;
+    double cst = c0;
+    memcpy(G->cap, G->cap0, sizeof(double) * G->A);
+    for (int i = 0; i < n; i++) {
+        double u = G->u[i];
+        int ks = 2 * (m + i), kt = 2 * (m + n + i);
+        if (u < 0) { cst += -u; G->cap[ks] = -u; }   /* v gains -u when s_i = 1 */
+        else G->cap[kt] = u;
+        if (st[i] & 2) {
+            if (st[i] & 1) G->cap[ks] = INF; else G->cap[kt] = INF;
+        }
+    }
+    /* here v(s) = cst - cut(s): cut arcs cost what v loses */
+    double flow = 0.0;
+    while (cut_bfs(G)) {
+        for (int v = 0; v < G->V; v++) G->it[v] = G->head[v];
+        double f;
+        while ((f = cut_dfs(G, G->src, INF)) > 0) flow += f;
+    }
+    cut_bfs(G);   /* source side of the minimum cut */
+    for (int i = 0; i < n; i++) tau[i] = G->level[i] >= 0 ? 1.0 : 0.0;
+    return cst - flow;
+}
+
 /* ---- node pool and priority queue ---------------------------------------- */
 
 static int pool_alloc(mip_work *W, int n)
@@ -327,6 +443,9 @@ static double log_trunc_survival(double g, double b)
 
 typedef struct {
     int bound_lp, best_first, branching, perturb;
+    mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
+    int cut_m;
+    double cut_c0;
     double node_limit, time_limit;
     const int *order;        /* static variable order (0-based) for "first" */
 } mip_control;
@@ -408,7 +527,11 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
             /* the simple bound is cheap and sometimes prunes without an LP */
             if (mip_simple_bound(M, sp) + gP <= vstar) { pool_release(W, P); continue; }
             R->lp_solves++;
-            int s = mip_lp_solve(W, L, n, sp, &bnd);
+            int s;
+            if (C->cut) {
+                bnd = cut_solve(C->cut, C->cut_m, sp, C->cut_c0, W->tau);
+                s = 1;
+            } else s = mip_lp_solve(W, L, n, sp, &bnd);
             if (s == 0) { pool_release(W, P); continue; }
             if (s < 0) { R->lp_failures++; bnd = W->key[P] - gP; }   /* parent's bound */
             else {
@@ -596,8 +719,32 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     if (LENGTH(order) != n) error("internal error: bad order");
     C.order = INTEGER(order);
     int selftest = asInteger(logz_need(control, "selftest", INTSXP));
+    C.cut = NULL; C.cut_m = 0; C.cut_c0 = 0.0;
+    if (C.bound_lp && asInteger(logz_need(control, "cut", INTSXP))) {
+        if (M.kind != 0) error("internal error: the cut bound needs a pairwise model");
+        /* canonical form c0 + a's + sum b s_i s_j from the tables */
+        double *a = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+        double *b = (double *) R_alloc(M.m > 0 ? M.m : 1, sizeof(double));
+        double c0 = M.c0;
+        for (int i = 0; i < n; i++) { a[i] = M.node[2 * i + 1] - M.node[2 * i]; c0 += M.node[2 * i]; }
+        for (int e = 0; e < M.m; e++) {
+            const double *t = M.edge + 4 * e;
+            c0 += t[0];
+            a[M.from[e]] += t[2] - t[0];
+            a[M.to[e]] += t[1] - t[0];
+            b[e] = t[3] - t[2] - t[1] + t[0];
+            if (b[e] < 0) {
+                if (b[e] < -1e-12) error("internal error: the cut bound needs b >= 0");
+                b[e] = 0.0;
+            }
+        }
+        C.cut = (mip_cut *) R_alloc(1, sizeof(mip_cut));
+        cut_build(C.cut, n, M.m, M.from, M.to, a, b);
+        C.cut_m = M.m;
+        C.cut_c0 = c0;
+    }
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
-    if (C.bound_lp) lp_def_from_list(lpdef, n, &L);
+    if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP))) lp_def_from_list(lpdef, n, &L);
     if (TYPEOF(streams) != REALSXP || XLENGTH(streams) % 6 != 0)
         error("internal error: bad streams");
     int ns = (int) (XLENGTH(streams) / 6);
@@ -640,7 +787,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         error("GLPK failed in mip_sample(): %s", mip_msg[0] ? mip_msg : "(no message)");
     }
     glpk_begin();
-    if (C.bound_lp) {
+    if (C.bound_lp && !C.cut) {
         W->lp = mip_lp_create(&L);
         for (int j = 0; j < n; j++) W->cur[j] = -1;
         if (selftest) glp_set_col_bnds(W->lp, L.ncol + 7, GLP_FX, 0.0, 0.0);  /* provoke */

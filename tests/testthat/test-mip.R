@@ -65,6 +65,30 @@ test_that("mip_sample() is exact: chi-square against enumeration, both bounds", 
   expect_gt(mip_chisq(s$states, en01), 1e-3)
 })
 
+test_that("the min-cut LP bound equals GLPK's on attractive models and samples exactly", {
+  set.seed(12)
+  m <- ising_clique(7, coupling = 1, field = 1)
+  for (k in 1:5) {
+    set.seed(k)
+    a <- mip_sample(m, 1, node_limit = k, lp_solver = "glpk", progress = FALSE)
+    set.seed(k)
+    b <- mip_sample(m, 1, node_limit = k, lp_solver = "cut", progress = FALSE)
+    if (k == 1) expect_equal(a$upper, b$upper, tolerance = 1e-6)
+    expect_true(b$upper >= b$value)
+  }
+  expect_match(b$method, "min cut")
+  en <- mip_enumerate(m)
+  s <- mip_sample(m, 3000, lp_solver = "cut", progress = FALSE)
+  expect_gt(mip_chisq((s$states + 1) / 2, en), 1e-3)
+  expect_lt(abs(s$log_z - exact_log_z(m)), 4 * s$se)
+  # 0/1 spins, fixed variables on both sides of the cut, depth-first
+  m01 <- ising_random(7, n_edges = 12, coupling = 2, field = 1.5, spins = "01")
+  en01 <- mip_enumerate(m01)
+  s <- mip_sample(m01, 2000, lp_solver = "cut", node_selection = "depth_first", progress = FALSE)
+  expect_gt(mip_chisq(s$states, en01), 1e-3)
+  expect_error(mip_sample(ising_clique(4, type = "mixed"), 1, lp_solver = "cut"), "lp_solver")
+})
+
 test_that("mip_sample() samples RBMs and constrained binary programs exactly", {
   set.seed(3)
   r <- random_rbm(3, 3, sd = 1.5)
@@ -150,7 +174,7 @@ test_that("GLPK failures become R errors and leave GLPK usable", {
   m <- ising_clique(4, coupling = 0.5)
   p <- logz:::mip_problem(m)
   ctl <- list(bound_lp = 1L, best_first = 1L, branching = 0L, perturb = 1L, node_limit = Inf,
-              time_limit = Inf)
+              time_limit = Inf, cut = FALSE)
   expect_error(logz:::mip_run(p, 1L, ctl, selftest = TRUE), "GLPK failed.*column number out of range")
   s <- mip_sample(m, 5, progress = FALSE)
   expect_true(all(s$exact))
