@@ -16,7 +16,29 @@
 #   weights ~ U[0, 1], fields ~ U[-1, 1] (grid: weights U[0, 0.5]).
 # Threads: 1 (the paper: CPLEX with up to 48 threads; the issue asked for 2,
 #   see ?mip_sample "Threads" for why GLPK runs single-threaded here).
-# Run: Rscript bench/mip.R > bench/mip.out   (about 10-15 minutes)
+# Run: Rscript bench/mip.R > bench/mip.out   (about 19 minutes on a loaded
+#   2-core machine; the committed output is from such a run, so timings are
+#   noisy, e.g. the simple bound at n = 30 took 2.7 s/sample in a quieter run).
+# Findings (bench/mip.out, 2026-11-22):
+# * cliques: the LP bound by min cut gives exact samples up to n = 55 with all
+#   3 samples within 60 s (n = 40: 5.4 s, n = 50: 25 s per sample); the same
+#   LP by GLPK stops at n = 30 (50-170x slower per sample: a warm-started dual
+#   simplex costs 2-12 ms per node against 0.1-0.5 ms for the cut), the simple
+#   bound at n = 30, rejection at n = 25. The paper: n = 60 (CPLEX, 48
+#   threads), simple bound and rejection up to n = 35.
+# * trees: NOT reproduced. With weights U[0, 1] and fields U[-1, 1] every method
+#   stops at n = 50. The LP is tight, but Algorithm 1's bound is the maximum
+#   of v over a subtree plus the subtree's Gumbel maximum, while the Gumbel
+#   maximum falls on a typical configuration: for high-entropy models (many
+#   weak factors) the gap grows with n and so does the tree (an independent
+#   model with 30 variables and fields U[-1, 1] already needs ~2800 nodes).
+#   The paper does not give its tree parameters.
+# * Figure 2: NOT reproduced. Early-stopped GumbelMIP marginals are worse than
+#   Gibbs at equal time (error 0.11-0.18 vs 0.05) and than Perturb-and-MAP
+#   (0.06): no search here was exact on the 10 x 10 grid within 0.5 s, and
+#   without CPLEX's primal heuristics the incumbent is the best of the random
+#   configurations tied to Gumbel values. The Theorem 2 bounds are valid but
+#   wide (about [88, 131] around log Z = 96).
 suppressPackageStartupMessages(library(logz))
 cat("GumbelMIP benchmark\n")
 cat("LAPACK:", La_library(), "\n")
