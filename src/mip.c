@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <setjmp.h>
+#include <limits.h>
 #include <glpk.h>
 #include <R_ext/Utils.h>
 #include "logz.h"
@@ -344,33 +345,26 @@ static double cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, d
 
 /* ---- node pool and priority queue ---------------------------------------- */
 
+/* realloc *pp (a pointer to any object pointer) to `bytes`; 0 when out of memory */
+static int grow(void *pp, size_t bytes)
+{
+    void **p = (void **) pp, *q = realloc(*p, bytes);
+    if (!q) return 0;
+    *p = q;
+    return 1;
+}
+
 static int pool_alloc(mip_work *W, int n)
 {
     if (W->nfree > 0) return W->freel[--W->nfree];
     if (W->nused == W->cap) {
-        int cap = W->cap ? 2 * W->cap : 1024;
-        unsigned char *s = realloc(W->state, (size_t) cap * n);
-        if (!s) return -1;
-        W->state = s;
-        double *k = realloc(W->key, sizeof(double) * cap);
-        if (!k) return -1;
-        W->key = k;
-        double *g = realloc(W->gam, sizeof(double) * cap);
-        if (!g) return -1;
-        W->gam = g;
-        int *f = realloc(W->nfix, sizeof(int) * cap);
-        if (!f) return -1;
-        W->nfix = f;
-        int *h = realloc(W->heap, sizeof(int) * cap);
-        if (!h) return -1;
-        W->heap = h;
-        int *fl = realloc(W->freel, sizeof(int) * cap);
-        if (!fl) return -1;
-        W->freel = fl;
-        int *fg = realloc(W->flag, sizeof(int) * cap);
-        if (!fg) return -1;
-        W->flag = fg;
-        W->cap = cap;
+        size_t cap = W->cap ? 2 * (size_t) W->cap : 1024;
+        if (cap > INT_MAX || !grow(&W->state, cap * n) || !grow(&W->key, sizeof(double) * cap) ||
+            !grow(&W->gam, sizeof(double) * cap) || !grow(&W->nfix, sizeof(int) * cap) ||
+            !grow(&W->heap, sizeof(int) * cap) || !grow(&W->freel, sizeof(int) * cap) ||
+            !grow(&W->flag, sizeof(int) * cap))
+            return -1;
+        W->cap = (int) cap;
     }
     return W->nused++;
 }
@@ -692,6 +686,20 @@ static void glpk_begin(void)
     glp_error_hook(mip_glpk_error_hook, NULL);
 }
 
+/* After GLPK's error hook longjmp'd back (its environment is already freed):
+ * free our memory, drop the hooks, raise the R error. */
+static void NORET glpk_failed(int nprotect, const char *where)
+{
+    mip_work *W = mip_W;
+    W->lp = NULL;
+    mip_work_free(W);
+    mip_W = NULL;
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+    UNPROTECT(nprotect);
+    error("GLPK failed in %s: %s", where, mip_msg[0] ? mip_msg : "(no message)");
+}
+
 static void glpk_end(mip_work *W)
 {
     if (W->lp) glp_delete_prob(W->lp);
@@ -776,16 +784,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     }
     mip_W = W;
     int status = 0;
-    if (setjmp(mip_jmp)) {
-        /* GLPK called the error hook; its environment is already freed */
-        W = mip_W;
-        W->lp = NULL;
-        mip_work_free(W);
-        glp_error_hook(NULL, NULL);
-        glp_term_hook(NULL, NULL);
-        UNPROTECT(1);
-        error("GLPK failed in mip_sample(): %s", mip_msg[0] ? mip_msg : "(no message)");
-    }
+    if (setjmp(mip_jmp)) glpk_failed(1, "mip_sample()");
     glpk_begin();
     if (C.bound_lp && !C.cut) {
         W->lp = mip_lp_create(&L);
@@ -835,15 +834,7 @@ SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
     mip_work *W = work_new(n);
     if (!W->cur || !W->tau) { mip_work_free(W); UNPROTECT(1); error("out of memory"); }
     mip_W = W;
-    if (setjmp(mip_jmp)) {
-        W = mip_W;
-        W->lp = NULL;
-        mip_work_free(W);
-        glp_error_hook(NULL, NULL);
-        glp_term_hook(NULL, NULL);
-        UNPROTECT(1);
-        error("GLPK failed: %s", mip_msg[0] ? mip_msg : "(no message)");
-    }
+    if (setjmp(mip_jmp)) glpk_failed(1, "an LP bound");
     glpk_begin();
     W->lp = mip_lp_create(&L);
     for (int j = 0; j < n; j++) W->cur[j] = -1;
