@@ -316,14 +316,19 @@ print.logz_mip_model <- function(x, ...) {
 #' bound, much faster. `"auto"` (default) uses the cut for attractive
 #' pairwise models and GLPK otherwise.
 #'
-#' **Threads.** Only `threads = 1` is implemented. GLPK keeps its state in a
-#' global environment that is thread-local only when GLPK was built with TLS,
-#' and its error handling (a hook that frees that environment and
-#' `longjmp`s out) cannot cross OpenMP threads. Parallel samples would need one
-#' GLPK problem and environment per thread (a TLS build, checked with
-#' `glp_config("TLS")`) and an error flag per thread instead of the
-#' `longjmp`; each sample already runs on its own L'Ecuyer-CMRG stream, so
-#' results would not depend on the split.
+#' **Threads.** Independent samples run in parallel (OpenMP, one search per
+#' thread) when no GLPK call is needed: with the simple bound or the min-cut
+#' LP. Each sample draws from its own L'Ecuyer-CMRG stream seeded from R's
+#' RNG, so the results are identical for any `threads`. With GLPK
+#' (`lp_solver = "glpk"`, or `"auto"` on non-attractive models) `threads`
+#' must be 1: GLPK keeps its state in a global environment that is
+#' thread-local only when GLPK was built with TLS, and its error handling (a
+#' hook that frees that environment and `longjmp`s out) cannot cross OpenMP
+#' threads. Parallel GLPK searches would need one problem and environment per
+#' thread (a TLS build, checked with `glp_config("TLS")`) and a per-thread
+#' error flag instead of the `longjmp`. Interrupts are checked only with one
+#' thread. Parallel search within one sample (the paper's 48 CPLEX threads)
+#' is not implemented.
 #'
 #' @param model an [ising] model, an [rbm] (visible and hidden units jointly)
 #'   or a [mip_model()].
@@ -341,7 +346,7 @@ print.logz_mip_model <- function(x, ...) {
 #' @param encoding LP encoding for pairwise models: `"compact"` or `"local"`
 #'   (GLPK only).
 #' @param lp_solver `"auto"`, `"glpk"` or `"cut"` (see LP solver).
-#' @param threads number of threads; must be 1 (see Threads).
+#' @param threads number of threads for independent samples (see Threads).
 #' @param progress show a progress bar over samples.
 #' @return An object of class `c("logz_mip", "logz_samples", "logz_estimate")`:
 #' \describe{
@@ -406,17 +411,19 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
   threads <- check_threads(threads)
-  if (threads != 1L)
-    stop_no_call(sprintf(paste0("`threads` must be 1, not %d: GLPK's global environment and its ",
-                                "longjmp error trap are not thread-safe (see ?mip_sample, Threads)."),
-                         threads))
+  if (threads != 1L && bound == "lp" && !use_cut)
+    stop_no_call(sprintf(paste0("`threads` must be 1 when GLPK solves the LPs, not %d: GLPK's global ",
+                                "environment and its longjmp error trap are not thread-safe (see ",
+                                "?mip_sample, Threads). Threads work with the min-cut LP ",
+                                "(attractive models) and the simple bound."), threads))
   check_flag(progress, "progress")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   control <- list(bound_lp = as.integer(bound == "lp"),
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
-                  perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut)
+                  perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
+                  threads = threads)
   res <- mip_run(p, n, control, encoding, progress)
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
@@ -451,8 +458,11 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   control$order <- as.integer(order)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
+  if (is.null(control$threads)) control$threads <- 1L
+  control$threads <- as.integer(control$threads)
   streams <- .Call(C_rng_streams, n)
-  chunk <- max(1L, ceiling(n / 50))
+  # chunks for the progress bar, each a multiple of the threads
+  chunk <- control$threads * max(1L, ceiling(n / (50 * control$threads)))
   starts <- seq(1L, n, by = chunk)
   pb <- progress_bar(progress && length(starts) > 1L, n)
   on.exit(pb$close())

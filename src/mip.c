@@ -26,6 +26,9 @@
 #include <time.h>
 #include <setjmp.h>
 #include <limits.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <glpk.h>
 #include <R_ext/Utils.h>
 #include "logz.h"
@@ -343,6 +346,18 @@ static double cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, d
     return cst - flow;
 }
 
+/* A copy sharing the arc lists but with its own residual and search arrays. */
+static mip_cut *cut_clone(const mip_cut *G)
+{
+    mip_cut *H = (mip_cut *) R_alloc(1, sizeof(mip_cut));
+    *H = *G;
+    H->cap = (double *) R_alloc(G->A > 0 ? G->A : 1, sizeof(double));
+    H->level = (int *) R_alloc(G->V, sizeof(int));
+    H->it = (int *) R_alloc(G->V, sizeof(int));
+    H->queue = (int *) R_alloc(G->V, sizeof(int));
+    return H;
+}
+
 /* ---- node pool and priority queue ---------------------------------------- */
 
 /* realloc *pp (a pointer to any object pointer) to `bytes`; 0 when out of memory */
@@ -438,6 +453,7 @@ static double log_trunc_survival(double g, double b)
 typedef struct {
     int bound_lp, best_first, branching, perturb;
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
+    int interrupts;          /* check for user interrupts (single thread only) */
     int cut_m;
     double cut_c0;
     double node_limit, time_limit;
@@ -484,7 +500,7 @@ static void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *
         if (R->nodes >= C->node_limit) { limited = 1; break; }
         if (((long) R->nodes & 63) == 0 && R->nodes > 0) {
             if (now_sec() - t0 >= C->time_limit) { limited = 1; break; }
-            if (((long) R->nodes & 1023) == 0 && !R_ToplevelExec(chk_int, NULL)) {
+            if (C->interrupts && ((long) R->nodes & 1023) == 0 && !R_ToplevelExec(chk_int, NULL)) {
                 R->status = 2; return;
             }
         }
@@ -752,6 +768,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         C.cut_c0 = c0;
     }
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
+    int nthreads_req = asInteger(logz_need(control, "threads", INTSXP));
     if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP))) lp_def_from_list(lpdef, n, &L);
     if (TYPEOF(streams) != REALSXP || XLENGTH(streams) % 6 != 0)
         error("internal error: bad streams");
@@ -773,7 +790,6 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int *exact = LOGICAL(VECTOR_ELT(out, 3));
     SEXP trace = allocMatrix(REALSXP, 5, (R_xlen_t) trace_cap * (ns > 0 ? ns : 1));
     SET_VECTOR_ELT(out, 9, trace);
-    double *tbuf = (double *) R_alloc((size_t) 4 * (trace_cap + 1), sizeof(double));
     int ntrace = 0;
 
     mip_work *W = work_new(n);
@@ -792,20 +808,55 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         if (selftest) glp_set_col_bnds(W->lp, L.ncol + 7, GLP_FX, 0.0, 0.0);  /* provoke */
     }
     int *best = INTEGER(states);
-    for (int s = 0; s < ns && status == 0; s++) {
-        mip_result R;
-        mip_trace T = {tbuf, 0, trace_cap};
-        mip_search(W, &M, &L, &C, rs + s, best + (size_t) s * n, &R, &T);
-        status = R.status;
-        col[0][s] = R.value; col[1][s] = R.upper; exact[s] = R.exact;
-        col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
-        col[6][s] = R.lp_failures; col[7][s] = R.time;
-        for (int k = 0; k < T.len; k++) {
-            double *r = REAL(trace) + 5 * (size_t) ntrace++;
-            r[0] = s + 1;
-            memcpy(r + 1, tbuf + 4 * k, 4 * sizeof(double));
+    /* Threads only without GLPK (simple bound or min cut; checked in R): each
+     * thread has its own work space and cut graph; each sample its own stream. */
+    int nt = (C.bound_lp && !C.cut) ? 1 : logz_threads(nthreads_req);
+    if (nt > ns) nt = ns > 0 ? ns : 1;
+    C.interrupts = nt == 1;
+    mip_work **Wt = (mip_work **) R_alloc(nt, sizeof(mip_work *));
+    mip_control *Ct = (mip_control *) R_alloc(nt, sizeof(mip_control));
+    Wt[0] = W;
+    Ct[0] = C;
+    int oom = 0;
+    for (int t = 1; t < nt; t++) {
+        Wt[t] = work_new(n);
+        if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
+        if (!Wt[t]->cur || !Wt[t]->tau || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
+        Ct[t] = C;
+        if (C.cut) Ct[t].cut = cut_clone(C.cut);
+    }
+    double *tball = (double *) R_alloc((size_t) 4 * trace_cap * (ns > 0 ? ns : 1), sizeof(double));
+    int *tlen = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
+    int *sstat = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
+    for (int s = 0; s < ns; s++) { sstat[s] = 0; tlen[s] = 0; }
+    if (!oom) {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#endif
+        for (int s = 0; s < ns; s++) {
+            int t = 0;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+#endif
+            mip_result R;
+            mip_trace T = {tball + (size_t) 4 * trace_cap * s, 0, trace_cap};
+            mip_search(Wt[t], &M, &L, &Ct[t], rs + s, best + (size_t) s * n, &R, &T);
+            sstat[s] = R.status;
+            col[0][s] = R.value; col[1][s] = R.upper; exact[s] = R.exact;
+            col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
+            col[6][s] = R.lp_failures; col[7][s] = R.time;
+            tlen[s] = T.len;
         }
     }
+    for (int t = 1; t < nt; t++) mip_work_free(Wt[t]);
+    status = oom ? 1 : 0;
+    for (int s = 0; s < ns && !status; s++) status = sstat[s];
+    for (int s = 0; s < ns && !status; s++)
+        for (int k = 0; k < tlen[s]; k++) {
+            double *r = REAL(trace) + 5 * (size_t) ntrace++;
+            r[0] = s + 1;
+            memcpy(r + 1, tball + (size_t) 4 * trace_cap * s + 4 * k, 4 * sizeof(double));
+        }
     glpk_end(W);
     mip_work_free(W);
     mip_W = NULL;

@@ -170,6 +170,26 @@ test_that("mip_sample() is reproducible under set.seed()", {
   expect_identical(a$states, c2$states)
 })
 
+test_that("threads give identical results (min-cut LP and simple bound)", {
+  m <- ising_clique(12, coupling = 0.4, field = 0.5)
+  for (b in c("lp", "simple")) {
+    set.seed(13)
+    a <- mip_sample(m, 12, bound = b, threads = 1, progress = FALSE)
+    set.seed(13)
+    t2 <- mip_sample(m, 12, bound = b, threads = 2, progress = FALSE)
+    expect_identical(a$states, t2$states)
+    expect_identical(a$value, t2$value)
+    expect_identical(a$nodes, t2$nodes)
+  }
+  set.seed(14)
+  e1 <- mip_sample(m, 6, node_limit = 5, threads = 1, progress = FALSE)
+  set.seed(14)
+  e2 <- mip_sample(m, 6, node_limit = 5, threads = 2, progress = FALSE)
+  expect_identical(e1$upper, e2$upper)
+  cols <- c("sample", "nodes", "value", "upper")
+  expect_identical(e1$trace[cols], e2$trace[cols])
+})
+
 test_that("GLPK failures become R errors and leave GLPK usable", {
   m <- ising_clique(4, coupling = 0.5)
   p <- logz:::mip_problem(m)
@@ -189,7 +209,7 @@ test_that("bad input errors name the argument", {
   expect_error(mip_sample(m, 0), "`n`")
   expect_error(mip_sample(m, 2, time_limit = -1), "`time_limit`")
   expect_error(mip_sample(m, 2, node_limit = NA), "`node_limit`")
-  expect_error(mip_sample(m, 2, threads = 2), "`threads`")
+  expect_error(mip_sample(ising_clique(4, type = "mixed"), 2, threads = 2), "`threads`")
   expect_error(mip_sample(m, 2, bound = "cut"), "`bound`")
   expect_error(mip_sample(m, 2, encoding = 1), "`encoding`")
   expect_error(mip_model(c(1, NA)), "`objective`")
