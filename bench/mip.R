@@ -14,8 +14,9 @@
 # Models: pm1 spins, weights ~ U[0, 1/sqrt(n)] and fields ~ U[-1, 1] for
 #   cliques (the paper does not state its ranges); trees and the grid:
 #   weights ~ U[0, 1], fields ~ U[-1, 1] (grid: weights U[0, 0.5]).
-# Threads: 1 (the paper: CPLEX with up to 48 threads; the issue asked for 2,
-#   see ?mip_sample "Threads" for why GLPK runs single-threaded here).
+# Threads: 1 (the paper: CPLEX with up to 48 threads inside one search).
+#   Parallelism here is over independent samples, without GLPK only; see
+#   bench/mip_threads.R and ?mip_sample "Threads".
 # Run: Rscript bench/mip.R > bench/mip.out   (about 19 minutes on a loaded
 #   2-core machine; the committed output is from such a run, so timings are
 #   noisy, e.g. the simple bound at n = 30 took 2.7 s/sample in a quieter run).
