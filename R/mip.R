@@ -427,8 +427,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   res <- mip_run(p, n, control, encoding, progress)
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
-  new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s bound)", if (bound == "simple")
-    "simple" else if (use_cut) "LP, by min cut" else "LP, GLPK"), time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
+    "simple bound" else if (use_cut) "LP bound by min cut" else "LP bound by GLPK"), time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
 }
 
 # match.arg() with an error naming the argument.
