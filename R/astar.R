@@ -655,8 +655,14 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
 }
 
 #' @rdname astar_sample
+#' @param ... further arguments of the methods (see [rejection_sample.ising()]
+#'   for discrete models).
 #' @export
-rejection_sample <- function(target, n = 1L) {
+rejection_sample <- function(target, n = 1L, ...) UseMethod("rejection_sample")
+
+#' @rdname astar_sample
+#' @export
+rejection_sample.default <- function(target, n = 1L, ...) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")

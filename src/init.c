@@ -24,6 +24,11 @@ static const R_CallMethodDef callMethods[] = {
     {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
     {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
     {"interval_eval", (DL_FUNC) &interval_eval_call, 3},
+    /* ---- mip ---- */
+    {"mip_sample", (DL_FUNC) &mip_sample_call, 4},
+    {"mip_lp_bounds", (DL_FUNC) &mip_lp_bounds_call, 3},
+    {"mip_glpk_version", (DL_FUNC) &mip_glpk_version_call, 0},
+    /* ---- end mip ---- */
     {NULL, NULL, 0}
 };
 

@@ -1,0 +1,339 @@
+# Baselines of the GumbelMIP paper: rejection sampling with an LP-bounded
+# piecewise-constant proposal over subtrees, and Perturb-and-MAP with
+# low-dimensional perturbations (exact MAP by the same branch and bound).
+
+#' Rejection sampling of discrete models with an LP-bounded proposal
+#'
+#' The rejection baseline of Kim, Sabharwal & Ermon (2016) (after OS*,
+#' Dymetman et al. 2012): the binary variables \eqn{s} of the model are
+#' split into \eqn{J = 2^{depth}} subtrees by fixing the first `depth`
+#' variables of the branching order (largest total interaction first); each
+#' subtree \eqn{j} gets the LP-relaxation bound \eqn{U_j \ge \max_{s \in j}
+#' v(s)} (GLPK, as in [mip_sample()]). The proposal picks subtree \eqn{j} with
+#' probability \eqn{\propto 2^{n - depth} e^{U_j}}, a configuration uniformly
+#' inside it, and accepts with probability \eqn{e^{v(s) - U_j}}. Accepted
+#' configurations are exact samples. As in the paper, building the partition
+#' and its bounds is a preprocessing step, reported separately
+#' (`preprocess_time`).
+#'
+#' @param target an [ising] model, an [rbm] or a [mip_model()].
+#' @param n number of samples wanted.
+#' @param depth number of variables fixed to form the subtrees (`J =
+#'   2^depth` LPs; at most `min(20, number of variables)`).
+#' @param time_limit seconds of sampling (after preprocessing); when reached,
+#'   the samples accepted so far are returned (`complete = FALSE`).
+#' @param batch proposals drawn per vectorised round.
+#' @param ... unused.
+#' @return An object of class `c("logz_mip_rejection", "logz_estimate")`:
+#'   `states` (accepted samples, in the model's values), `trials`,
+#'   `accepted`, `acceptance`, `complete`, `pieces` (J), `preprocess_time`,
+#'   `sample_time` (seconds of sampling per accepted sample, `Inf` if none),
+#'   `log_z` (\eqn{\log(\hat a M)} with \eqn{\hat a} the acceptance rate and
+#'   \eqn{M} the proposal's total mass) and its delta-method `se`, plus
+#'   `method`, `time`, `counts`, `diagnostics`, `seed`, `call`.
+#' @section Errors: `target` not a supported model; `n`, `depth`, `batch`
+#'   not whole numbers in range; `time_limit` not positive; a model without
+#'   a feasible point.
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI (rejection
+#'   baseline of Figure 1). Dymetman, M., Bouchard, G. and Carter, S. (2012).
+#'   The OS* algorithm. arXiv:1207.0742.
+#' @seealso [mip_sample()]
+#' @examples
+#' set.seed(1)
+#' m <- ising_clique(8, coupling = 0.5, field = 0.5)
+#' r <- rejection_sample(m, 100, depth = 3)
+#' r
+#' exact_log_z(m)
+#' @export
+rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                   batch = 4096L, ...) {
+  mip_rejection(target, n, depth, time_limit, batch, match.call())
+}
+
+#' @rdname rejection_sample.ising
+#' @export
+rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                 batch = 4096L, ...) {
+  mip_rejection(target, n, depth, time_limit, batch, match.call())
+}
+
+#' @rdname rejection_sample.ising
+#' @export
+rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                           batch = 4096L, ...) {
+  mip_rejection(target, n, depth, time_limit, batch, match.call())
+}
+
+mip_rejection <- function(model, n, depth, time_limit, batch, call) {
+  p <- mip_problem(model, "target")
+  n <- check_count(n, "n")
+  if (is.null(depth)) depth <- min(p$n, 6L)
+  depth <- check_count(depth, "depth", min = 0L, max = min(20L, p$n))
+  time_limit <- check_limit(time_limit, "time_limit")
+  batch <- check_count(batch, "batch", max = 1e6)
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+  split <- mip_order(p)[seq_len(depth)] + 1L
+  J <- 2L^depth
+  fix <- matrix(NA_integer_, J, p$n)
+  if (depth) fix[, split] <- as.matrix(expand.grid(rep(list(0:1), depth)))
+  U <- mip_lp_bounds(p, fix)
+  if (anyNA(U)) stop_no_call("GLPK could not solve an LP relaxation of `target`.")
+  lm <- U + (p$n - depth) * log(2)
+  if (all(lm == -Inf)) stop_no_call("`target` has no feasible point (every subtree's LP is infeasible).")
+  prob <- exp(lm - max(lm))
+  t1 <- proc.time()[["elapsed"]]
+  out <- matrix(0, 0L, p$n)
+  trials <- 0
+  free <- setdiff(seq_len(p$n), split)
+  while (nrow(out) < n && proc.time()[["elapsed"]] - t1 < time_limit) {
+    j <- sample.int(J, batch, replace = TRUE, prob = prob)
+    S <- matrix(as.double(stats::runif(batch * p$n) < 0.5), batch, p$n)
+    if (depth) S[, split] <- fix[j, split]
+    acc <- log(stats::runif(batch)) < mip_value(p, S) - U[j]
+    k <- which(acc)
+    need <- n - nrow(out)
+    if (length(k) > need) {
+      trials <- trials + k[need]          # the proposals up to the n-th acceptance
+      k <- k[seq_len(need)]
+    } else trials <- trials + batch
+    out <- rbind(out, S[k, , drop = FALSE])
+  }
+  t2 <- proc.time()[["elapsed"]]
+  acc_n <- nrow(out)
+  a <- acc_n / trials
+  log_m <- log_sum_exp(lm)
+  x <- list(states = mip_states(p, out), trials = trials, accepted = acc_n, acceptance = a,
+            complete = acc_n >= n, pieces = J, preprocess_time = t1 - t0,
+            sample_time = if (acc_n) (t2 - t1) / acc_n else Inf,
+            log_z = if (acc_n) log(a) + log_m else NA_real_,
+            se = if (acc_n) sqrt((1 - a) / (a * trials)) else NA_real_,
+            method = sprintf("rejection (LP-bounded, %d subtrees)", J), time = t2 - t0,
+            counts = c(trials = trials, accepted = acc_n, lp_solves = J),
+            diagnostics = data.frame(piece = seq_len(J), bound = U, log_mass = lm),
+            seed = seed, call = call)
+  new_logz_estimate(x, "logz_mip_rejection")
+}
+
+#' @export
+print.logz_mip_rejection <- function(x, ...) {
+  cat(sprintf("<logz_mip_rejection> %d exact sample%s by %s%s\n", x$accepted,
+              if (x$accepted == 1) "" else "s", x$method,
+              if (x$complete) "" else " (time limit reached)"))
+  cat(sprintf("  log Z = %.4f (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
+              x$acceptance, format(x$trials, big.mark = ",")))
+  cat(sprintf("  preprocessing %.3f s, %.4g s per sample\n", x$preprocess_time, x$sample_time))
+  invisible(x)
+}
+
+#' Perturb-and-MAP with low-dimensional perturbations (approximate samples)
+#'
+#' The approximate sampler of Hazan, Maji & Jaakkola (2013) used as a baseline
+#' by Kim, Sabharwal & Ermon (2016): every variable's log-potential gets
+#' independent Gumbel(0) perturbations \eqn{\gamma_i(0), \gamma_i(1)} and the
+#' sample is the exact MAP configuration of the perturbed model,
+#' \eqn{\arg\max_s v(s) + \sum_i \gamma_i(s_i)}, found by the same branch and
+#' bound as [mip_sample()] without Gumbel process (LP bounds, GLPK). The
+#' samples are not from \eqn{p} in general (exact only without couplings);
+#' their mean perturbed maximum minus \eqn{n C_E} is an upper bound on
+#' \eqn{E} of the log partition function (Hazan & Jaakkola 2012), returned as
+#' `log_z_upper`.
+#'
+#' @param model an [ising] model, an [rbm] or a [mip_model()].
+#' @param n number of samples.
+#' @param time_limit,node_limit limits per MAP search (as in [mip_sample()]);
+#'   a search stopped early returns its incumbent.
+#' @param bound `"lp"` or `"simple"`.
+#' @param progress show a progress bar.
+#' @return An object of class `c("logz_perturb_map", "logz_estimate")`:
+#'   `states` (n x p, the model's values), `map_value` (perturbed maxima),
+#'   `exact` (MAP proven optimal), `nodes`, `log_z` (`NA`: no estimate),
+#'   `log_z_upper`, and the usual `se`, `method`, `time`, `counts`,
+#'   `diagnostics`, `seed`, `call`.
+#' @section Errors: as [mip_sample()].
+#' @references Hazan, T., Maji, S. and Jaakkola, T. (2013). On sampling from
+#'   the Gibbs distribution with random maximum a-posteriori perturbations.
+#'   NIPS. Kim, C., Sabharwal, A. and Ermon, S. (2016). AAAI (Figure 2).
+#' @seealso [mip_sample()]
+#' @examples
+#' set.seed(1)
+#' m <- ising_grid(3, 3, coupling = 0.5)
+#' pm <- perturb_and_map(m, 50, progress = FALSE)
+#' pm
+#' rbind(perturb_and_map = colMeans(pm$states == 1), exact = exact_marginals(m)$node)
+#' @export
+perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
+                            bound = c("lp", "simple"), progress = interactive()) {
+  call <- match.call()
+  p <- mip_problem(model)
+  n <- check_count(n, "n")
+  time_limit <- check_limit(time_limit, "time_limit")
+  node_limit <- check_limit(node_limit, "node_limit")
+  bound <- mip_choice(bound, "bound")
+  check_flag(progress, "progress")
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L, branching = 0L,
+                  perturb = 0L, node_limit = node_limit, time_limit = time_limit)
+  order <- mip_order(p)
+  S <- matrix(0L, n, p$n)
+  val <- numeric(n)
+  ex <- logical(n)
+  nodes <- numeric(n)
+  pb <- progress_bar(progress, n)
+  on.exit(pb$close())
+  for (k in seq_len(n)) {
+    g <- matrix(-log(stats::rexp(2L * p$n)), 2L)   # Gumbel(0) per variable and value
+    q <- p
+    if (p$kind == 0L) q$node <- p$node + g
+    else {
+      q$c <- p$c + g[2, ] - g[1, ]
+      q$c0 <- p$c0 + sum(g[1, ])
+    }
+    r <- mip_run(q, 1L, control, order = order)
+    if (r$value == -Inf)
+      stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
+    S[k, ] <- r$states
+    val[k] <- r$value
+    ex[k] <- as.logical(r$exact)
+    nodes[k] <- r$nodes
+    pb$update(k)
+  }
+  x <- list(states = mip_states(p, S), map_value = val, exact = ex, nodes = nodes,
+            log_z = NA_real_, se = NA_real_, log_z_upper = mean(val) - p$n * euler_gamma,
+            method = "Perturb-and-MAP (low-dimensional)", time = proc.time()[["elapsed"]] - t0,
+            counts = c(samples = n, nodes = sum(nodes)),
+            diagnostics = data.frame(sample = seq_len(n), map_value = val, exact = ex,
+                                     nodes = nodes),
+            seed = seed, call = call)
+  new_logz_estimate(x, "logz_perturb_map")
+}
+
+#' @export
+print.logz_perturb_map <- function(x, ...) {
+  cat(sprintf("<logz_perturb_map> %d approximate samples by %s; %d MAPs proven\n",
+              length(x$map_value), x$method, sum(x$exact)))
+  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f\n", x$log_z_upper))
+  cat(sprintf("  %.1f nodes per MAP; %.3f s\n", mean(x$nodes), x$time))
+  invisible(x)
+}
+
+#' Blocked Gibbs sampling with exact GumbelMIP block updates
+#'
+#' Each iteration picks a block of `block_size` variables uniformly at random
+#' and replaces them by an exact sample from their conditional distribution
+#' given all other variables, drawn by [mip_sample()] (Kim, Sabharwal & Ermon
+#' 2016, "Blocked Gibbs with large blocks"). The conditional of a pairwise
+#' model is again pairwise: edges from the block to fixed variables become
+#' fields. `block_size = 1` is Gibbs sampling with random scan; `block_size`
+#' equal to the number of variables draws independent exact samples. For an
+#' [rbm], the variables are the visible and hidden units together.
+#'
+#' @param model an [ising] model or an [rbm].
+#' @param block_size variables per block (1 to the number of variables).
+#' @param iterations number of block updates.
+#' @param init initial state (the model's values; for an RBM, visible then
+#'   hidden units, 0/1); default uniformly random.
+#' @param thin keep every `thin`-th state.
+#' @param bound,time_limit passed to [mip_sample()] for each block (a block
+#'   stopped by `time_limit` is an approximate update; counted in
+#'   `inexact`).
+#' @param progress show a progress bar.
+#' @return An object of class `logz_blocked_gibbs`: a list with `states`
+#'   (matrix, one kept state per row, in the model's values), `block_size`,
+#'   `iterations`, `thin`, `nodes` (search nodes per iteration), `inexact`
+#'   (block updates stopped early), `time` (seconds), `seed`, `call`.
+#' @section Errors: `model` not an Ising model or RBM; `block_size`,
+#'   `iterations`, `thin` not whole numbers in range; `init` of the wrong
+#'   length or with values outside the model's.
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI (Figure 3).
+#' @seealso [mip_sample()], [gibbs_sample()]
+#' @examples
+#' set.seed(1)
+#' m <- ising_grid(4, 4, coupling = 0.8)
+#' ch <- blocked_gibbs(m, block_size = 6, iterations = 200, progress = FALSE)
+#' ch
+#' rbind(blocked = colMeans(ch$states[-(1:50), ] == 1), exact = exact_marginals(m)$node)
+#' @export
+blocked_gibbs <- function(model, block_size, iterations, init = NULL, thin = 1L,
+                          bound = c("lp", "simple"), time_limit = Inf,
+                          progress = interactive()) {
+  call <- match.call()
+  if (!is_ising(model) && !inherits(model, "rbm"))
+    stop_no_call(sprintf("`model` must be an ising model or an rbm, not %s.", describe(model)))
+  p <- mip_problem(model)
+  block_size <- check_count(block_size, "block_size", max = p$n)
+  iterations <- check_count(iterations, "iterations")
+  thin <- check_count(thin, "thin")
+  bound <- mip_choice(bound, "bound")
+  time_limit <- check_limit(time_limit, "time_limit")
+  check_flag(progress, "progress")
+  seed <- rng_state()
+  if (is.null(init)) {
+    s <- as.double(stats::runif(p$n) < 0.5)
+  } else {
+    if (!is.numeric(init) || length(init) != p$n || anyNA(init) || !all(init %in% p$values))
+      stop_no_call(sprintf("`init` must be a vector of %d values in {%s}, not %s.", p$n,
+                           paste(p$values, collapse = ", "), describe(init)))
+    s <- as.double(init == p$values[2])
+  }
+  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L, branching = 0L,
+                  perturb = 1L, node_limit = Inf, time_limit = time_limit)
+  keep <- matrix(0, iterations %/% thin, p$n)
+  nodes <- numeric(iterations)
+  inexact <- 0L
+  t0 <- proc.time()[["elapsed"]]
+  pb <- progress_bar(progress, iterations)
+  on.exit(pb$close())
+  for (it in seq_len(iterations)) {
+    B <- sort(sample.int(p$n, block_size))
+    q <- conditional_problem(p, B, s)
+    r <- mip_run(q, 1L, control)
+    s[B] <- r$states[1, ]
+    nodes[it] <- r$nodes
+    inexact <- inexact + !r$exact
+    if (it %% thin == 0L) keep[it %/% thin, ] <- s
+    pb$update(it)
+  }
+  structure(list(states = mip_states(p, keep), block_size = block_size, iterations = iterations,
+                 thin = thin, nodes = nodes, inexact = inexact,
+                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call),
+            class = "logz_blocked_gibbs")
+}
+
+# The pairwise problem of the variables B (sorted) given s on the others.
+conditional_problem <- function(p, B, s) {
+  inB <- logical(p$n)
+  inB[B] <- TRUE
+  pos <- integer(p$n)
+  pos[B] <- seq_along(B)
+  node <- p$node[, B, drop = FALSE]
+  f <- p$from
+  t <- p$to
+  # block - outside edges: fields on the block end
+  k <- which(inB[f] & !inB[t])
+  if (length(k)) {
+    st <- s[t[k]]
+    node[1, ] <- node[1, ] + rowsum_to(pos[f[k]], p$edge[cbind(1 + st, k)], length(B))
+    node[2, ] <- node[2, ] + rowsum_to(pos[f[k]], p$edge[cbind(3 + st, k)], length(B))
+  }
+  k <- which(!inB[f] & inB[t])
+  if (length(k)) {
+    sf <- s[f[k]]
+    node[1, ] <- node[1, ] + rowsum_to(pos[t[k]], p$edge[cbind(2 * sf + 1, k)], length(B))
+    node[2, ] <- node[2, ] + rowsum_to(pos[t[k]], p$edge[cbind(2 * sf + 2, k)], length(B))
+  }
+  k <- which(inB[f] & inB[t])
+  pairwise_problem(length(B), pos[f[k]], pos[t[k]], node, p$edge[, k, drop = FALSE], 0)
+}
+
+#' @export
+print.logz_blocked_gibbs <- function(x, ...) {
+  cat(sprintf("<logz_blocked_gibbs> %d iterations, blocks of %d (GumbelMIP), %d states kept\n",
+              x$iterations, x$block_size, nrow(x$states)))
+  cat(sprintf("  %.1f search nodes per block; %d inexact updates; %.2f s\n", mean(x$nodes),
+              x$inexact, x$time))
+  invisible(x)
+}
