@@ -24,6 +24,9 @@ static const R_CallMethodDef callMethods[] = {
     {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
     {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
     {"interval_eval", (DL_FUNC) &interval_eval_call, 3},
+    /* rts */
+    {"rts_rbm", (DL_FUNC) &rts_rbm_call, 4},
+    {"rts_ising", (DL_FUNC) &rts_ising_call, 4},
     {NULL, NULL, 0}
 };
 

@@ -168,4 +168,8 @@ void program_box(const logz_program *p, const double *lo, const double *hi, doub
                  double *H, double *out_lo, double *out_hi);
 SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 
+/* ---- rts.c: Rao-Blackwellized tempered sampling (RBM, Ising) -------------- */
+SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+
 #endif
