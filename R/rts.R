@@ -222,11 +222,13 @@ rts_engine <- function(run, X, log_z1, args) {
   log_r <- log(args$prior)
   zeta <- numeric(K)            # log Z_hat_k - log Z_1
   streams <- .Call(C_rng_streams, M)
+  db <- diff(args$betas)
+  step <- if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
   fresh_k <- function() sample.int(K, M, replace = TRUE) - 1L
   state <- list(X = X, k = fresh_k(), streams = streams)
   ctl <- function(sweeps, thin = 0L, offset = 0L)
     list(threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
-         offset = as.integer(offset), moments = any(c("ti", "ti_rb") %in% args$estimators),
+         offset = as.integer(offset), step = step, moments = any(c("ti", "ti_rb") %in% args$estimators),
          lrz = log_r - zeta)
   total <- args$init_iter * args$init_sweeps + args$sweeps
   pb <- progress_bar(args$progress, total)

@@ -37,6 +37,7 @@
 
 typedef struct {
     int K, M, sweeps, thin, offset, nstore, moments;
+    double step;                 /* beta spacing if even, else 0 */
     const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
     double *acc;                 /* NACC * K per chain */
     int *kk;                     /* current k per chain (0-based) */
@@ -96,60 +97,78 @@ static void rts_update(const rts_run *r, int c, const double *lk, const double *
 #define RTS_CLONES
 #endif
 
-/* Over one chunk of at most RTS_PROD hidden units at one beta (t = beta z,
- * e = exp(-|t|)): out[0] += sum max(t, 0), out[1] *= prod (1 + e) (returned
- * separately), and with moments out[2] += sum z sigmoid(t), out[3] += sum z^2
- * sigmoid(t) (1 - sigmoid(t)). */
-RTS_CLONES static double ladder_chunk(const double *t, const double *e, const double *z, int n,
-                                      int moments, double *out)
+/* Over one chunk of at most RTS_PROD hidden units at one beta (e =
+ * exp(-beta |z|)): returns prod (1 + e); with moments also adds
+ * sum z sigmoid(beta z) to out[0] and sum z^2 sigmoid (1 - sigmoid) to out[1]. */
+RTS_CLONES static double ladder_chunk(const double *e, const double *z, int n, int moments,
+                                      double *out)
 {
-    double lin = 0.0, p = 1.0, d = 0.0, d2 = 0.0;
+    double p = 1.0, d = 0.0, d2 = 0.0;
     if (moments) {
-#pragma omp simd reduction(+:lin, d, d2) reduction(*:p)
+#pragma omp simd reduction(+:d, d2) reduction(*:p)
         for (int j = 0; j < n; j++) {
             double iq = 1.0 / (1.0 + e[j]);
-            double sg = t[j] >= 0 ? iq : e[j] * iq;
-            lin += t[j] > 0 ? t[j] : 0.0;
+            double sg = z[j] >= 0 ? iq : e[j] * iq;
             p *= 1.0 + e[j];
             d += z[j] * sg;
             d2 += z[j] * z[j] * sg * (1.0 - sg);
         }
     } else {
-#pragma omp simd reduction(+:lin) reduction(*:p)
-        for (int j = 0; j < n; j++) {
-            lin += t[j] > 0 ? t[j] : 0.0;
-            p *= 1.0 + e[j];
-        }
+#pragma omp simd reduction(*:p)
+        for (int j = 0; j < n; j++) p *= 1.0 + e[j];
     }
-    out[0] += lin;
-    out[2] += d;
-    out[3] += d2;
+    out[0] += d;
+    out[1] += d2;
     return p;
 }
 
-/* log f_k(v), and with moments D_k, D2_k, for all k from x = [W a a0]'v;
- * T, E: K * nh scratch (T row k = beta_k z, E = exp(-|T|), reused by the
- * hidden draw); z: nh scratch. */
-static void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, const double *x,
-                       double *T, double *E, double *z, int moments, double *lk, double *D,
-                       double *D2)
+/* e = e_prev * r, flushed to zero below 1e-280 (no subnormal arithmetic). */
+RTS_CLONES static void ladder_step(const double *prev, const double *r, double *e, int n)
+{
+#pragma omp simd
+    for (int j = 0; j < n; j++) {
+        double v = prev[j] * r[j];
+        e[j] = v < 1e-280 ? 0.0 : v;
+    }
+}
+
+/* log f_k(v), and with moments D_k, D2_k, for all k from x = [W a a0]'v.
+ * With z = b + W'v: softplus(beta z) = beta max(z, 0) + log(1 + exp(-beta |z|)),
+ * so row k of E (K x nh) is exp(-beta_k |z|); on an evenly spaced ladder
+ * (step > 0) it is the previous row times exp(-step |z|), one multiplication
+ * per unit instead of an exp. E's row k and z (the sign of the logit) are all
+ * the hidden draw at beta_k needs. z, az: nh scratch each. */
+static void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
+                       const double *x, double *E, double *z, double *az, int moments,
+                       double *lk, double *D, double *D2)
 {
     int nh = m->nh;
-    double xa = x[nh], xa0 = x[nh + 1];
-    for (int j = 0; j < nh; j++) z[j] = m->b[j] + x[j];
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < nh; j++) T[(size_t) k * nh + j] = betas[k] * z[j];
-    logz_exp_neg_abs(T, E, K * nh);
+    double xa = x[nh], xa0 = x[nh + 1], pos = 0.0;
+    for (int j = 0; j < nh; j++) {
+        z[j] = m->b[j] + x[j];
+        pos += z[j] > 0 ? z[j] : 0.0;
+    }
+    if (step > 0) {
+        for (int j = 0; j < nh; j++) az[j] = step * fabs(z[j]);
+        logz_exp_neg_abs(az, az, nh);            /* az = exp(-step |z|) */
+        for (int j = 0; j < nh; j++) E[j] = 1.0; /* beta_1 = 0 */
+        for (int k = 1; k < K; k++)
+            ladder_step(E + (size_t) (k - 1) * nh, az, E + (size_t) k * nh, nh);
+    } else {
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < nh; j++) E[(size_t) k * nh + j] = betas[k] * z[j];
+        logz_exp_neg_abs(E, E, K * nh);
+    }
     for (int k = 0; k < K; k++) {
-        const double *t = T + (size_t) k * nh, *e = E + (size_t) k * nh;
-        double acc[4] = {0.0, 0.0, 0.0, 0.0}, lg = 0.0;
+        const double *e = E + (size_t) k * nh;
+        double acc[2] = {0.0, 0.0}, lg = 0.0;
         for (int s = 0; s < nh; s += RTS_PROD) {
             int n = s + RTS_PROD < nh ? RTS_PROD : nh - s;
-            lg += log(ladder_chunk(t + s, e + s, z + s, n, moments, acc));
+            lg += log(ladder_chunk(e + s, z + s, n, moments, acc));
         }
-        lk[k] = (1.0 - betas[k]) * xa0 + betas[k] * xa + acc[0] + lg;
-        D[k] = xa - xa0 + acc[2];
-        D2[k] = acc[3];
+        lk[k] = (1.0 - betas[k]) * xa0 + betas[k] * (xa + pos) + lg;
+        D[k] = xa - xa0 + acc[0];
+        D2[k] = acc[1];
     }
 }
 
@@ -162,8 +181,8 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
     double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
     double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
     int nh1 = nh > 0 ? nh : 1, G = RTS_GROUP;
-    size_t per = (size_t) 2 * K * nh1 + 2 * (size_t) nv + (size_t) G * nu + 2 * (size_t) G * nh1 +
-                 G + 4 * (size_t) K + (size_t) nh1;
+    size_t per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + 2 * (size_t) G * nh1 +
+                 G + 4 * (size_t) K + 2 * (size_t) nh1;
     double *SCR = (double *) R_alloc(per * nthreads, sizeof(double));
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
@@ -173,10 +192,10 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        double *T = SCR + per * tid, *E = T + (size_t) K * nh1;
+        double *E = SCR + per * tid;
         double *t = E + (size_t) K * nh1, *ev = t + nv, *U = ev + nv;
         double *HT = U + (size_t) G * nu, *HE = HT + (size_t) G * nh1, *ku = HE + (size_t) G * nh1;
-        double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K;
+        double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
         int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
         /* The uniforms of a group's chains are drawn together (four streams per
          * vector, see logz_streams_fill); each stream's order is: nh for the
@@ -185,8 +204,8 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
          * at the start of a call, so a run split into calls gives the same bits. */
         logz_rbm_gemm_x(m, V, X, c0, c1);
         for (int c = c0; c < c1; c++) {
-            rbm_ladder(m, r->betas, K, X + (size_t) nx * c, T, E, zb, r->moments, lk, D, D2);
-            memcpy(HT + (size_t) nh * (c - c0), T + (size_t) r->kk[c] * nh, sizeof(double) * nh);
+            rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D, D2);
+            memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
             memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh, sizeof(double) * nh);
         }
         for (int sw = 0; sw <= r->sweeps; sw++) {
@@ -194,11 +213,10 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
                 logz_rbm_gemm_x(m, V, X, c0, c1);
                 logz_streams_fill(st + c0, n, 1, ku, 1);
                 for (int c = c0; c < c1; c++) {
-                    rbm_ladder(m, r->betas, K, X + (size_t) nx * c, T, E, zb, r->moments, lk, D,
-                               D2);
+                    rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
+                               D, D2);
                     rts_update(r, c, lk, D, D2, ku[c - c0], q, sw - 1);
-                    memcpy(HT + (size_t) nh * (c - c0), T + (size_t) r->kk[c] * nh,
-                           sizeof(double) * nh);
+                    memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
                     memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh,
                            sizeof(double) * nh);
                 }
@@ -277,6 +295,7 @@ static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
     r->sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
     r->thin = asInteger(logz_need(control, "thin", INTSXP));
     r->offset = asInteger(logz_need(control, "offset", INTSXP));
+    r->step = asReal(logz_need(control, "step", REALSXP));
     r->moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE;
     if (r->sweeps < 1 || r->offset < 0) error("internal error: bad sweeps");
     r->betas = REAL(betas);
