@@ -46,8 +46,8 @@
 #' v; its variance adds the conditional variance). The estimators other than
 #' RTS get a delete-a-group jackknife `se` over 20 groups of chains (MBAR: NA).
 #'
-#' @param model an [rbm()] or an [ising()] model (for a continuous target see
-#'   [rts_continuous()]).
+#' @param model an [rbm()], an [ising()] model, or an R function giving the log
+#'   unnormalised density of a continuous target (see Details).
 #' @param K number of inverse temperatures (>= 2); ignored when `betas` is
 #'   given.
 #' @param betas optional increasing inverse temperatures from 0 to 1 (length
@@ -104,7 +104,7 @@
 #'   estimation of statistical evidence. Statistics and Computing.
 #'   Shirts, M. R. and Chodera, J. D. (2008). Statistically optimal analysis of
 #'   samples from multiple equilibrium states. J. Chem. Phys.
-#' @seealso [ais()], [raise()], [rts_continuous()]
+#' @seealso [ais()], [raise()]
 #' @examples
 #' set.seed(1)
 #' m <- ising_grid(4, 4, coupling = 0.3, field = 0.1)
@@ -226,8 +226,8 @@ rts_engine <- function(run, X, log_z1, args) {
   step <- if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
   fresh_k <- function() sample.int(K, M, replace = TRUE) - 1L
   state <- list(X = X, k = fresh_k(), streams = streams)
-  ctl <- function(sweeps, thin = 0L, offset = 0L)
-    list(threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
+  ctl <- function(sweeps, thin = 0L, offset = 0L, final = FALSE)
+    list(final = final, threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
          offset = as.integer(offset), step = step, moments = any(c("ti", "ti_rb") %in% args$estimators),
          lrz = log_r - zeta)
   total <- args$init_iter * args$init_sweeps + args$sweeps
@@ -261,7 +261,7 @@ rts_engine <- function(run, X, log_z1, args) {
   store_k <- list()
   trace <- data.frame(sweep = ends[-1], log_z = NA_real_)
   for (i in seq_len(length(ends) - 1L)) {
-    res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i]))
+    res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
     state <- list(X = res$X, k = res$k, streams = res$streams)
     acc <- acc + res$acc
     if (ncol(res$store)) {
@@ -511,4 +511,130 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       graphics::abline(h = x$log_z + c(-2, 2) * x$se, lty = 2, col = "grey40")
     })
   invisible(x)
+}
+
+#' @rdname rts
+#' @param vectorized for a function `model`: `TRUE` if `model(x)` takes an
+#'   n x d matrix (one point per row) and returns n log densities; `FALSE`
+#'   (default) if it takes one point and returns one number.
+#' @param step_size for a function `model`: initial random-walk scale
+#'   (per temperature it is adapted during the initial iterations towards an
+#'   acceptance rate of 0.3, then frozen).
+#' @param metropolis_steps for a function `model`: random-walk Metropolis
+#'   steps per sweep.
+#' @details For a continuous target, `model` is an R function giving
+#'   \eqn{\log f(x)} and `base` a normalised [proposal][proposal_normal] \eqn{p_1}
+#'   (e.g. `proposal_normal(rep(0, d), 3)`) whose dimension fixes d; then
+#'   \eqn{Z_1 = 1}, \eqn{\Delta = \log f - \log p_1} and the x-move is
+#'   `metropolis_steps` steps of Gaussian random-walk Metropolis at
+#'   \eqn{\beta_k} with a scale per temperature adapted only during the initial
+#'   iterations (so the final run is a fixed Markov kernel). This runs in R on
+#'   all chains at once (a vectorised `model` is much faster).
+#' @export
+rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
+                         sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
+                         estimators = rts_estimator_names, mbar_samples = 5000L,
+                         vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
+                         progress = interactive(), ...) {
+  call <- match.call()
+  args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
+                         estimators, mbar_samples, 1L, progress)
+  if (missing(base) || !inherits(base, "logz_proposal"))
+    stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
+                                "the normalised base density, not %s."),
+                         if (missing(base)) "missing" else describe(base)))
+  check_flag(vectorized, "vectorized")
+  step_size <- check_number(step_size, "step_size", lower = 0, lower_open = TRUE)
+  metropolis_steps <- check_count(metropolis_steps, "metropolis_steps")
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+  d <- base$dim
+  M <- args$n_chains
+  K <- args$K
+  betas <- args$betas
+  log_f <- if (vectorized) function(X) as.double(model(X)) else
+    function(X) vapply(seq_len(nrow(X)), function(i) as.double(model(X[i, ]))[1], 0)
+  eval_f <- function(X) {
+    v <- log_f(X)
+    if (length(v) != nrow(X) || anyNA(v) || any(v == Inf))
+      stop_no_call(sprintf(paste0("`model` must return one log density (finite or -Inf) per ",
+                                  "point; it gave %s for %d points."), describe(v), nrow(X)))
+    v
+  }
+  X <- matrix(proposal_sample(base, M), M, d)
+  lf <- eval_f(X)
+  lb <- proposal_log_density(base, X)
+  if (any(!is.finite(lf)))
+    stop_no_call("`model` is -Inf at some draws from `base`; its support must cover the base's.")
+  log_step <- rep(log(step_size), K)
+  run <- function(state, control) {
+    k <- state$k + 1L
+    lrz <- control$lrz
+    acc <- array(0, c(K, 6L, M))
+    S <- control$sweeps
+    thin <- control$thin
+    nstore <- if (thin > 0) (control$offset + S) %/% thin - control$offset %/% thin else 0L
+    store <- matrix(0, K, nstore * M)
+    store_k <- integer(nstore * M)
+    n_acc <- n_try <- numeric(K)
+    for (sw in seq_len(S)) {
+      for (ms in seq_len(metropolis_steps)) {
+        Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
+        lfp <- eval_f(Xp)
+        lbp <- proposal_log_density(base, Xp)
+        b <- betas[k]
+        la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
+        ok <- is.finite(la) & log(stats::runif(M)) < la
+        ok[is.na(ok)] <- FALSE
+        X[ok, ] <- Xp[ok, ]
+        lf[ok] <- lfp[ok]
+        lb[ok] <- lbp[ok]
+        n_acc <- n_acc + tabulate(k[ok], K)
+        n_try <- n_try + tabulate(k, K)
+      }
+      delta <- lf - lb
+      L <- outer(delta, betas) + lb          # M x K: log f_k(x)
+      W <- L + rep(lrz, each = M)
+      W <- exp(W - apply(W, 1L, max))
+      Q <- W / rowSums(W)
+      knew <- rowSums(stats::runif(M) > t(apply(Q, 1L, cumsum))) + 1L
+      knew <- pmin(knew, K)
+      idx <- cbind(knew, seq_len(M))
+      acc[, 1L, ] <- acc[, 1L, ] + t(Q)
+      acc[, 2L, ] <- acc[, 2L, ] + t(Q * delta)
+      a3 <- acc[, 3L, ]
+      a3[idx] <- a3[idx] + 1
+      acc[, 3L, ] <- a3
+      a4 <- acc[, 4L, ]
+      a4[idx] <- a4[idx] + delta
+      acc[, 4L, ] <- a4
+      a5 <- acc[, 5L, ]
+      a5[idx] <- a5[idx] + delta^2
+      acc[, 5L, ] <- a5
+      g <- control$offset + sw
+      if (thin > 0 && g %% thin == 0) {
+        j <- g %/% thin - control$offset %/% thin - 1L
+        cols <- j * M + seq_len(M)
+        store[, cols] <- t(L)
+        store_k[cols] <- knew - 1L
+      }
+      k <- knew
+    }
+    if (!isTRUE(control$final)) {   # adapt the scales in the initial iterations only
+      rate <- ifelse(n_try > 0, n_acc / pmax(n_try, 1), 0.3)
+      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - 0.3), 0)
+    }
+    X <<- X
+    lf <<- lf
+    lb <<- lb
+    list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
+         store_k = store_k)
+  }
+  res <- rts_engine(function(state, control) {
+    out <- run(state, control)
+    out$X <- state$X
+    out
+  }, matrix(0, 1, M), 0, args)
+  new_rts_result(res, args, 0, time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
+                 extra = list(step_size = exp(log_step)))
 }

@@ -353,7 +353,8 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
     memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
     m.Wx = Wx;
-    int old_blas = nthreads > 1 ? blas_threads_limit(1) : -1;
+    /* the products are small (RTS_GROUP columns): BLAS threads only cost */
+    int old_blas = blas_threads_limit(1);
     rts_rbm_run(&m, &r, REAL(X), st, nthreads);
     if (old_blas > 0) blas_threads_restore(old_blas);
     logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
