@@ -72,6 +72,7 @@ typedef struct {
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
 void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
 int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block

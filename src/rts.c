@@ -335,24 +335,14 @@ static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
  * k (0-based), streams); control: list(threads, sweeps, thin, offset, lrz). */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        error("internal error: inconsistent RBM dimensions");
+    SEXP a = logz_need(model, "a", REALSXP);
     rts_run r;
     logz_stream *st;
     int nthreads;
     SEXP X;
-    SEXP out = PROTECT(rts_setup(betas, state, control, nv, &r, &st, &nthreads, &X));
+    SEXP out = PROTECT(rts_setup(betas, state, control, LENGTH(a), &r, &st, &nthreads, &X));
     logz_rbm_path m;
-    m.nv = nv; m.nh = nh; m.M = r.M;
-    m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
-    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
-    m.Wx = Wx;
+    logz_rbm_path_from_list(model, r.M, &m);
     /* the products are small (RTS_GROUP columns): BLAS threads only cost */
     int old_blas = blas_threads_limit(1);
     rts_rbm_run(&m, &r, REAL(X), st, nthreads);
