@@ -65,7 +65,8 @@
 #'   `"ts"`, `"ti"`, `"ti_rb"`, `"mbar"`).
 #' @param base the base distribution \eqn{p_1}, as in [ais()] (RBM: `NULL` for
 #'   the model's base rate or uniform; Ising: `NULL`/`"field"`/`"uniform"`/a
-#'   field vector).
+#'   field vector); for a function `model`, a normalised [proposal][proposal_normal]
+#'   (required).
 #' @param mbar_samples at most this many stored samples for MBAR.
 #' @param threads OpenMP threads (the result does not depend on it).
 #' @param progress show a progress bar.
@@ -96,7 +97,10 @@
 #'   increasing; `prior` not positive, not finite or not of length K;
 #'   `n_chains`, `sweeps`, `init_sweeps`, `threads`, `mbar_samples` not
 #'   positive whole numbers; `init_iter` negative; `tol` not positive; unknown
-#'   `estimators`; a bad `base`.
+#'   `estimators`; a bad `base`. For a function `model`: `base` missing or not
+#'   a proposal, `step_size` not positive, `metropolis_steps` not a positive
+#'   whole number, `vectorized` not a flag, `model` not returning one number
+#'   (finite or `-Inf`) per point or `-Inf` at the initial draws from `base`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.

@@ -190,7 +190,7 @@ test_that("rts() is reproducible under set.seed() and identical for any threads"
   set.seed(9)
   b <- rts(r, K = 12, n_chains = 19, sweeps = 120, threads = 2, progress = FALSE)
   expect_identical(a$log_z_k, b$log_z_k)
-  expect_lt(abs(a$log_z - brute_log_z_rbm(r)), 4 * a$se + 0.02)
+  expect_lt(abs(a$log_z - exact_log_z(r)), 4 * a$se + 0.02)
 })
 
 test_that("print and plot methods run", {
