@@ -127,50 +127,47 @@ rts.default <- function(model, ...) {
 
 rts_estimator_names <- c("rts", "ts", "ti", "ti_rb", "mbar")
 
-#' @rdname rts
-#' @export
-rts.rbm <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
-                    sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
-                    estimators = rts_estimator_names, base = NULL, mbar_samples = 5000L,
-                    threads = 1L, progress = interactive(), ...) {
+# The method for the discrete models (RBM and Ising: C engines).
+rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
+                         sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
+                         estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
+                         mbar_samples = 5000L, threads = 1L, progress = interactive(), ...) {
   call <- match.call()
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
-  a0 <- rbm_base_bias(model, base)
+  prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
+  a0 <- if (is_rbm(model)) rbm_base_bias(model, base) else ising_base_field(model, base)
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  log_z1 <- sum(softplus(a0)) + model$n_hidden * log(2)
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  nv <- model$n_visible
-  X <- matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv)
-  run <- function(state, control) .Call(C_rts_rbm, mlist, args$betas, state, control)
-  res <- rts_engine(run, X, log_z1, args)
-  new_rts_result(res, args, log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
+  p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
+  res <- rts_engine(p$run, p$X, p$log_z1, args)
+  new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
                  call = call)
 }
 
 #' @rdname rts
 #' @export
-rts.ising <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
-                      sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
-                      estimators = rts_estimator_names, base = NULL, mbar_samples = 5000L,
-                      threads = 1L, progress = interactive(), ...) {
-  call <- match.call()
-  args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
-                         estimators, mbar_samples, threads, progress)
-  a0 <- ising_base_field(model, base)
-  seed <- rng_state()
-  t0 <- proc.time()[["elapsed"]]
+rts.rbm <- rts_discrete
+
+#' @rdname rts
+#' @export
+rts.ising <- rts_discrete
+
+rts_prepare_rbm <- function(model, a0, args) {
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  nv <- model$n_visible
+  list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
+       X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
+       run = function(state, control) .Call(C_rts_rbm, mlist, args$betas, state, control))
+}
+
+rts_prepare_ising <- function(model, a0, args) {
   v <- model$values
-  log_z1 <- sum(a0 * v[1] + softplus(a0 * (v[2] - v[1])))
   cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
-  n <- model$n
-  up <- stats::runif(n * args$n_chains) < stats::plogis(a0 * (v[2] - v[1]))
-  X <- matrix(ifelse(up, v[2], v[1]), n)
-  run <- function(state, control) .Call(C_rts_ising, cm, args$betas, state, control)
-  res <- rts_engine(run, X, log_z1, args)
-  new_rts_result(res, args, log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
-                 call = call)
+  up <- stats::runif(model$n * args$n_chains) < stats::plogis(a0 * (v[2] - v[1]))
+  list(log_z1 = sum(a0 * v[1] + softplus(a0 * (v[2] - v[1]))),
+       X = matrix(ifelse(up, v[2], v[1]), model$n),
+       run = function(state, control) .Call(C_rts_ising, cm, args$betas, state, control))
 }
 
 # Validate the arguments shared by every rts() method.
@@ -537,7 +534,8 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
 #' @export
 rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
-                         estimators = rts_estimator_names, mbar_samples = 5000L,
+                         estimators = c("rts", "ts", "ti", "ti_rb", "mbar"),
+                         mbar_samples = 5000L,
                          vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
                          progress = interactive(), ...) {
   call <- match.call()
