@@ -105,8 +105,9 @@ summary.rbm <- function(object, ...) {
 #' Plot a trained RBM
 #'
 #' @param x an `rbm`.
-#' @param type `"history"` (reconstruction error per epoch, for trained
-#'   models) or `"filters"` (the weights of the first hidden units as images,
+#' @param type `"history"` (per epoch: the train and validation
+#'   log-likelihood for models trained with `rbm_train(track_log_z = TRUE)`,
+#'   else the reconstruction error; for trained models) or `"filters"` (the weights of the first hidden units as images,
 #'   for 784-visible MNIST models or any square number of visible units).
 #' @param n_filters number of hidden units to show with `type = "filters"`.
 #' @param ... passed to the base graphics calls.
@@ -123,6 +124,20 @@ plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
     h <- x$history
     if (is.null(h) || nrow(h) == 0L)
       stop_no_call("This rbm has no training history; use `type = \"filters\"`.")
+    if (!is.null(h$train_ll)) {  # rts: log-likelihood tracked by rbm_train(track_log_z = TRUE)
+      rng <- range(h$train_ll, h$valid_ll, na.rm = TRUE)
+      plot(h$epoch, h$train_ll, type = "n", ylim = rng, xlab = "epoch",
+           ylab = "mean log-likelihood (nats, RTS log Z)", ...)
+      graphics::lines(h$epoch, h$train_ll, col = "blue")
+      graphics::points(h$epoch, h$train_ll, pch = 20, col = "blue")
+      if (any(!is.na(h$valid_ll))) {
+        graphics::lines(h$epoch, h$valid_ll, col = "red")
+        graphics::points(h$epoch, h$valid_ll, pch = 20, col = "red")
+      }
+      graphics::legend("bottomright", c("train", "validation"), col = c("blue", "red"),
+                       lty = 1, bty = "n")
+      return(invisible(x))
+    }
     plot(h$epoch, h$reconstruction_error, type = "n", xlab = "epoch",
          ylab = "reconstruction error (per example)", ...)
     graphics::lines(h$epoch, h$reconstruction_error)

@@ -22,11 +22,30 @@
 #'   untouched. With `seed = NULL` the global RNG is used (so `set.seed()`
 #'   before the call reproduces the model).
 #' @param progress show a progress bar (default: in interactive sessions).
+#' @param track_log_z track log Z and the train / validation log-likelihood
+#'   per epoch with Rao-Blackwellized tempered sampling ([rts()]; Carlson et
+#'   al. 2016, Section 4.4): tempered chains persist through training, run
+#'   `track$sweeps` sweeps after every epoch under the current parameters, and
+#'   the ladder \eqn{\log \hat Z_k} moves a fraction `track$alpha` of the way to
+#'   its RTS update (their partial update, here once per epoch rather than per
+#'   gradient step and applied to the whole ladder so the sampler stays
+#'   balanced). The paper's \eqn{\alpha = 0.2} is per gradient step; once per
+#'   epoch it lags behind a log Z that moves by nats per epoch, hence the
+#'   default \eqn{\alpha = 1} (a full RTS estimate from the persistent chains).
+#' @param validation optional 0/1 matrix of validation examples (with
+#'   `track_log_z`).
+#' @param track list of tracking settings: `K` (100), `chains` (100), `sweeps`
+#'   per epoch (200), `alpha` (1), `init_iter` (10), `init_sweeps` (50),
+#'   `prior` (`"exp2"`: \eqn{r_k \propto e^{2eta_k}} as in the paper, or
+#'   `"uniform"`), `max_examples` (2000: rows used for the mean
+#'   log-likelihoods).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
 #'   squared error of the mean-field reconstruction per example), `time`
-#'   (seconds)), and `seed` (RNG state at entry).
+#'   (seconds); with `track_log_z` also `log_z`, `train_ll`, `valid_ll`
+#'   (nats per example; NA without `validation`)), and `seed` (RNG state at
+#'   entry).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size` not positive whole numbers; `learning_rate <= 0`; `momentum`
 #'   outside `[0, 1)`; an `init` model of the wrong size.
@@ -44,7 +63,8 @@
 rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 10L,
                       learning_rate = 0.05, batch_size = 100L, momentum = 0.5,
                       weight_decay = 2e-4, init = NULL, seed = NULL,
-                      progress = interactive()) {
+                      progress = interactive(), track_log_z = FALSE, validation = NULL,
+                      track = list()) {
   call <- match.call()
   data <- as_binary_matrix(data, "data")
   method <- match.arg(method)
@@ -57,6 +77,12 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")
   nv <- ncol(data)
+  # rts: tracking log Z during training
+  check_flag(track_log_z, "track_log_z")
+  if (track_log_z) {
+    track <- rts_track_control(track)
+    if (!is.null(validation)) validation <- as_binary_matrix(validation, "validation", n_col = nv)
+  }
   with_seed(seed, {
     seed_state <- rng_state()
     if (is.null(init)) {
@@ -74,6 +100,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
     data_t <- t(data)
     history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
                           time = numeric(0))
+    # rts: tracking log Z during training
+    tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
     pb <- progress_bar(progress, epochs)
     for (ep in seq_len(epochs)) {
       t0 <- proc.time()[["elapsed"]]
@@ -84,6 +112,13 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
       params <- res[c("W", "a", "b")]
       state <- res[c("dW", "da", "db", "P")]
       history[ep, ] <- list(ep, res$recon_error, proc.time()[["elapsed"]] - t0)
+      if (track_log_z) {  # rts
+        tracker <- rts_tracker_step(tracker, params)
+        lz <- rts_tracker_log_z(tracker)
+        history$log_z[ep] <- lz
+        history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
+        history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
+      }
       pb$update(ep)
     }
     pb$close()

@@ -29,6 +29,9 @@ static const R_CallMethodDef callMethods[] = {
     {"mip_lp_bounds", (DL_FUNC) &mip_lp_bounds_call, 3},
     {"mip_glpk_version", (DL_FUNC) &mip_glpk_version_call, 0},
     /* ---- end mip ---- */
+    /* rts */
+    {"rts_rbm", (DL_FUNC) &rts_rbm_call, 4},
+    {"rts_ising", (DL_FUNC) &rts_ising_call, 4},
     {NULL, NULL, 0}
 };
 

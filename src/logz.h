@@ -73,6 +73,7 @@ typedef struct {
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
 void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
 int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
@@ -173,5 +174,9 @@ SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 SEXP mip_sample_call(SEXP model, SEXP lp, SEXP streams, SEXP control);
 SEXP mip_lp_bounds_call(SEXP model, SEXP lp, SEXP fix);
 SEXP mip_glpk_version_call(void);
+
+/* ---- rts.c: Rao-Blackwellized tempered sampling (RBM, Ising) -------------- */
+SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 #endif

@@ -96,14 +96,12 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        error("internal error: inconsistent RBM dimensions");
+    raise_rbm_model m;
     SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP),
          V0 = logz_need(state, "V", REALSXP);
     int M = LENGTH(lw);
+    logz_rbm_path_from_list(model, M, &m);
+    int nv = m.nv;
     if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
     if (XLENGTH(V0) != (R_xlen_t) nv * M) error("internal error: bad chain state");
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
@@ -113,15 +111,6 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
     int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
-
-    raise_rbm_model m;
-    m.nv = nv; m.nh = nh; m.M = M;
-    m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
-    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
-    m.Wx = Wx;
 
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
     if (!logz_streams_from_double(M, REAL(streams), st))

@@ -45,3 +45,21 @@ int logz_bernoulli_logit(const double *t, const double *e, const double *u, doub
     }
     return on;
 }
+
+/* m from list(W, a, b, a0) for M chains: Wx = [W a a0] copied by R_alloc, the
+ * other arrays borrowed from the list. */
+void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m)
+{
+    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
+         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
+    int nv = LENGTH(a), nh = LENGTH(b);
+    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
+        error("internal error: inconsistent RBM dimensions");
+    m->nv = nv; m->nh = nh; m->M = M;
+    m->a = REAL(a); m->b = REAL(b); m->a0 = REAL(a0);
+    double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
+    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
+    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
+    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    m->Wx = Wx;
+}

@@ -1,0 +1,375 @@
+/* Rao-Blackwellized tempered sampling (Carlson, Stinson, Pakman & Paninski
+ * 2016): simulated tempering by Gibbs sampling on (x, k) with
+ *   q(x, k) ∝ f_k(x) r_k / Z_hat_k,   f_k = f^beta_k p_1^(1 - beta_k),
+ * an x-move leaving f_k invariant, then k | x ~ q(k | x) ∝ f_k(x) r_k / Z_hat_k
+ * (their Eq. 7). Per chain and temperature the engine accumulates the
+ * sufficient statistics of every estimator the R side computes:
+ *   acc[0] sum_i q(k | x_i)              (Rao-Blackwellized c_hat_k, Eq. 9)
+ *   acc[1] sum_i q(k | x_i) D_k(x_i)     (TI-RB, Eq. 21)
+ *   acc[2] n_k = #{i : k_i = k}          (TS counts, TI bins)
+ *   acc[3] sum_{i: k_i = k} D_k(x_i), acc[4] the same of D_k^2,
+ *   acc[5] the same of D2_k(x_i)         (TI, Friel's correction)
+ * where D_k = d log f_beta(x) / d beta at beta_k and D2_k the second
+ * derivative (zero on a geometric path; for an RBM with the hidden units
+ * summed out, D = E[Delta(v, h) | v] and Var[Delta] = Var[D] + E[D2]).
+ * Optionally every `thin`-th sweep stores log f_k(x) for all k (for MBAR).
+ *
+ * RBM (hidden units summed out, base-rate visible biases a0):
+ *   log f_beta(v) = (1-beta) v'a0 + beta v'a + sum_j softplus(beta (b_j + v'W_j));
+ * the x-move is one block-Gibbs sweep at beta_k (h | v, then v | h).
+ * Ising (base field a0): log f_beta(x) = a0'x + beta Delta(x), Delta(x) the
+ * couplings plus (f - a0)'x; the x-move is one Gibbs sweep at beta_k.
+ *
+ * Chains run in fixed groups (RBM: RTS_GROUP chains with their own dgemm
+ * calls) spread over OpenMP threads; every chain has its own MRG32k3a stream,
+ * so the result does not depend on the thread count or on how R splits a run
+ * into calls. */
+#include <math.h>
+#include <string.h>
+#include "logz.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define RTS_GROUP 8
+#define RTS_PROD 512   /* factors in [1, 2] multiplied before one log */
+#define NACC 6
+
+typedef struct {
+    int K, M, sweeps, thin, offset, nstore, moments;
+    double step;                 /* beta spacing if even, else 0 */
+    const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
+    double *acc;                 /* NACC * K per chain */
+    int *kk;                     /* current k per chain (0-based) */
+    double *store;               /* K x (nstore * M) or NULL */
+    int *store_k;                /* nstore * M */
+} rts_run;
+
+/* Given log f_k(x) (lk), D_k and D2_k for one chain: accumulate, draw the new
+ * k from q(k | x) with the uniform u, store if asked. q: K doubles scratch. */
+static void rts_update(const rts_run *r, int c, const double *lk, const double *D,
+                       const double *D2, double u, double *q, int sweep)
+{
+    int K = r->K;
+    double mx = -INFINITY, s = 0.0, *acc = r->acc + (size_t) NACC * K * c;
+    for (int k = 0; k < K; k++) {
+        q[k] = lk[k] + r->lrz[k];
+        if (q[k] > mx) mx = q[k];
+    }
+    for (int k = 0; k < K; k++) {
+        q[k] = exp(q[k] - mx);
+        s += q[k];
+    }
+    double inv = 1.0 / s, target = u * s, cum = 0.0;
+    int knew = K - 1;
+    for (int k = 0; k < K; k++) {
+        cum += q[k];
+        if (target < cum) {
+            knew = k;
+            break;
+        }
+    }
+    for (int k = 0; k < K; k++) {
+        double p = q[k] * inv;
+        acc[k] += p;
+        acc[K + k] += p * D[k];
+    }
+    acc[2 * K + knew] += 1.0;
+    acc[3 * K + knew] += D[knew];
+    acc[4 * K + knew] += D[knew] * D[knew];
+    acc[5 * K + knew] += D2[knew];
+    r->kk[c] = knew;
+    if (r->store) {
+        int g = r->offset + sweep + 1;
+        if (g % r->thin == 0) {
+            size_t col = (size_t) (g / r->thin - r->offset / r->thin - 1) * r->M + c;
+            memcpy(r->store + col * K, lk, sizeof(double) * K);
+            r->store_k[col] = knew;
+        }
+    }
+}
+
+/* ---- RBM ------------------------------------------------------------------ */
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define RTS_CLONES __attribute__((target_clones("avx2", "default"), noinline))
+#else
+#define RTS_CLONES
+#endif
+
+/* Over one chunk of at most RTS_PROD hidden units at one beta (e =
+ * exp(-beta |z|)): returns prod (1 + e); with moments also adds
+ * sum z sigmoid(beta z) to out[0] and sum z^2 sigmoid (1 - sigmoid) to out[1]. */
+RTS_CLONES static double ladder_chunk(const double *e, const double *z, int n, int moments,
+                                      double *out)
+{
+    double p = 1.0, d = 0.0, d2 = 0.0;
+    if (moments) {
+#pragma omp simd reduction(+:d, d2) reduction(*:p)
+        for (int j = 0; j < n; j++) {
+            double iq = 1.0 / (1.0 + e[j]);
+            double sg = z[j] >= 0 ? iq : e[j] * iq;
+            p *= 1.0 + e[j];
+            d += z[j] * sg;
+            d2 += z[j] * z[j] * sg * (1.0 - sg);
+        }
+    } else {
+#pragma omp simd reduction(*:p)
+        for (int j = 0; j < n; j++) p *= 1.0 + e[j];
+    }
+    out[0] += d;
+    out[1] += d2;
+    return p;
+}
+
+/* e = e_prev * r, flushed to zero below 1e-280 (no subnormal arithmetic). */
+RTS_CLONES static void ladder_step(const double *prev, const double *r, double *e, int n)
+{
+#pragma omp simd
+    for (int j = 0; j < n; j++) {
+        double v = prev[j] * r[j];
+        e[j] = v < 1e-280 ? 0.0 : v;
+    }
+}
+
+/* log f_k(v), and with moments D_k, D2_k, for all k from x = [W a a0]'v.
+ * With z = b + W'v: softplus(beta z) = beta max(z, 0) + log(1 + exp(-beta |z|)),
+ * so row k of E (K x nh) is exp(-beta_k |z|); on an evenly spaced ladder
+ * (step > 0) it is the previous row times exp(-step |z|), one multiplication
+ * per unit instead of an exp. E's row k and z (the sign of the logit) are all
+ * the hidden draw at beta_k needs. z, az: nh scratch each. */
+static void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
+                       const double *x, double *E, double *z, double *az, int moments,
+                       double *lk, double *D, double *D2)
+{
+    int nh = m->nh;
+    double xa = x[nh], xa0 = x[nh + 1], pos = 0.0;
+    for (int j = 0; j < nh; j++) {
+        z[j] = m->b[j] + x[j];
+        pos += z[j] > 0 ? z[j] : 0.0;
+    }
+    if (step > 0) {
+        for (int j = 0; j < nh; j++) az[j] = step * fabs(z[j]);
+        logz_exp_neg_abs(az, az, nh);            /* az = exp(-step |z|) */
+        for (int j = 0; j < nh; j++) E[j] = 1.0; /* beta_1 = 0 */
+        for (int k = 1; k < K; k++)
+            ladder_step(E + (size_t) (k - 1) * nh, az, E + (size_t) k * nh, nh);
+    } else {
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < nh; j++) E[(size_t) k * nh + j] = betas[k] * z[j];
+        logz_exp_neg_abs(E, E, K * nh);
+    }
+    for (int k = 0; k < K; k++) {
+        const double *e = E + (size_t) k * nh;
+        double acc[2] = {0.0, 0.0}, lg = 0.0;
+        for (int s = 0; s < nh; s += RTS_PROD) {
+            int n = s + RTS_PROD < nh ? RTS_PROD : nh - s;
+            lg += log(ladder_chunk(e + s, z + s, n, moments, acc));
+        }
+        lk[k] = (1.0 - betas[k]) * xa0 + betas[k] * (xa + pos) + lg;
+        D[k] = xa - xa0 + acc[0];
+        D2[k] = acc[1];
+    }
+}
+
+static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stream *st,
+                        int nthreads)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, K = r->K, nx = nh + 2;
+    int nu = nv > nh ? nv : nh, ng = (M + RTS_GROUP - 1) / RTS_GROUP;
+    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
+    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    int nh1 = nh > 0 ? nh : 1, G = RTS_GROUP;
+    size_t per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + 2 * (size_t) G * nh1 +
+                 G + 4 * (size_t) K + 2 * (size_t) nh1;
+    double *SCR = (double *) R_alloc(per * nthreads, sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+    for (int g = 0; g < ng; g++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *E = SCR + per * tid;
+        double *t = E + (size_t) K * nh1, *ev = t + nv, *U = ev + nv;
+        double *HT = U + (size_t) G * nu, *HE = HT + (size_t) G * nh1, *ku = HE + (size_t) G * nh1;
+        double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
+        int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
+        /* The uniforms of a group's chains are drawn together (four streams per
+         * vector, see logz_streams_fill); each stream's order is: nh for the
+         * hidden draw, then per sweep nv (visible), 1 (k), nh (hidden). The
+         * hidden logits at the chain's beta come from the ladder pass, recomputed
+         * at the start of a call, so a run split into calls gives the same bits. */
+        logz_rbm_gemm_x(m, V, X, c0, c1);
+        for (int c = c0; c < c1; c++) {
+            rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D, D2);
+            memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
+            memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh, sizeof(double) * nh);
+        }
+        for (int sw = 0; sw <= r->sweeps; sw++) {
+            if (sw > 0) {   /* k | x, then the hidden logits at the new beta */
+                logz_rbm_gemm_x(m, V, X, c0, c1);
+                logz_streams_fill(st + c0, n, 1, ku, 1);
+                for (int c = c0; c < c1; c++) {
+                    rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
+                               D, D2);
+                    rts_update(r, c, lk, D, D2, ku[c - c0], q, sw - 1);
+                    memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
+                    memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh,
+                           sizeof(double) * nh);
+                }
+                if (sw == r->sweeps) break;
+            }
+            logz_streams_fill(st + c0, n, nh, U, nu);
+            for (int c = c0; c < c1; c++)
+                logz_bernoulli_logit(HT + (size_t) nh * (c - c0), HE + (size_t) nh * (c - c0),
+                                     U + (size_t) nu * (c - c0), H + (size_t) nh * c, nh);
+            logz_rbm_gemm_y(m, H, Y, c0, c1);
+            logz_streams_fill(st + c0, n, nv, U, nu);
+            for (int c = c0; c < c1; c++) {
+                double bt = r->betas[r->kk[c]];
+                const double *y = Y + (size_t) nv * c;
+                for (int i = 0; i < nv; i++)
+                    t[i] = (1.0 - bt) * m->a0[i] + bt * (m->a[i] + y[i]);
+                logz_exp_neg_abs(t, ev, nv);
+                logz_bernoulli_logit(t, ev, U + (size_t) nu * (c - c0), V + (size_t) nv * c, nv);
+            }
+        }
+    }
+}
+
+/* ---- Ising ---------------------------------------------------------------- */
+
+static void rts_ising_run(const ising_model *m, const int *order, const double *a0,
+                          rts_run *r, double *X, logz_stream *st, int nthreads)
+{
+    int n = m->n, K = r->K, M = r->M;
+    double *df = (double *) R_alloc((size_t) n, sizeof(double));
+    double *SCR = (double *) R_alloc((size_t) 4 * K * nthreads, sizeof(double));
+    for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+    for (int c = 0; c < M; c++) {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        double *lk = SCR + (size_t) 4 * K * tid, *D = lk + K, *D2 = D + K, *q = D2 + K;
+        double *x = X + (size_t) n * c;
+        for (int k = 0; k < K; k++) D2[k] = 0.0;
+        for (int sw = 0; sw < r->sweeps; sw++) {
+            ising_sweep(m, order, a0, r->betas[r->kk[c]], x, &st[c]);
+            double delta = ising_energy(m, df, x), base = 0.0;
+            for (int i = 0; i < n; i++) base += a0[i] * x[i];
+            for (int k = 0; k < K; k++) {
+                lk[k] = base + r->betas[k] * delta;
+                D[k] = delta;
+            }
+            rts_update(r, c, lk, D, D2, logz_stream_unif(&st[c]), q, sw);
+        }
+    }
+}
+
+/* ---- SEXP glue -------------------------------------------------------------- */
+
+/* Common part: betas, control, state -> rts_run, streams and the output list
+ * list(X, k, streams, acc, store, store_k). */
+static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
+                      logz_stream **stp, int *nthreads, SEXP *Xout)
+{
+    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) error("internal error: bad betas");
+    SEXP k0 = logz_need(state, "k", INTSXP), streams = logz_need(state, "streams", REALSXP),
+         X0 = logz_need(state, "X", REALSXP), lrz = logz_need(control, "lrz", REALSXP);
+    int K = LENGTH(betas), M = LENGTH(k0);
+    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
+    if (XLENGTH(X0) != (R_xlen_t) nx * M) error("internal error: bad chain state");
+    if (LENGTH(lrz) != K) error("internal error: bad log r - log Z_hat");
+    for (int c = 0; c < M; c++)
+        if (INTEGER(k0)[c] < 0 || INTEGER(k0)[c] >= K) error("internal error: bad k");
+    *nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    r->K = K;
+    r->M = M;
+    r->sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    r->thin = asInteger(logz_need(control, "thin", INTSXP));
+    r->offset = asInteger(logz_need(control, "offset", INTSXP));
+    r->step = asReal(logz_need(control, "step", REALSXP));
+    r->moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE;
+    if (r->sweeps < 1 || r->offset < 0) error("internal error: bad sweeps");
+    r->betas = REAL(betas);
+    r->lrz = REAL(lrz);
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        error("internal error: stream state out of range");
+    *stp = st;
+    r->nstore = r->thin > 0 ? (r->offset + r->sweeps) / r->thin - r->offset / r->thin : 0;
+
+    const char *names[] = {"X", "k", "streams", "acc", "store", "store_k", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP X = allocMatrix(REALSXP, nx, M);
+    SET_VECTOR_ELT(out, 0, X);
+    memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) nx * M);
+    SET_VECTOR_ELT(out, 2, allocMatrix(REALSXP, 6, M));
+    SEXP kk = allocVector(INTSXP, M);
+    SET_VECTOR_ELT(out, 1, kk);
+    memcpy(INTEGER(kk), INTEGER(k0), sizeof(int) * M);
+    r->kk = INTEGER(kk);
+    SEXP acc = alloc3DArray(REALSXP, K, NACC, M);
+    SET_VECTOR_ELT(out, 3, acc);
+    memset(REAL(acc), 0, sizeof(double) * (size_t) K * NACC * M);
+    r->acc = REAL(acc);
+    SEXP so = allocMatrix(REALSXP, K, r->nstore * M);
+    SET_VECTOR_ELT(out, 4, so);
+    SEXP sk = allocVector(INTSXP, (R_xlen_t) r->nstore * M);
+    SET_VECTOR_ELT(out, 5, sk);
+    r->store = r->nstore > 0 ? REAL(so) : NULL;
+    r->store_k = INTEGER(sk);
+    *Xout = X;
+    UNPROTECT(1);
+    return out;
+}
+
+/* model: list(W, a, b, a0); betas (K, increasing); state: list(X = V (nv x M),
+ * k (0-based), streams); control: list(threads, sweeps, thin, offset, lrz). */
+SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+{
+    SEXP a = logz_need(model, "a", REALSXP);
+    rts_run r;
+    logz_stream *st;
+    int nthreads;
+    SEXP X;
+    SEXP out = PROTECT(rts_setup(betas, state, control, LENGTH(a), &r, &st, &nthreads, &X));
+    logz_rbm_path m;
+    logz_rbm_path_from_list(model, r.M, &m);
+    /* the products are small (RTS_GROUP columns): BLAS threads only cost */
+    int old_blas = blas_threads_limit(1);
+    rts_rbm_run(&m, &r, REAL(X), st, nthreads);
+    if (old_blas > 0) blas_threads_restore(old_blas);
+    logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
+    UNPROTECT(1);
+    return out;
+}
+
+/* model: ising_c_model() list with order and a0; state and control as above
+ * (X: n x M spins). */
+SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+{
+    ising_model m;
+    ising_model_from_list(model, &m);
+    SEXP order = logz_need(model, "order", INTSXP), a0 = logz_need(model, "a0", REALSXP);
+    if (LENGTH(order) != m.n || LENGTH(a0) != m.n) error("internal error: bad Ising model");
+    for (int i = 0; i < m.n; i++)
+        if (INTEGER(order)[i] < 0 || INTEGER(order)[i] >= m.n)
+            error("internal error: bad sweep order");
+    rts_run r;
+    logz_stream *st;
+    int nthreads;
+    SEXP X;
+    SEXP out = PROTECT(rts_setup(betas, state, control, m.n, &r, &st, &nthreads, &X));
+    rts_ising_run(&m, INTEGER(order), REAL(a0), &r, REAL(X), st, nthreads);
+    logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
+    UNPROTECT(1);
+    return out;
+}
