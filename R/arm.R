@@ -120,7 +120,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   order <- arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
-  arm_fit(spec, match.call(), particles, match.arg(variant), gamma_threshold, i_max,
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
 }
 
@@ -143,7 +143,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
              nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
              hi = model$values[2])
   spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm)
-  arm_fit(spec, match.call(), particles, match.arg(variant), gamma_threshold, i_max,
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
 }
 
@@ -162,8 +162,15 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
                cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                          b = as.double(model$b)))
-  arm_fit(spec, match.call(), particles, match.arg(variant), gamma_threshold, i_max,
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+}
+
+arm_variant <- function(variant) {
+  choices <- c("arm", "rm", "anticipate", "reseed")
+  tryCatch(match.arg(variant, choices), error = function(e)
+    stop_no_call(sprintf("`variant` must be one of %s, not %s.",
+                         paste0('"', choices, '"', collapse = ", "), describe(variant))))
 }
 
 arm_order <- function(order, N) {

@@ -92,12 +92,12 @@ gpc_response <- function(r, name) {
     if (nlevels(r) != 2L)
       stop_no_call(sprintf("%s must have two classes; found %d (%s).", what, nlevels(r),
                            paste(levels(r), collapse = ", ")))
-    return(list(y = ifelse(as.integer(r) == 2L, 1, -1), levels = levels(r)))
+    return(list(y = unname(ifelse(as.integer(r) == 2L, 1, -1)), levels = levels(r)))
   }
   if (is.logical(r)) {
     if (length(unique(r)) != 2L)
       stop_no_call(sprintf("%s must have two classes; found only %s.", what, format(r[1])))
-    return(list(y = ifelse(r, 1, -1), levels = c("FALSE", "TRUE")))
+    return(list(y = unname(ifelse(r, 1, -1)), levels = c("FALSE", "TRUE")))
   }
   if (is.numeric(r) && is.null(dim(r))) {
     if (!all(r %in% c(-1, 1)))
@@ -105,7 +105,7 @@ gpc_response <- function(r, name) {
                            format(r[!r %in% c(-1, 1)][1])))
     if (length(unique(r)) != 2L)
       stop_no_call(sprintf("%s must have two classes; found only %s.", what, format(r[1])))
-    return(list(y = as.double(r), levels = c("-1", "1")))
+    return(list(y = unname(as.double(r)), levels = c("-1", "1")))
   }
   stop_no_call(sprintf("%s must be a two-level factor, logical or -1/+1, not %s.", what,
                        describe(r)))
@@ -147,8 +147,8 @@ print.gpc <- function(x, ...) {
 #' @param model a [gpc()] model.
 #' @param tol convergence tolerance on the change of log Z between sweeps.
 #' @param max_sweeps maximum number of EP sweeps.
-#' @return A number, the EP log Z, with attributes `sweeps` (sweeps run),
-#'   `converged` (logical), `mean` and `var` (EP's Gaussian posterior of f).
+#' @return A number, the EP log Z, with attributes `sweeps` (sweeps run) and
+#'   `converged` (logical).
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
 #'   a positive whole number.
 #' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
@@ -201,7 +201,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
     }
     old <- lz
   }
-  structure(lz, sweeps = sweep, converged = converged, mean = mu, var = diag(Sigma))
+  structure(lz, sweeps = sweep, converged = converged)
 }
 
 # Sigma = (K^-1 + S)^-1 by B = I + S^1/2 K S^1/2 (R&W Algorithm 3.5, end of sweep)

@@ -165,10 +165,10 @@ static void gpc_prepare(arm_state *s)
     int N = s->N, n = s->n;
     const double *sig = s->Sig + (size_t) N * n;   /* column n */
     double v = sig[n];
-    for (int i = 0; i < n; i++) {
-        double acc = 0.0;
-        for (int j = 0; j < n; j++) acc += s->S[(size_t) N * j + i] * sig[j];
-        s->c[i] = acc;
+    for (int i = 0; i < n; i++) s->c[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+        const double *Sj = s->S + (size_t) N * j;
+        for (int i = 0; i < n; i++) s->c[i] += Sj[i] * sig[j];
     }
     for (int i = 0; i < n; i++) v -= sig[i] * s->c[i];
     s->var = v > 0 ? v : 1e-300;
@@ -196,10 +196,11 @@ static void gpc_sweep(const arm_state *s, double *z, double *v, logz_stream *st)
 {
     int N = s->N, n = s->n;
     const double *S = s->S;
-    for (int i = 0; i < n; i++) {
-        double acc = 0.0;
-        for (int j = 0; j < n; j++) acc += S[(size_t) N * j + i] * z[j];
-        v[i] = acc;
+    for (int i = 0; i < n; i++) v[i] = 0.0;
+    for (int j = 0; j < n; j++) {   /* v = S z, column by column */
+        const double *Sj = S + (size_t) N * j;
+        double zj = z[j];
+        for (int i = 0; i < n; i++) v[i] += Sj[i] * zj;
     }
     for (int i = 0; i < n; i++) {
         const double *Si = S + (size_t) N * i;

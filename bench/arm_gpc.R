@@ -1,0 +1,67 @@
+# Figure 2 of Fraccaro, Paquet & Winther (2016) in miniature: log Z (log of the
+# mean Z over repeats) and the sd of log Z against time for ARM, RM and AIS with
+# elliptical slice sampling on GP probit classification, with EP as reference.
+# Data: MNIST 3 vs 5 (the package's binarised subset, 2 x 2 average pooled to
+# 14 x 14 grey levels in [0, 1]; the paper used USPS 16 x 16 in [-1, 1], so its
+# hardest setting log l = 4.85, log sigma = 5.1 becomes l = exp(4.85) / 2 on our
+# half-as-wide pixel scale, sigma = exp(5.1)); and mlbench's Ionosphere
+# (V2, a constant, dropped; l = 3, sigma = 10, a strongly correlated prior).
+# Run: R_LIBS=... Rscript bench/arm_gpc.R > bench/arm_gpc.out
+library(logz)
+cat(logz:::blas_info(), "\n")
+args <- commandArgs(TRUE)
+n_mnist <- if (length(args) >= 1) as.integer(args[1]) else 150L
+n_iono <- if (length(args) >= 2) as.integer(args[2]) else 150L
+repeats <- if (length(args) >= 3) as.integer(args[3]) else 5L
+i_max <- 10L
+cat(sprintf("MNIST points %d, Ionosphere points %d, %d repeats per setting, ARM i_max %d\n\n",
+            n_mnist, n_iono, repeats, i_max))
+
+pool2 <- function(v) {
+  m <- matrix(v, 28, 28, byrow = TRUE)
+  idx <- rep(1:14, each = 2)
+  as.vector(t(rowsum(t(rowsum(m, idx)), idx))) / 4
+}
+sel <- which(mnist$y %in% c(3, 5))[seq_len(n_mnist)]
+d1 <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
+m1 <- gpc(y ~ ., d1, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
+data("Ionosphere", package = "mlbench", envir = environment())
+io <- Ionosphere[seq_len(n_iono), -2]
+m2 <- gpc(Class ~ ., io, lengthscale = 3, amplitude = 10)
+
+run <- function(model, label, fun) {
+  t0 <- proc.time()[["elapsed"]]
+  lz <- vapply(seq_len(repeats), function(r) { set.seed(1000 + r); fun() }, 0)
+  tm <- (proc.time()[["elapsed"]] - t0) / repeats
+  data.frame(method = label, time = tm, log_mean_z = logz:::log_sum_exp(lz) - log(repeats),
+             mean = mean(lz), sd = sd(lz))
+}
+
+bench <- function(model, name) {
+  ep <- ep_log_z(model)
+  cat(sprintf("== %s: n = %d, d = %d, lengthscale %.3g, amplitude %.3g; EP log Z = %.3f\n",
+              name, model$n, ncol(model$x), model$lengthscale, model$amplitude, ep))
+  res <- rbind(
+    run(model, "ARM R=30", function() arm(model, 30, i_max = i_max, progress = FALSE)$log_z),
+    run(model, "ARM R=100", function() arm(model, 100, i_max = i_max, progress = FALSE)$log_z),
+    run(model, "RM R=100", function() arm(model, 100, variant = "rm", progress = FALSE)$log_z),
+    run(model, "RM R=300", function() arm(model, 300, variant = "rm", progress = FALSE)$log_z),
+    run(model, "RM R=1000", function() arm(model, 1000, variant = "rm", progress = FALSE)$log_z),
+    run(model, "AIS-ESS K=200", function()
+      ais(model, schedule_geometric(200), n_chains = 50, progress = FALSE)$log_z),
+    run(model, "AIS-ESS K=1000", function()
+      ais(model, schedule_geometric(1000), n_chains = 50, progress = FALSE)$log_z))
+  res$err_vs_ep <- res$log_mean_z - ep
+  print(format(res, digits = 4), row.names = FALSE)
+  # ratio of RM's sd to ARM's sd at (about) equal time: RM setting closest in time
+  for (a in grep("^ARM", res$method)) {
+    rm <- grep("^RM", res$method)
+    j <- rm[which.min(abs(log(res$time[rm] / res$time[a])))]
+    cat(sprintf("  %s (%.2f s) vs %s (%.2f s): sd ratio RM / ARM = %.2f\n", res$method[a],
+                res$time[a], res$method[j], res$time[j], res$sd[j] / res$sd[a]))
+  }
+  cat("\n")
+  invisible(res)
+}
+bench(m1, "MNIST 3 vs 5 (14 x 14)")
+bench(m2, "Ionosphere")
