@@ -10,8 +10,8 @@
 library(logz)
 cat(logz:::blas_info(), "\n")
 args <- commandArgs(TRUE)
-n_mnist <- if (length(args) >= 1) as.integer(args[1]) else 150L
-n_iono <- if (length(args) >= 2) as.integer(args[2]) else 150L
+n_mnist <- if (length(args) >= 1) as.integer(args[1]) else 100L
+n_iono <- if (length(args) >= 2) as.integer(args[2]) else 120L
 repeats <- if (length(args) >= 3) as.integer(args[3]) else 5L
 i_max <- 10L
 cat(sprintf("MNIST points %d, Ionosphere points %d, %d repeats per setting, ARM i_max %d\n\n",
@@ -29,12 +29,16 @@ data("Ionosphere", package = "mlbench", envir = environment())
 io <- Ionosphere[seq_len(n_iono), -2]
 m2 <- gpc(Class ~ ., io, lengthscale = 3, amplitude = 10)
 
-run <- function(model, label, fun) {
+run <- function(label, fun) {
   t0 <- proc.time()[["elapsed"]]
   lz <- vapply(seq_len(repeats), function(r) { set.seed(1000 + r); fun() }, 0)
   tm <- (proc.time()[["elapsed"]] - t0) / repeats
-  data.frame(method = label, time = tm, log_mean_z = logz:::log_sum_exp(lz) - log(repeats),
-             mean = mean(lz), sd = sd(lz))
+  row <- data.frame(method = label, time = tm,
+                    log_mean_z = logz:::log_sum_exp(lz) - log(repeats), mean = mean(lz),
+                    sd = sd(lz))
+  cat(sprintf("  %-16s time %7.2f s  log mean Z %9.3f  mean %9.3f  sd %7.3f\n", label, tm,
+              row$log_mean_z, row$mean, row$sd))
+  row
 }
 
 bench <- function(model, name) {
@@ -42,18 +46,19 @@ bench <- function(model, name) {
   cat(sprintf("== %s: n = %d, d = %d, lengthscale %.3g, amplitude %.3g; EP log Z = %.3f\n",
               name, model$n, ncol(model$x), model$lengthscale, model$amplitude, ep))
   res <- rbind(
-    run(model, "ARM R=30", function() arm(model, 30, i_max = i_max, progress = FALSE)$log_z),
-    run(model, "ARM R=100", function() arm(model, 100, i_max = i_max, progress = FALSE)$log_z),
-    run(model, "RM R=100", function() arm(model, 100, variant = "rm", progress = FALSE)$log_z),
-    run(model, "RM R=300", function() arm(model, 300, variant = "rm", progress = FALSE)$log_z),
-    run(model, "RM R=1000", function() arm(model, 1000, variant = "rm", progress = FALSE)$log_z),
-    run(model, "AIS-ESS K=200", function()
-      ais(model, schedule_geometric(200), n_chains = 50, progress = FALSE)$log_z),
-    run(model, "AIS-ESS K=1000", function()
-      ais(model, schedule_geometric(1000), n_chains = 50, progress = FALSE)$log_z))
+    run("ARM R=30", function() arm(model, 30, i_max = i_max, progress = FALSE)$log_z),
+    run("ARM R=100", function() arm(model, 100, i_max = i_max, progress = FALSE)$log_z),
+    run("RM R=100", function() arm(model, 100, variant = "rm", progress = FALSE)$log_z),
+    run("RM R=300", function() arm(model, 300, variant = "rm", progress = FALSE)$log_z),
+    run("RM R=1000", function() arm(model, 1000, variant = "rm", progress = FALSE)$log_z),
+    run("AIS-ESS K=100", function()
+      ais(model, schedule_geometric(100), n_chains = 50, progress = FALSE)$log_z),
+    run("AIS-ESS K=500", function()
+      ais(model, schedule_geometric(500), n_chains = 50, progress = FALSE)$log_z))
   res$err_vs_ep <- res$log_mean_z - ep
+  cat("\n")
   print(format(res, digits = 4), row.names = FALSE)
-  # ratio of RM's sd to ARM's sd at (about) equal time: RM setting closest in time
+  # ratio of RM's sd to ARM's sd at (about) equal time: the RM setting closest in time
   for (a in grep("^ARM", res$method)) {
     rm <- grep("^RM", res$method)
     j <- rm[which.min(abs(log(res$time[rm] / res$time[a])))]

@@ -175,6 +175,14 @@ static void gpc_prepare(arm_state *s)
     s->prepared = 1;
 }
 
+/* m = c'z_[n], the conditional mean of z_n (after gpc_prepare) */
+static double gpc_cond_mean(const arm_state *s, const double *z)
+{
+    double m = 0.0;
+    for (int i = 0; i < s->n; i++) m += s->c[i] * z[i];
+    return m;
+}
+
 /* S^(n+1) from S^(n) by the block inverse (Appendix A.3). */
 static void gpc_grow(arm_state *s)
 {
@@ -355,12 +363,8 @@ SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
     if (s->type == ARM_GPC) {
         gpc_prepare(s);
         double sd = sqrt(s->var), y = s->y[n];
-        for (int c = c0; c < c1; c++) {
-            const double *z = s->X + (size_t) N * c;
-            double m = 0.0;
-            for (int i = 0; i < n; i++) m += s->c[i] * z[i];
-            lw[c - c0] = pnorm(y * m / sd, 0.0, 1.0, 1, 1);
-        }
+        for (int c = c0; c < c1; c++)
+            lw[c - c0] = pnorm(y * gpc_cond_mean(s, s->X + (size_t) N * c) / sd, 0.0, 1.0, 1, 1);
     } else if (s->type == ARM_ISING) {
         for (int c = c0; c < c1; c++) {
             double h = ising_local(s, s->X + (size_t) N * c, n, n);
@@ -409,8 +413,7 @@ SEXP arm_augment_call(SEXP p, SEXP R_)
         double sd = sqrt(s->var), y = s->y[n];
         for (int c = 0; c < R; c++) {
             double *z = s->X + (size_t) N * c;
-            double m = 0.0;
-            for (int i = 0; i < n; i++) m += s->c[i] * z[i];
+            double m = gpc_cond_mean(s, z);
             /* t ~ N(0, 1) truncated to t > a with a = -y m / sd: Phi(-t) = u Phi(-a) */
             double ms = y * m, a = -ms / sd;
             double lp = log(logz_stream_unif(&s->st[c])) + pnorm(-a, 0.0, 1.0, 1, 1);
