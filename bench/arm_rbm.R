@@ -18,8 +18,12 @@ run <- function(label, fun) {
   t0 <- proc.time()[["elapsed"]]
   lz <- vapply(seq_len(repeats), function(r) { set.seed(2000 + r); fun() }, 0)
   tm <- (proc.time()[["elapsed"]] - t0) / repeats
-  data.frame(method = label, time = tm, log_mean_z = logz:::log_sum_exp(lz) - log(repeats),
-             err = logz:::log_sum_exp(lz) - log(repeats) - ex, sd = sd(lz))
+  row <- data.frame(method = label, time = tm,
+                    log_mean_z = logz:::log_sum_exp(lz) - log(repeats),
+                    err = logz:::log_sum_exp(lz) - log(repeats) - ex, sd = sd(lz))
+  cat(sprintf("  %-20s time %7.2f s  log mean Z %9.3f  error %7.3f  sd %7.3f\n", label, tm,
+              row$log_mean_z, row$err, row$sd))
+  row
 }
 res <- rbind(
   run("ARM R=50", function() arm(model, 50, i_max = 3, progress = FALSE)$log_z),
@@ -31,6 +35,7 @@ res <- rbind(
     ais(model, schedule_linear(2000), n_chains = 50, progress = FALSE)$log_z),
   run("AIS M=50 K=10000", function()
     ais(model, schedule_linear(10000), n_chains = 50, progress = FALSE)$log_z))
+cat("\n")
 print(format(res, digits = 4), row.names = FALSE)
 for (a in grep("^ARM", res$method)) {
   rm <- grep("^RM", res$method)
