@@ -32,6 +32,15 @@ static const R_CallMethodDef callMethods[] = {
     /* rts */
     {"rts_rbm", (DL_FUNC) &rts_rbm_call, 4},
     {"rts_ising", (DL_FUNC) &rts_ising_call, 4},
+    /* arm: GP classification and Adaptive Resample-Move */
+    {"gpc_ais", (DL_FUNC) &gpc_ais_call, 4},
+    {"arm_new", (DL_FUNC) &arm_new_call, 3},
+    {"arm_reserve", (DL_FUNC) &arm_reserve_call, 2},
+    {"arm_move", (DL_FUNC) &arm_move_call, 5},
+    {"arm_smooth", (DL_FUNC) &arm_smooth_call, 3},
+    {"arm_copy", (DL_FUNC) &arm_copy_call, 3},
+    {"arm_augment", (DL_FUNC) &arm_augment_call, 2},
+    {"arm_particles", (DL_FUNC) &arm_particles_call, 3},
     {NULL, NULL, 0}
 };
 

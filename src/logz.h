@@ -179,4 +179,16 @@ SEXP mip_glpk_version_call(void);
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
+/* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */
+double gpc_log_lik(const double *y, const double *f, int n);   /* sum log Phi(y f) */
+double logz_stream_norm(logz_stream *st);                      /* N(0, 1) by Box-Muller */
+SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);
+SEXP arm_reserve_call(SEXP p, SEXP cap);
+SEXP arm_move_call(SEXP p, SEXP c0, SEXP c1, SEXP steps, SEXP threads);
+SEXP arm_smooth_call(SEXP p, SEXP c0, SEXP c1);
+SEXP arm_copy_call(SEXP p, SEXP src, SEXP dst0);
+SEXP arm_augment_call(SEXP p, SEXP R);
+SEXP arm_particles_call(SEXP p, SEXP c0, SEXP c1);
+
 #endif

@@ -1,0 +1,374 @@
+#' Adaptive Resample-Move: log Z by sequential Monte Carlo over variables
+#'
+#' Estimates log Z by the sequence \eqn{p_n(x_{[n]}) = f_n(x_{[n]}) / Z_n},
+#' n = 1..N, that adds one variable per iteration (Fraccaro, Paquet & Winther
+#' 2016). Each iteration moves the particles with an MCMC kernel invariant for
+#' \eqn{p_n}, reweights them by the smooth weight
+#' \eqn{W(x_{[n]}) = \int f_{n+1}(x_{[n+1]}) / f_n(x_{[n]}) dx_{n+1}}
+#' (adding \eqn{\log \sum_r W(x^r) \tilde w^r} to log Z), resamples (residual
+#' resampling) when the effective sample size drops below `ess_threshold`
+#' times the particles, and augments each particle with
+#' \eqn{x_{n+1} \sim p_{n+1}(x_{n+1} | x_{[n]})}.
+#'
+#' Variants:
+#' \describe{
+#'   \item{`"rm"`}{Resample-Move with R particles throughout (Algorithm 1).}
+#'   \item{`"arm"`}{Adaptive Resample-Move (Algorithm 2): while
+#'     \eqn{\gamma = R_{eff} / R_n} is below `gamma_threshold` (at most `i_max`
+#'     times), the last generated set is copied and moved once more by the
+#'     kernel, appended to the pool, the pool reweighted as
+#'     \eqn{(R_n / (R_n + R)) \tilde\rho} and \eqn{(R / (R_n + R)) \tilde w}
+#'     and re-smoothed; an expanded pool is always resampled back to R.
+#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).}
+#'   \item{`"anticipate"`}{ARM-anticipate: before a copy is moved, each
+#'     particle with \eqn{N_r = \lfloor R \tilde w_{n+1}^r \rfloor > 0} is split into
+#'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r} (Section 3.2).}
+#'   \item{`"reseed"`}{ARM-reseed: the new set is
+#'     \eqn{S = \max((1 - \gamma/\gamma_{thr}) R, 100)} particles drawn from the
+#'     current set by their weights and moved `reseed_steps` times, with weights
+#'     1/S (a generic stand-in for the paper's independent sampler).}
+#' }
+#'
+#' The three sequences (methods):
+#' \describe{
+#'   \item{`gpc`}{GP probit classification in the z-representation
+#'     \eqn{p(z | y) \propto N(z; 0, K + I) \prod_i \Theta(y_i z_i)}, one data
+#'     point per iteration (\eqn{Z_1 = 1/2}); move = `move_steps` Gibbs sweeps
+#'     of the four-line slice update (Appendix A.2); smooth weight
+#'     \eqn{\Phi(y_{n+1} m / \sigma)} with the Gaussian conditional of
+#'     \eqn{z_{n+1}}; \eqn{S = (K + I)^{-1}} grown by the O(n^2) block inverse
+#'     (Appendix A.3). Default order: the rows of the data.}
+#'   \item{`ising`}{Hot coupling: spins added one at a time; move =
+#'     `move_steps` Gibbs sweeps over the spins added so far; smooth weight
+#'     \eqn{\sum_{s} \exp(s\,h)} summing the new spin with its local field
+#'     \eqn{h} from the spins already present. Default order 1..n.}
+#'   \item{`rbm`}{Visible units added one at a time with the hidden units
+#'     summed out (Eq. 13); move = `move_steps` block-Gibbs steps (h | x, then
+#'     the units added so far | h); smooth weight of Eq. 14. Default order: most
+#'     variable pixels first when the model carries the training data's base
+#'     rates (models from [rbm_train()]), else 1..n.}
+#' }
+#' Each particle slot owns an MRG32k3a stream (seeded from R's RNG) and
+#' resampling uses R's RNG, so [set.seed()] reproduces a run and the result
+#' does not depend on `threads`.
+#'
+#' @param model an [rbm()], [ising()] or [gpc()] model.
+#' @param particles the base number of particles R (>= 2).
+#' @param variant `"arm"`, `"rm"`, `"anticipate"` or `"reseed"` (see Details).
+#' @param gamma_threshold expand the particle set while \eqn{\gamma =
+#'   R_{eff} / R_n} is below this, in \[0, 1\] (0.7 in the paper).
+#' @param i_max maximum number of expansions per iteration (>= 0).
+#' @param ess_threshold resample when the ESS is below this fraction of the
+#'   particles, in \[0, 1\] (0.9 in the paper's GP experiments).
+#' @param move_steps MCMC sweeps per move (default 1 for `gpc`, 2 for
+#'   `ising`, 10 for `rbm` as in the paper).
+#' @param order the order in which variables (data points, spins, visible
+#'   units) are added: a permutation of `1..N`, or `NULL` for the default.
+#' @param repeats number of independent runs (>= 1); with more than one,
+#'   `log_z` is the log of the mean of the runs' Z estimates and `se` the
+#'   standard deviation of their log Z over `sqrt(repeats)`.
+#' @param reseed_steps moves applied to new particles by `"reseed"` (default
+#'   `50 * move_steps`).
+#' @param threads OpenMP threads for the moves.
+#' @param progress show a progress bar (default: in interactive sessions).
+#' @param ... further arguments for methods.
+#' @return An object of class `c("logz_arm", "logz_estimate")` (see
+#'   [logz_estimate]) with `log_z`, `se` (`NA` for one run), `sd` (standard
+#'   deviation of log Z over the runs), `log_z_runs`, `time` (seconds, all
+#'   runs), `time_runs`, `method`, `variant`, `particles` (R), `order`,
+#'   `counts` (`particle_moves`: particle-sweeps over all runs, per run
+#'   `particle_moves_per_run`, `iterations` N, `particles`, `expansions`,
+#'   `resamples`), `diagnostics` (data frame, one row per run and iteration:
+#'   `run`, `n` (variables after the iteration), `particles` (R_n used),
+#'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `log_z` (running
+#'   estimate of log Z_n), `resampled`), `seed` and `call`.
+#' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
+#'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
+#'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
+#'   numbers in range; `order` not a permutation of `1..N`.
+#' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
+#'   resample-move algorithm for estimating normalizing constants.
+#'   arXiv:1604.01972 (Algorithms 1 and 2, Eq. 14, Appendix A).
+#'   Hamze, F. and de Freitas, N. (2005). Hot coupling: a particle approach to
+#'   inference and normalization on pairwise undirected graphs. NIPS 18.
+#' @seealso [gpc()], [ep_log_z()], [ais()], [exact_log_z()]
+#' @examples
+#' set.seed(1)
+#' m <- ising_grid(3, 5, coupling = 0.5, field = 0.2)
+#' fit <- arm(m, particles = 200, progress = FALSE)
+#' fit
+#' exact_log_z(m)
+#' plot(fit, type = "particles")
+#' r <- rbm(matrix(rnorm(30, sd = 0.5), 10, 3))
+#' arm(r, particles = 200, variant = "rm", progress = FALSE)$log_z
+#' exact_log_z(r)
+#' @export
+arm <- function(model, ...) UseMethod("arm")
+
+#' @export
+arm.default <- function(model, ...) {
+  stop_no_call(sprintf("arm() does not know how to handle `model` of class %s (expected an rbm, ising or gpc model).",
+                       paste(class(model), collapse = "/")))
+}
+
+#' @rdname arm
+#' @export
+arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
+                    gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
+                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                    progress = interactive(), ...) {
+  order <- arm_order(order, model$n)
+  spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
+               cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+}
+
+#' @rdname arm
+#' @export
+arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
+                      gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
+                      order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                      progress = interactive(), ...) {
+  N <- model$n
+  order <- arm_order(order, N)
+  pos <- integer(N)
+  pos[order] <- seq_len(N) - 1L
+  e <- model$edges
+  p <- c(pos[e$from], pos[e$to])
+  q <- c(pos[e$to], pos[e$from])
+  w <- c(e$weight, e$weight)
+  o <- order(p, q)
+  cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
+             nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
+             hi = model$values[2])
+  spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm)
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+}
+
+#' @rdname arm
+#' @export
+arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
+                    gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
+                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                    progress = interactive(), ...) {
+  N <- model$n_visible
+  if (is.null(order) && !is.null(model$base_rate)) {
+    p <- stats::plogis(model$base_rate)
+    order <- order(-p * (1 - p), seq_len(N))
+  }
+  order <- arm_order(order, N)
+  spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
+               cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
+                         b = as.double(model$b)))
+  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+}
+
+arm_variant <- function(variant) {
+  choices <- c("arm", "rm", "anticipate", "reseed")
+  tryCatch(match.arg(variant, choices), error = function(e)
+    stop_no_call(sprintf("`variant` must be one of %s, not %s.",
+                         paste0('"', choices, '"', collapse = ", "), describe(variant))))
+}
+
+arm_order <- function(order, N) {
+  if (is.null(order)) return(seq_len(N))
+  if (!is.numeric(order) || length(order) != N || anyNA(order) ||
+      !setequal(order, seq_len(N)) || anyDuplicated(order))
+    stop_no_call(sprintf("`order` must be a permutation of 1..%d, not %s.", N, describe(order)))
+  as.integer(order)
+}
+
+arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_threshold,
+                    move_steps, repeats, reseed_steps, threads, progress) {
+  R <- check_count(particles, "particles", min = 2L)
+  gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
+  i_max <- check_count(i_max, "i_max", min = 0L)
+  ess_threshold <- check_number(ess_threshold, "ess_threshold", lower = 0, upper = 1)
+  move_steps <- check_count(move_steps, "move_steps")
+  repeats <- check_count(repeats, "repeats")
+  reseed_steps <- check_count(reseed_steps, "reseed_steps")
+  threads <- check_threads(threads)
+  check_flag(progress, "progress")
+  seed <- rng_state()
+  t_all <- proc.time()[["elapsed"]]
+  pb <- progress_bar(progress, repeats * spec$N)
+  ctl <- list(R = R, variant = variant, gthr = gamma_threshold, i_max = i_max,
+              ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
+              threads = threads)
+  runs <- vector("list", repeats)
+  for (j in seq_len(repeats)) {
+    t0 <- proc.time()[["elapsed"]]
+    runs[[j]] <- arm_once(spec, ctl, function(k) pb$update((j - 1L) * spec$N + k))
+    runs[[j]]$time <- proc.time()[["elapsed"]] - t0
+  }
+  pb$close()
+  lz <- vapply(runs, `[[`, 0, "log_z")
+  diagnostics <- do.call(rbind, lapply(seq_len(repeats), function(j)
+    data.frame(run = j, runs[[j]]$trace)))
+  moves <- vapply(runs, `[[`, 0, "moves")
+  new_logz_estimate(list(
+    log_z = log_sum_exp(lz) - log(repeats),
+    se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
+    sd = if (repeats > 1L) stats::sd(lz) else NA_real_,
+    log_z_runs = lz,
+    method = c(arm = "ARM", rm = "RM", anticipate = "ARM-anticipate",
+               reseed = "ARM-reseed")[[variant]],
+    variant = variant, particles = R, gamma_threshold = gamma_threshold, order = spec$order,
+    time = proc.time()[["elapsed"]] - t_all, time_runs = vapply(runs, `[[`, 0, "time"),
+    counts = c(particle_moves = sum(moves), particle_moves_per_run = mean(moves),
+               iterations = spec$N, particles = R, repeats = repeats,
+               expansions = sum(vapply(runs, `[[`, 0, "expansions")),
+               resamples = sum(diagnostics$resampled)),
+    diagnostics = diagnostics, seed = seed, call = call), "logz_arm")
+}
+
+# log of the ESS (sum w)^2 / sum w^2 from log weights
+log_ess <- function(lw) 2 * log_sum_exp(lw) - log_sum_exp(2 * lw)
+
+# Residual resampling of R indices from normalised weights w.
+resample_residual <- function(w, R) {
+  m <- floor(R * w)
+  idx <- rep.int(seq_along(w), m)
+  k <- R - length(idx)
+  if (k > 0L) idx <- c(idx, sample.int(length(w), k, replace = TRUE, prob = R * w - m))
+  idx
+}
+
+# One run of Algorithm 1 / 2. `tick(k)` reports progress after iteration k.
+arm_once <- function(spec, ctl, tick) {
+  N <- spec$N
+  R <- ctl$R
+  variant <- ctl$variant
+  ptr <- .Call(C_arm_new, spec$type, spec$cm, R)
+  cap <- R
+  w <- rep(1 / R, R)
+  log_z <- spec$log_z0
+  moves <- 0
+  expansions <- 0L
+  tr <- matrix(NA_real_, N, 6L,
+               dimnames = list(NULL, c("n", "particles", "ess", "gamma", "log_z", "resampled")))
+  for (k in seq_len(N)) {
+    n <- k - 1L
+    if (n > 0L) {
+      .Call(C_arm_move, ptr, 0L, R, ctl$steps, ctl$threads)
+      moves <- moves + R * ctl$steps
+    }
+    lW <- .Call(C_arm_smooth, ptr, 0L, R)
+    lw <- lW + log(w)
+    gamma <- exp(log_ess(lw)) / R
+    Rn <- R
+    if (variant != "rm" && n > 0L && gamma < ctl$gthr && ctl$i_max > 0L) {
+      pool_w <- w
+      pool_lW <- lW
+      blk <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
+      i <- 0L
+      while (gamma < ctl$gthr && i < ctl$i_max) {
+        nb <- arm_new_block(variant, blk, w, R, gamma, ctl$gthr)
+        S <- length(nb$src)
+        if (Rn + S > cap) {
+          cap <- Rn + S
+          .Call(C_arm_reserve, ptr, cap)
+        }
+        .Call(C_arm_copy, ptr, as.integer(nb$src), Rn)
+        st <- if (variant == "reseed") ctl$reseed_steps else ctl$steps
+        .Call(C_arm_move, ptr, Rn, Rn + S, st, ctl$threads)
+        moves <- moves + S * st
+        lWn <- .Call(C_arm_smooth, ptr, Rn, Rn + S)
+        pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
+        pool_lW <- c(pool_lW, lWn)
+        blk <- list(slots = Rn + seq_len(S) - 1L, w = nb$w, lW = lWn)
+        Rn <- Rn + S
+        i <- i + 1L
+        lw <- pool_lW + log(pool_w)
+        gamma <- exp(log_ess(lw)) / Rn
+      }
+      expansions <- expansions + i
+    }
+    lse <- log_sum_exp(lw)
+    log_z <- log_z + lse
+    wn <- exp(lw - lse)
+    ess <- 1 / sum(wn^2)
+    resampled <- Rn > R || ess < ctl$ess_thr * Rn
+    if (resampled) {
+      .Call(C_arm_copy, ptr, resample_residual(wn, R) - 1L, 0L)
+      w <- rep(1 / R, R)
+    } else {
+      w <- wn
+    }
+    .Call(C_arm_augment, ptr, R)
+    tr[k, ] <- c(k, Rn, ess, ess / Rn, log_z, resampled)
+    tick(k)
+  }
+  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr)
+}
+
+# The next set of particles of the generate loop (0-based source slots and
+# normalised weights): ARM copies the last generated set; ARM-anticipate also
+# splits the promising particles; ARM-reseed draws S particles from the current
+# set (slots 0..R-1, weights w) to be moved many times.
+arm_new_block <- function(variant, blk, w, R, gamma, gthr) {
+  switch(variant,
+    arm = list(src = blk$slots, w = blk$w),
+    anticipate = {
+      lw1 <- blk$lW + log(blk$w)
+      w1 <- exp(lw1 - log_sum_exp(lw1))
+      Nr <- pmax(floor(length(blk$w) * w1), 1)
+      list(src = rep.int(blk$slots, Nr), w = rep.int(blk$w / Nr, Nr))
+    },
+    reseed = {
+      S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
+      list(src = sample.int(R, S, replace = TRUE, prob = w) - 1L, w = rep(1 / S, S))
+    })
+}
+
+#' @export
+print.logz_arm <- function(x, ...) {
+  cat(sprintf("<logz_arm> %s estimate of log Z\n", x$method))
+  cat(sprintf("  log Z = %.4f", x$log_z))
+  if (!is.na(x$se)) cat(sprintf(" (se %.4f, sd over %d runs %.4f)", x$se,
+                                as.integer(x$counts[["repeats"]]), x$sd))
+  cat("\n")
+  d <- x$diagnostics
+  cat(sprintf("  %d iterations, R = %d particles (mean R_n %.1f, max %d); %d expansions, %d resamples\n",
+              as.integer(x$counts[["iterations"]]), x$particles, mean(d$particles),
+              as.integer(max(d$particles)), as.integer(x$counts[["expansions"]]),
+              as.integer(x$counts[["resamples"]])))
+  cat(sprintf("  %s particle-moves in %.2f s\n",
+              format(x$counts[["particle_moves"]], big.mark = ","), x$time))
+  invisible(x)
+}
+
+#' Plot an adaptive resample-move run
+#'
+#' @param x a `logz_arm` result.
+#' @param type `"particles"` (particles used R_n against iteration n),
+#'   `"ess"` (ESS of the smoothed weights as a fraction gamma of R_n, with the
+#'   gamma threshold) or `"log_z"` (running estimate of log Z_n).
+#' @param run which run to show when there were `repeats` (default the first).
+#' @param ... graphical parameters passed to [graphics::plot.default()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' fit <- arm(ising_grid(3, 4, coupling = 0.6), particles = 100, progress = FALSE)
+#' plot(fit, type = "particles")
+#' plot(fit, type = "ess")
+#' plot(fit, type = "log_z")
+#' @export
+plot.logz_arm <- function(x, type = c("particles", "ess", "log_z"), run = 1L, ...) {
+  type <- match.arg(type)
+  d <- x$diagnostics[x$diagnostics$run == run, ]
+  switch(type,
+    particles = plot(d$n, d$particles, type = "s", xlab = "iteration n (variables)",
+                     ylab = expression("particles " * R[n]), ...),
+    ess = {
+      plot(d$n, d$gamma, type = "l", ylim = c(0, 1), xlab = "iteration n (variables)",
+           ylab = expression(gamma == R[eff] / R[n]), ...)
+      graphics::abline(h = x$gamma_threshold, lty = 2, col = "grey40")
+    },
+    log_z = plot(d$n, d$log_z, type = "l", xlab = "iteration n (variables)",
+                 ylab = expression("running estimate of log " * Z[n]), ...))
+  invisible(x)
+}

@@ -1,0 +1,89 @@
+# Figure 2 of Fraccaro, Paquet & Winther (2016) in miniature: log Z (log of the
+# mean Z over repeats) and the sd of log Z against time for ARM, RM and AIS with
+# elliptical slice sampling on GP probit classification, with EP as reference.
+# Data: MNIST 3 vs 5 (the package's binarised subset, 2 x 2 average pooled to
+# 14 x 14 grey levels in [0, 1]; the paper used USPS 16 x 16 in [-1, 1], so its
+# hardest setting log l = 4.85, log sigma = 5.1 becomes l = exp(4.85) / 2 on our
+# half-as-wide pixel scale, sigma = exp(5.1)); and mlbench's Ionosphere
+# (V2, a constant, dropped; l = 3, sigma = 10, a strongly correlated prior).
+# Besides elapsed time (noisy on a shared machine) each row reports the work per
+# run: particle-moves (one Gibbs sweep of one particle) for ARM/RM, chain-sweeps
+# (one elliptical slice update of all n latents of one chain) for AIS.
+# Run: R_LIBS=... Rscript bench/arm_gpc.R [n_mnist n_iono repeats] > bench/arm_gpc.out
+library(logz)
+cat(logz:::blas_info(), "\n")
+args <- commandArgs(TRUE)
+n_mnist <- if (length(args) >= 1) as.integer(args[1]) else 100L
+n_iono <- if (length(args) >= 2) as.integer(args[2]) else 120L
+repeats <- if (length(args) >= 3) as.integer(args[3]) else 10L
+i_max <- 10L
+cat(sprintf("MNIST points %d, Ionosphere points %d, %d repeats per setting, ARM i_max %d\n",
+            n_mnist, n_iono, repeats, i_max))
+cat(sprintf("load average at start: %s\n\n", paste(readLines("/proc/loadavg", warn = FALSE),
+                                                  collapse = "")))
+
+pool2 <- function(v) {
+  m <- matrix(v, 28, 28, byrow = TRUE)
+  idx <- rep(1:14, each = 2)
+  as.vector(t(rowsum(t(rowsum(m, idx)), idx))) / 4
+}
+sel <- which(mnist$y %in% c(3, 5))[seq_len(n_mnist)]
+d1 <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
+m1 <- gpc(y ~ ., d1, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
+data("Ionosphere", package = "mlbench", envir = environment())
+io <- Ionosphere[seq_len(n_iono), -2]
+m2 <- gpc(Class ~ ., io, lengthscale = 3, amplitude = 10)
+
+sd_ratios <- function(res) {
+  # ARM against RM at equal cost: every RM setting's sd moved to ARM's cost by
+  # sd ~ cost^(-1/2), averaged over the RM settings; cost = time and = work
+  rm <- grep("^RM", res$method)
+  for (a in grep("^ARM", res$method)) {
+    st <- mean(res$sd[rm] * sqrt(res$time[rm] / res$time[a]))
+    sw <- mean(res$sd[rm] * sqrt(res$work[rm] / res$work[a]))
+    cat(sprintf("  %-22s sd %.3f; RM sd at equal time %.3f (ratio %.2f), at equal work %.3f (ratio %.2f)\n",
+                res$method[a], res$sd[a], st, st / res$sd[a], sw, sw / res$sd[a]))
+  }
+}
+
+run <- function(label, fun) {
+  t0 <- proc.time()[["elapsed"]]
+  fits <- lapply(seq_len(repeats), function(r) { set.seed(1000 + r); fun() })
+  tm <- (proc.time()[["elapsed"]] - t0) / repeats
+  lz <- vapply(fits, `[[`, 0, "log_z")
+  work <- mean(vapply(fits, function(f) {
+    cn <- f$counts
+    if ("particle_moves" %in% names(cn)) cn[["particle_moves"]] else cn[["gibbs_sweeps"]]
+  }, 0))
+  row <- data.frame(method = label, time = tm, work = work,
+                    log_mean_z = logz:::log_sum_exp(lz) - log(repeats), mean = mean(lz),
+                    sd = sd(lz))
+  cat(sprintf("  %-16s time %7.2f s  work %9.0f  log mean Z %9.3f  mean %9.3f  sd %7.3f\n",
+              label, tm, work, row$log_mean_z, row$mean, row$sd))
+  row
+}
+
+bench <- function(model, name) {
+  ep <- ep_log_z(model)
+  cat(sprintf("== %s: n = %d, d = %d, lengthscale %.3g, amplitude %.3g; EP log Z = %.3f\n",
+              name, model$n, ncol(model$x), model$lengthscale, model$amplitude, ep))
+  res <- rbind(
+    run("ARM R=30", function() arm(model, 30, i_max = i_max, progress = FALSE)),
+    run("ARM R=100", function() arm(model, 100, i_max = i_max, progress = FALSE)),
+    run("ARM R=300", function() arm(model, 300, i_max = i_max, progress = FALSE)),
+    run("RM R=100", function() arm(model, 100, variant = "rm", progress = FALSE)),
+    run("RM R=300", function() arm(model, 300, variant = "rm", progress = FALSE)),
+    run("RM R=1000", function() arm(model, 1000, variant = "rm", progress = FALSE)),
+    run("AIS-ESS K=100", function()
+      ais(model, schedule_geometric(100), n_chains = 50, progress = FALSE)),
+    run("AIS-ESS K=500", function()
+      ais(model, schedule_geometric(500), n_chains = 50, progress = FALSE)))
+  res$err_vs_ep <- res$log_mean_z - ep
+  cat("\n")
+  print(format(res, digits = 4), row.names = FALSE)
+  sd_ratios(res)
+  cat("\n")
+  invisible(res)
+}
+bench(m1, "MNIST 3 vs 5 (14 x 14)")
+bench(m2, "Ionosphere")

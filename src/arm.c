@@ -1,0 +1,457 @@
+/* Adaptive Resample-Move (Fraccaro, Paquet & Winther 2016): the model-specific
+ * steps of the sequence p_n(x_[n]) over an increasing number of variables, on a
+ * particle store kept in C between calls (an external pointer). The R driver
+ * (R/arm.R) runs Algorithms 1 and 2: it decides when to move, expand,
+ * resample and augment, and calls:
+ *   move    slots [c0, c1): MCMC kernel invariant for p_n (OpenMP over slots);
+ *   smooth  slots [c0, c1): log W(x_[n]) = log p_{n+1}(x_[n]) / p_n(x_[n]) * Z_{n+1}/Z_n;
+ *   copy    slots src -> dst (resampling and generating copies);
+ *   augment slots [0, R): x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]); then n += 1.
+ * Three sequences: GP probit classification in the z-representation (data
+ * annealing, Appendix A), Ising models (hot coupling) and RBMs with the hidden
+ * units summed out (Eq. 13-14). Variables are stored in the order they are
+ * added. Each slot owns an MRG32k3a stream, so results do not depend on the
+ * number of threads. */
+#include <math.h>
+#include <string.h>
+#include <Rmath.h>
+#include "logz.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
+
+typedef struct {
+    int type, N, n, cap, H;
+    double *X;          /* N x cap particles */
+    double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
+    logz_stream *st;    /* cap streams */
+    /* RBM */
+    double *W, *a, *b;  /* W: N x H (rows in added order) */
+    /* GPC */
+    double *Sig, *S, *y, *c, var;   /* Sig, S: N x N; c: N */
+    int prepared;
+    /* Ising */
+    int *ptr, *nbr;
+    double *nw, *f, lo, hi;
+} arm_state;
+
+static void arm_free(arm_state *s)
+{
+    if (!s) return;
+    R_Free(s->X); R_Free(s->G); R_Free(s->st);
+    R_Free(s->W); R_Free(s->a); R_Free(s->b);
+    R_Free(s->Sig); R_Free(s->S); R_Free(s->y); R_Free(s->c);
+    R_Free(s->ptr); R_Free(s->nbr); R_Free(s->nw); R_Free(s->f);
+    R_Free(s);
+}
+
+static void arm_finalizer(SEXP p)
+{
+    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
+    arm_free(s);
+    R_ClearExternalPtr(p);
+}
+
+static arm_state *arm_get(SEXP p)
+{
+    if (TYPEOF(p) != EXTPTRSXP) error("internal error: not an ARM state");
+    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
+    if (!s) error("internal error: ARM state has been freed");
+    return s;
+}
+
+static double *dup_real(SEXP x, R_xlen_t len)
+{
+    if (TYPEOF(x) != REALSXP || XLENGTH(x) != len) error("internal error: bad ARM model field");
+    double *out = R_Calloc(len > 0 ? len : 1, double);
+    if (len > 0) memcpy(out, REAL(x), sizeof(double) * len);
+    return out;
+}
+
+/* Grow the store to `cap` slots; new slots get fresh streams seeded from R's RNG. */
+static void arm_reserve(arm_state *s, int cap)
+{
+    if (cap <= s->cap) return;
+    s->X = R_Realloc(s->X, (size_t) s->N * cap, double);
+    memset(s->X + (size_t) s->N * s->cap, 0, sizeof(double) * (size_t) s->N * (cap - s->cap));
+    if (s->type == ARM_RBM) {
+        s->G = R_Realloc(s->G, (size_t) (s->H > 0 ? s->H : 1) * cap, double);
+        for (int c = s->cap; c < cap; c++)
+            for (int h = 0; h < s->H; h++) s->G[(size_t) s->H * c + h] = s->b[h];
+    }
+    s->st = R_Realloc(s->st, cap, logz_stream);
+    GetRNGstate();
+    logz_streams_seed(cap - s->cap, s->st + s->cap);
+    PutRNGstate();
+    s->cap = cap;
+}
+
+/* model lists (variables already in the order they are added):
+ *   GPC:   list(sigma = N x N K + I, y)
+ *   Ising: list(n, ptr (N + 1), nbr, nw (0-based CSR), field, lo, hi)
+ *   RBM:   list(W = N x H, a, b) */
+SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
+{
+    int type = asInteger(type_), cap = asInteger(cap_);
+    if (cap < 1) error("internal error: bad ARM capacity");
+    arm_state *s = R_Calloc(1, arm_state);
+    s->type = type;
+    if (type == ARM_GPC) {
+        SEXP y = logz_need(model, "y", REALSXP);
+        int N = LENGTH(y);
+        s->N = N;
+        s->y = dup_real(y, N);
+        s->Sig = dup_real(logz_need(model, "sigma", REALSXP), (R_xlen_t) N * N);
+        s->S = R_Calloc((size_t) N * N, double);
+        s->c = R_Calloc(N, double);
+    } else if (type == ARM_ISING) {
+        int N = asInteger(logz_need(model, "n", INTSXP));
+        SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
+        if (LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
+            error("internal error: bad Ising adjacency");
+        s->N = N;
+        s->ptr = R_Calloc(N + 1, int);
+        memcpy(s->ptr, INTEGER(ptr), sizeof(int) * (N + 1));
+        int ne = LENGTH(nbr);
+        s->nbr = R_Calloc(ne > 0 ? ne : 1, int);
+        if (ne > 0) memcpy(s->nbr, INTEGER(nbr), sizeof(int) * ne);
+        for (int e = 0; e < ne; e++)
+            if (s->nbr[e] < 0 || s->nbr[e] >= N) error("internal error: bad Ising neighbour");
+        s->nw = dup_real(logz_need(model, "nw", REALSXP), ne);
+        s->f = dup_real(logz_need(model, "field", REALSXP), N);
+        s->lo = asReal(logz_need(model, "lo", REALSXP));
+        s->hi = asReal(logz_need(model, "hi", REALSXP));
+    } else if (type == ARM_RBM) {
+        SEXP W = logz_need(model, "W", REALSXP);
+        SEXP dim = getAttrib(W, R_DimSymbol);
+        if (LENGTH(dim) != 2) error("internal error: bad RBM weights");
+        int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
+        s->N = N;
+        s->H = H;
+        s->W = dup_real(W, (R_xlen_t) N * H);
+        s->a = dup_real(logz_need(model, "a", REALSXP), N);
+        s->b = dup_real(logz_need(model, "b", REALSXP), H);
+    } else {
+        R_Free(s);
+        error("internal error: unknown ARM model type");
+    }
+    SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
+    arm_reserve(s, cap);
+    UNPROTECT(1);
+    return p;
+}
+
+SEXP arm_reserve_call(SEXP p, SEXP cap)
+{
+    arm_reserve(arm_get(p), asInteger(cap));
+    return R_NilValue;
+}
+
+static void check_slots(const arm_state *s, int c0, int c1)
+{
+    if (c0 < 0 || c1 < c0 || c1 > s->cap) error("internal error: ARM slots out of range");
+}
+
+/* ---- GPC (Appendix A) ---------------------------------------------------- */
+
+/* c = S^(n) Sigma_[n],n and var = Sigma_nn - Sigma_[n],n' c: the Gaussian
+ * conditional of z_n given z_[n] has mean c'z_[n] and variance var. */
+static void gpc_prepare(arm_state *s)
+{
+    if (s->prepared) return;
+    int N = s->N, n = s->n;
+    const double *sig = s->Sig + (size_t) N * n;   /* column n */
+    double v = sig[n];
+    for (int i = 0; i < n; i++) s->c[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+        const double *Sj = s->S + (size_t) N * j;
+        for (int i = 0; i < n; i++) s->c[i] += Sj[i] * sig[j];
+    }
+    for (int i = 0; i < n; i++) v -= sig[i] * s->c[i];
+    s->var = v > 0 ? v : 1e-300;
+    s->prepared = 1;
+}
+
+/* m = c'z_[n], the conditional mean of z_n (after gpc_prepare) */
+static double gpc_cond_mean(const arm_state *s, const double *z)
+{
+    double m = 0.0;
+    for (int i = 0; i < s->n; i++) m += s->c[i] * z[i];
+    return m;
+}
+
+/* S^(n+1) from S^(n) by the block inverse (Appendix A.3). */
+static void gpc_grow(arm_state *s)
+{
+    gpc_prepare(s);
+    int N = s->N, n = s->n;
+    double vs = 1.0 / s->var;   /* varsigma */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) s->S[(size_t) N * j + i] += vs * s->c[i] * s->c[j];
+    for (int i = 0; i < n; i++) {
+        s->S[(size_t) N * n + i] = -vs * s->c[i];
+        s->S[(size_t) N * i + n] = -vs * s->c[i];
+    }
+    s->S[(size_t) N * n + n] = vs;
+    s->prepared = 0;
+}
+
+/* Gibbs sweep over z_1..z_n by the 4-line slice update (Eq. A.2); v: work (n) */
+static void gpc_sweep(const arm_state *s, double *z, double *v, logz_stream *st)
+{
+    int N = s->N, n = s->n;
+    const double *S = s->S;
+    for (int i = 0; i < n; i++) v[i] = 0.0;
+    for (int j = 0; j < n; j++) {   /* v = S z, column by column */
+        const double *Sj = S + (size_t) N * j;
+        double zj = z[j];
+        for (int i = 0; i < n; i++) v[i] += Sj[i] * zj;
+    }
+    for (int i = 0; i < n; i++) {
+        const double *Si = S + (size_t) N * i;
+        double sii = Si[i];
+        double mu = z[i] - v[i] / sii;
+        double d = z[i] - mu;
+        double r = sqrt(d * d - 2.0 / sii * log(logz_stream_unif(st)));
+        double blo = (s->y[i] < 0 || mu > r) ? mu - r : 0.0;
+        double bhi = (s->y[i] > 0 || mu < -r) ? mu + r : 0.0;
+        double znew = (bhi - blo) * logz_stream_unif(st) + blo;
+        double delta = znew - z[i];
+        z[i] = znew;
+        if (delta != 0.0)
+            for (int j = 0; j < n; j++) v[j] += Si[j] * delta;
+    }
+}
+
+/* ---- Ising --------------------------------------------------------------- */
+
+/* local field of position p from the first n variables */
+static double ising_local(const arm_state *s, const double *x, int p, int n)
+{
+    double h = s->f[p];
+    for (int e = s->ptr[p]; e < s->ptr[p + 1]; e++) {
+        int q = s->nbr[e];
+        if (q < n && q != p) h += s->nw[e] * x[q];
+    }
+    return h;
+}
+
+static double ising_draw(const arm_state *s, double h, logz_stream *st)
+{
+    double t = (s->hi - s->lo) * h;   /* log P(hi) - log P(lo) */
+    double p = 1.0 / (1.0 + exp(-t));
+    return logz_stream_unif(st) < p ? s->hi : s->lo;
+}
+
+/* ---- RBM ----------------------------------------------------------------- */
+
+/* d = log p(x_n = 1 | x_[n]) - log p(x_n = 0 | x_[n]) (Eq. 14) */
+static double rbm_delta(const arm_state *s, const double *g, int n)
+{
+    double d = s->a[n];
+    for (int h = 0; h < s->H; h++) {
+        double w = s->W[(size_t) s->N * h + n];
+        d += logz_softplus(g[h] + w) - logz_softplus(g[h]);
+    }
+    return d;
+}
+
+/* G[:, c0:c1) = b + W_[n]' X_[n] */
+static void rbm_products(arm_state *s, int c0, int c1)
+{
+    int H = s->H, N = s->N, n = s->n, k = c1 - c0;
+    if (H == 0 || k <= 0) return;
+    double *G = s->G + (size_t) H * c0;
+    for (int c = 0; c < k; c++) memcpy(G + (size_t) H * c, s->b, sizeof(double) * H);
+    if (n == 0) return;
+    double one = 1.0;
+    F77_CALL(dgemm)("T", "N", &H, &k, &n, &one, s->W, &N, s->X + (size_t) N * c0, &N, &one, G,
+                    &H FCONE FCONE);
+}
+
+static void rbm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
+{
+    int H = s->H, N = s->N, n = s->n, k = c1 - c0;
+    if (n == 0 || k <= 0) return;
+    double *Hs = (double *) R_alloc((size_t) (H > 0 ? H : 1) * k, sizeof(double));
+    double *A = (double *) R_alloc((size_t) n * k, sizeof(double));
+    double one = 1.0, zero = 0.0;
+    for (int t = 0; t < steps; t++) {
+        /* h | x */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+        for (int c = 0; c < k; c++) {
+            const double *g = s->G + (size_t) H * (c0 + c);
+            double *h = Hs + (size_t) H * c;
+            logz_stream *st = &s->st[c0 + c];
+            for (int j = 0; j < H; j++)
+                h[j] = logz_stream_unif(st) * (1.0 + exp(-g[j])) < 1.0;
+        }
+        /* x_[n] | h */
+        if (H > 0) {
+            F77_CALL(dgemm)("N", "N", &n, &k, &H, &one, s->W, &N, Hs, &H, &zero, A, &n
+                            FCONE FCONE);
+        } else {
+            memset(A, 0, sizeof(double) * (size_t) n * k);
+        }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+        for (int c = 0; c < k; c++) {
+            double *x = s->X + (size_t) N * (c0 + c);
+            const double *ac = A + (size_t) n * c;
+            logz_stream *st = &s->st[c0 + c];
+            for (int i = 0; i < n; i++)
+                x[i] = logz_stream_unif(st) * (1.0 + exp(-(s->a[i] + ac[i]))) < 1.0;
+        }
+        rbm_products(s, c0, c1);
+    }
+}
+
+/* ---- the steps ----------------------------------------------------------- */
+
+SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = asInteger(c0_), c1 = asInteger(c1_), steps = asInteger(steps_);
+    int nthreads = logz_threads(asInteger(threads_));
+    check_slots(s, c0, c1);
+    int N = s->N, n = s->n;
+    if (n == 0 || steps < 1) return R_NilValue;
+    if (s->type == ARM_RBM) {
+        rbm_move(s, c0, c1, steps, nthreads);
+    } else if (s->type == ARM_GPC) {
+        double *v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 16)
+#endif
+        for (int c = c0; c < c1; c++) {
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            for (int t = 0; t < steps; t++)
+                gpc_sweep(s, s->X + (size_t) N * c, v + (size_t) N * tid, &s->st[c]);
+        }
+    } else {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+        for (int c = c0; c < c1; c++) {
+            double *x = s->X + (size_t) N * c;
+            for (int t = 0; t < steps; t++)
+                for (int i = 0; i < n; i++) x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
+        }
+    }
+    return R_NilValue;
+}
+
+/* log W for slots [c0, c1) (requires n < N) */
+SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = asInteger(c0_), c1 = asInteger(c1_);
+    check_slots(s, c0, c1);
+    int N = s->N, n = s->n;
+    if (n >= N) error("internal error: all variables have been added");
+    SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
+    double *lw = REAL(out);
+    if (s->type == ARM_GPC) {
+        gpc_prepare(s);
+        double sd = sqrt(s->var), y = s->y[n];
+        for (int c = c0; c < c1; c++)
+            lw[c - c0] = pnorm(y * gpc_cond_mean(s, s->X + (size_t) N * c) / sd, 0.0, 1.0, 1, 1);
+    } else if (s->type == ARM_ISING) {
+        for (int c = c0; c < c1; c++) {
+            double h = ising_local(s, s->X + (size_t) N * c, n, n);
+            double u = s->lo * h, v = s->hi * h, m = u > v ? u : v;
+            lw[c - c0] = m + log(exp(u - m) + exp(v - m));
+        }
+    } else {
+        for (int c = c0; c < c1; c++)
+            lw[c - c0] = logz_softplus(rbm_delta(s, s->G + (size_t) s->H * c, n));
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* slots dst0 + k <- slots src[k] (0-based), through a copy so that the
+ * ranges may overlap */
+SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
+{
+    arm_state *s = arm_get(p);
+    int k = LENGTH(src_), dst0 = asInteger(dst0_);
+    const int *src = INTEGER(src_);
+    check_slots(s, dst0, dst0 + k);
+    for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
+    int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
+    double *tx = (double *) R_alloc((size_t) N * (k > 0 ? k : 1), sizeof(double));
+    double *tg = (double *) R_alloc((size_t) (H > 0 ? H : 1) * (k > 0 ? k : 1), sizeof(double));
+    for (int j = 0; j < k; j++) {
+        memcpy(tx + (size_t) N * j, s->X + (size_t) N * src[j], sizeof(double) * N);
+        if (H) memcpy(tg + (size_t) H * j, s->G + (size_t) H * src[j], sizeof(double) * H);
+    }
+    memcpy(s->X + (size_t) N * dst0, tx, sizeof(double) * (size_t) N * k);
+    if (H) memcpy(s->G + (size_t) H * dst0, tg, sizeof(double) * (size_t) H * k);
+    return R_NilValue;
+}
+
+/* x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n += 1 */
+SEXP arm_augment_call(SEXP p, SEXP R_)
+{
+    arm_state *s = arm_get(p);
+    int R = asInteger(R_);
+    check_slots(s, 0, R);
+    int N = s->N, n = s->n;
+    if (n >= N) error("internal error: all variables have been added");
+    if (s->type == ARM_GPC) {
+        gpc_prepare(s);
+        double sd = sqrt(s->var), y = s->y[n];
+        for (int c = 0; c < R; c++) {
+            double *z = s->X + (size_t) N * c;
+            double m = gpc_cond_mean(s, z);
+            /* t ~ N(0, 1) truncated to t > a with a = -y m / sd: Phi(-t) = u Phi(-a) */
+            double ms = y * m, a = -ms / sd;
+            double lp = log(logz_stream_unif(&s->st[c])) + pnorm(-a, 0.0, 1.0, 1, 1);
+            double t = -qnorm(lp, 0.0, 1.0, 1, 1);
+            if (!(t > a)) t = a;   /* rounding at the boundary */
+            double zz = ms + sd * t;
+            z[n] = y * (zz > 0 ? zz : 0.0);
+        }
+        gpc_grow(s);
+    } else if (s->type == ARM_ISING) {
+        for (int c = 0; c < R; c++) {
+            double *x = s->X + (size_t) N * c;
+            x[n] = ising_draw(s, ising_local(s, x, n, n), &s->st[c]);
+        }
+    } else {
+        int H = s->H;
+        for (int c = 0; c < R; c++) {
+            double *x = s->X + (size_t) N * c, *g = s->G + (size_t) H * c;
+            double d = rbm_delta(s, g, n);
+            x[n] = logz_stream_unif(&s->st[c]) * (1.0 + exp(-d)) < 1.0;
+            if (x[n] != 0.0)
+                for (int h = 0; h < H; h++) g[h] += s->W[(size_t) N * h + n];
+        }
+    }
+    s->n = n + 1;
+    return R_NilValue;
+}
+
+/* the first n variables of slots [c0, c1), as an n x (c1 - c0) matrix */
+SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = asInteger(c0_), c1 = asInteger(c1_);
+    check_slots(s, c0, c1);
+    int N = s->N, n = s->n;
+    SEXP out = PROTECT(allocMatrix(REALSXP, n, c1 - c0));
+    for (int c = c0; c < c1; c++)
+        memcpy(REAL(out) + (size_t) n * (c - c0), s->X + (size_t) N * c, sizeof(double) * n);
+    UNPROTECT(1);
+    return out;
+}

@@ -1,0 +1,150 @@
+/* Gaussian-process probit classification: AIS from the prior N(f; 0, K) to the
+ * posterior with an elliptical slice sampling kernel (Murray, Adams & MacKay
+ * 2010). The tempered targets are N(f; 0, K) prod_i Phi(y_i f_i)^beta. */
+#include <math.h>
+#include <string.h>
+#include <Rmath.h>
+#include "logz.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* sum_i log Phi(y_i f_i) */
+double gpc_log_lik(const double *y, const double *f, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += pnorm(y[i] * f[i], 0.0, 1.0, 1, 1);
+    return s;
+}
+
+/* A standard normal draw from a stream (Box-Muller, one of the pair). */
+double logz_stream_norm(logz_stream *st)
+{
+    double u1 = logz_stream_unif(st), u2 = logz_stream_unif(st);
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* One elliptical slice sampling update of f (length n) for the target
+ * N(f; 0, K) exp(beta * ll(f)), given a prior draw nu ~ N(0, K) and the current
+ * log-likelihood *ll. fp: work space (n). Returns the number of likelihood
+ * evaluations. */
+static int gpc_ess_update(const double *y, int n, double beta, double *f, const double *nu,
+                          double *ll, double *fp, logz_stream *st)
+{
+    double log_y = beta * (*ll) + log(logz_stream_unif(st));
+    double theta = 2.0 * M_PI * logz_stream_unif(st);
+    double lo = theta - 2.0 * M_PI, hi = theta;
+    int evals = 0;
+    for (;;) {
+        double c = cos(theta), s = sin(theta);
+        for (int i = 0; i < n; i++) fp[i] = f[i] * c + nu[i] * s;
+        double l = gpc_log_lik(y, fp, n);
+        evals++;
+        if (beta * l > log_y || theta == 0.0) {
+            memcpy(f, fp, sizeof(double) * n);
+            *ll = l;
+            return evals;
+        }
+        if (theta < 0.0) lo = theta; else hi = theta;
+        theta = lo + (hi - lo) * logz_stream_unif(st);
+    }
+}
+
+/* model: list(A = n x n matrix with A A' = K, y = labels in {-1, +1});
+ * state: list(F = n x M or NULL, log_w, streams); control: list(threads,
+ * sweeps, final, log_z0). Returns list(F, log_w, streams, trace, sweeps,
+ * evals). */
+SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+{
+    SEXP A = logz_need(model, "A", REALSXP), yy = logz_need(model, "y", REALSXP);
+    int n = LENGTH(yy);
+    if (XLENGTH(A) != (R_xlen_t) n * n || n < 1) error("internal error: bad GPC model");
+    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
+    SEXP F0 = logz_get(state, "F");
+    int M = LENGTH(lw);
+    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
+    if (!isNull(F0) && (TYPEOF(F0) != REALSXP || XLENGTH(F0) != (R_xlen_t) n * M))
+        error("internal error: bad chain state");
+    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
+    int L = LENGTH(betas) - 1;
+    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    int final = asLogical(logz_need(control, "final", LGLSXP));
+    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
+    if (sweeps < 1) error("internal error: sweeps < 1");
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        error("internal error: stream state out of range");
+    const double *y = REAL(yy), *Am = REAL(A);
+
+    const char *names[] = {"F", "log_w", "streams", "trace", "sweeps", "evals", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP F = allocMatrix(REALSXP, n, M);
+    SET_VECTOR_ELT(out, 0, F);
+    SEXP logw = allocVector(REALSXP, M);
+    SET_VECTOR_ELT(out, 1, logw);
+    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    SEXP trace = allocMatrix(REALSXP, L, 2);
+    SET_VECTOR_ELT(out, 3, trace);
+    double *f = REAL(F), *w = REAL(logw);
+    double *U = (double *) R_alloc((size_t) n * M, sizeof(double));
+    double *NU = (double *) R_alloc((size_t) n * M, sizeof(double));
+    double *fp = (double *) R_alloc((size_t) n * nthreads, sizeof(double));
+    double *ll = (double *) R_alloc((size_t) M, sizeof(double));
+    double *hist = (double *) R_alloc((size_t) (L > 0 ? L : 1) * M, sizeof(double));
+    double one = 1.0, zero = 0.0;
+    double evals = 0.0;
+    int ns = 0;
+
+    /* a prior draw f = A u for every chain */
+    int first = isNull(F0);
+    if (first) {
+        for (int c = 0; c < M; c++)
+            for (int i = 0; i < n; i++) U[(size_t) n * c + i] = logz_stream_norm(&st[c]);
+        F77_CALL(dgemm)("N", "N", &n, &M, &n, &one, Am, &n, U, &n, &zero, f, &n FCONE FCONE);
+    } else {
+        memcpy(f, REAL(F0), sizeof(double) * (size_t) n * M);
+    }
+    for (int c = 0; c < M; c++) ll[c] = gpc_log_lik(y, f + (size_t) n * c, n);
+
+    for (int k = 1; k <= L; k++) {
+        double b0 = REAL(betas)[k - 1], b1 = REAL(betas)[k];
+        for (int c = 0; c < M; c++) {
+            w[c] += (b1 - b0) * ll[c];
+            hist[(size_t) (k - 1) * M + c] = w[c];
+        }
+        if (final && k == L) break;
+        for (int sw = 0; sw < sweeps; sw++) {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+            for (int c = 0; c < M; c++)
+                for (int i = 0; i < n; i++) U[(size_t) n * c + i] = logz_stream_norm(&st[c]);
+            F77_CALL(dgemm)("N", "N", &n, &M, &n, &one, Am, &n, U, &n, &zero, NU, &n
+                            FCONE FCONE);
+            double ev = 0.0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static) reduction(+:ev)
+#endif
+            for (int c = 0; c < M; c++) {
+                int tid = 0;
+#ifdef _OPENMP
+                tid = omp_get_thread_num();
+#endif
+                ev += gpc_ess_update(y, n, b1, f + (size_t) n * c, NU + (size_t) n * c, &ll[c],
+                                     fp + (size_t) n * tid, &st[c]);
+            }
+            evals += ev;
+            ns++;
+        }
+        R_CheckUserInterrupt();
+    }
+    if (L > 0) logz_ais_trace(hist, L, M, log_z0, REAL(trace));
+    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
+    SET_VECTOR_ELT(out, 5, ScalarReal(evals));
+    SEXP so = allocMatrix(REALSXP, 6, M);
+    SET_VECTOR_ELT(out, 2, so);
+    logz_streams_to_double(M, st, REAL(so));
+    UNPROTECT(1);
+    return out;
+}

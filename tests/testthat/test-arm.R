@@ -1,0 +1,141 @@
+# Adaptive Resample-Move against exact log Z (enumeration, orthant probability).
+
+arm_gpc_model <- function(n, seed, lengthscale = 1.5, amplitude = 2) {
+  set.seed(seed)
+  d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
+  d$y <- ifelse(d$x1 + 0.7 * rnorm(n) > 0, 1, -1)
+  gpc(y ~ x1 + x2, d, lengthscale = lengthscale, amplitude = amplitude)
+}
+
+orthant <- function(m) {
+  lo <- ifelse(m$y > 0, 0, -Inf)
+  up <- ifelse(m$y > 0, Inf, 0)
+  log(as.numeric(mvtnorm::pmvnorm(lo, up, sigma = m$sigma,
+                                  algorithm = mvtnorm::GenzBretz(maxpts = 2e6, abseps = 1e-8))))
+}
+
+test_that("ARM, RM and the variants agree with the exact orthant probability (GP classification)", {
+  skip_if_not_installed("mvtnorm")
+  m <- arm_gpc_model(16, 1, lengthscale = 1, amplitude = 3)
+  ex <- orthant(m)
+  for (v in c("arm", "rm", "anticipate", "reseed")) {
+    set.seed(2)
+    fit <- arm(m, particles = 300, variant = v, i_max = 5, repeats = 8, progress = FALSE)
+    expect_s3_class(fit, "logz_arm")
+    expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
+  }
+  expect_lt(abs(ep_log_z(m) - ex), 0.15)
+})
+
+test_that("the first smooth step is exact: Z_1 = 1/2 for GPC, 2 cosh(f_1) for Ising", {
+  m <- arm_gpc_model(6, 3)
+  set.seed(1)
+  fit <- arm(m, particles = 10, progress = FALSE)
+  expect_equal(fit$diagnostics$log_z[1], log(0.5))
+  g <- ising(NULL, field = c(0.3, -0.2, 0.5))
+  set.seed(1)
+  fit <- arm(g, particles = 10, progress = FALSE)
+  expect_equal(fit$diagnostics$log_z[1], log(2 * cosh(0.3)))
+  # no couplings: every smooth weight is constant, so log Z is exact
+  expect_equal(fit$log_z, exact_log_z(g))
+})
+
+test_that("ARM and RM are within tolerance of exact log Z on 15-variable Ising models", {
+  set.seed(4)
+  models <- list(ising_grid(3, 5, coupling = 0.8, field = 0.3),
+                 ising_random(15, n_edges = 30, coupling = 0.6, field = 0.3, type = "mixed"),
+                 ising_clique(15, coupling = 0.15, field = 0.2, spins = "01"))
+  for (g in models) {
+    ex <- exact_log_z(g)
+    for (v in c("arm", "rm")) {
+      set.seed(5)
+      fit <- arm(g, particles = 300, variant = v, repeats = 6, progress = FALSE)
+      expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
+    }
+  }
+})
+
+test_that("ARM and RM are within tolerance of exact log Z on small RBMs", {
+  set.seed(6)
+  for (k in 1:2) {
+    r <- random_rbm(12, 5, sd = 1)
+    ex <- exact_log_z(r)
+    for (v in c("arm", "rm")) {
+      set.seed(7)
+      fit <- arm(r, particles = 300, variant = v, move_steps = 3, repeats = 6, progress = FALSE)
+      expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
+    }
+  }
+})
+
+test_that("ARM on a trained MNIST RBM (784 x 20) is close to the exact log Z", {
+  skip_on_cran()
+  fx <- mnist_rbm20()
+  set.seed(8)
+  fit <- arm(fx$model, particles = 100, move_steps = 2, i_max = 3, progress = FALSE)
+  expect_lt(abs(fit$log_z - fx$log_z), 2)
+  # the default order adds the most variable pixels first
+  p <- plogis(fx$model$base_rate)
+  v <- p * (1 - p)
+  expect_true(all(diff(v[fit$order]) <= 0))
+})
+
+test_that("gamma_threshold = 0 makes ARM identical to RM under the same seed", {
+  m <- arm_gpc_model(12, 9, lengthscale = 1, amplitude = 3)
+  set.seed(11)
+  a <- arm(m, particles = 50, variant = "arm", gamma_threshold = 0, progress = FALSE)
+  set.seed(11)
+  b <- arm(m, particles = 50, variant = "rm", progress = FALSE)
+  expect_identical(a$log_z, b$log_z)
+  expect_identical(a$diagnostics, b$diagnostics)
+  r <- rbm(matrix(c(1, -1, 0.5, 2, 0, -0.5), 3, 2))
+  set.seed(12)
+  a <- arm(r, particles = 30, gamma_threshold = 0, progress = FALSE)
+  set.seed(12)
+  b <- arm(r, particles = 30, variant = "rm", progress = FALSE)
+  expect_identical(a$log_z, b$log_z)
+})
+
+test_that("ARM expands the particle set when gamma is low and resamples back to R", {
+  m <- arm_gpc_model(14, 13, lengthscale = 2, amplitude = 8)
+  set.seed(14)
+  fit <- arm(m, particles = 40, i_max = 4, progress = FALSE)
+  d <- fit$diagnostics
+  expect_gt(fit$counts[["expansions"]], 0)
+  expect_true(all(d$particles %% 40 == 0))
+  expect_true(all(d$particles <= 40 * 5))
+  expect_true(all(d$resampled[d$particles > 40] == 1))
+  expect_equal(fit$counts[["particle_moves"]], sum(d$particles[-1]))
+})
+
+test_that("arm() is reproducible under set.seed and independent of threads", {
+  g <- ising_grid(3, 4, coupling = 0.7, field = 0.1)
+  set.seed(15)
+  a <- arm(g, particles = 60, progress = FALSE)
+  set.seed(15)
+  b <- arm(g, particles = 60, threads = 2, progress = FALSE)
+  expect_identical(a$log_z, b$log_z)
+  m <- arm_gpc_model(10, 16)
+  set.seed(17)
+  a <- arm(m, particles = 60, progress = FALSE)
+  set.seed(17)
+  b <- arm(m, particles = 60, threads = 2, progress = FALSE)
+  expect_identical(a$diagnostics, b$diagnostics)
+  expect_output(print(a), "ARM estimate")
+  pdf(NULL)
+  on.exit(dev.off())
+  for (t in c("particles", "ess", "log_z")) expect_identical(plot(a, type = t), a)
+})
+
+test_that("arm() rejects bad input, naming the argument", {
+  g <- ising_grid(2, 2)
+  expect_error(arm(g, particles = 1), "particles")
+  expect_error(arm(g, gamma_threshold = 1.5), "gamma_threshold")
+  expect_error(arm(g, ess_threshold = -0.1), "ess_threshold")
+  expect_error(arm(g, i_max = -1), "i_max")
+  expect_error(arm(g, move_steps = 0), "move_steps")
+  expect_error(arm(g, repeats = 0), "repeats")
+  expect_error(arm(g, order = c(1, 1, 2, 3)), "order")
+  expect_error(arm(g, variant = "nope"), "variant")
+  expect_error(arm(list(a = 1)), "model")
+})
