@@ -348,6 +348,9 @@ print.logz_mip_model <- function(x, ...) {
 #' @param lp_solver `"auto"`, `"glpk"` or `"cut"` (see LP solver).
 #' @param threads number of threads for independent samples (see Threads).
 #' @param progress show a progress bar over samples.
+#' @param workers `NULL` or the number of pieces to split the `n` samples
+#'   into, run through the active [future::plan()] and stacked (see
+#'   [scale_out]).
 #' @return An object of class `c("logz_mip", "logz_samples", "logz_estimate")`:
 #' \describe{
 #'   \item{`states`}{`n x p` matrix of samples in the model's values (spins
@@ -394,7 +397,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
-                       threads = 1L, progress = interactive()) {
+                       threads = 1L, progress = interactive(), workers = NULL) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
@@ -424,11 +427,18 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
                   threads = threads)
-  res <- mip_run(p, n, control, encoding, progress)
+  pieces <- resolve_pieces(workers, n)
+  res <- if (pieces > 1L) {
+    parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE))
+    mip_merge_runs(parts)
+  } else mip_run(p, n, control, encoding, progress)
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
-  new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
-    "simple bound" else if (use_cut) "LP bound by min cut" else "LP bound by GLPK"), time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
+    "simple bound" else if (use_cut) "LP bound by min cut" else "LP bound by GLPK"),
+    time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  if (pieces > 1L) out$pieces <- pieces
+  out
 }
 
 # match.arg() with an error naming the argument.
@@ -484,6 +494,18 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        time = cat_field("time"), trace = do.call(cbind, lapply(parts, `[[`, "trace")))
 }
 
+# Stack the engine results of pieces run in sequence (see scale_out): the
+# samples in piece order, the trace's sample indices shifted.
+mip_merge_runs <- function(parts) {
+  offset <- cumsum(c(0, vapply(parts, function(r) length(r$value), numeric(1))))
+  for (i in seq_along(parts)) parts[[i]]$trace[1, ] <- parts[[i]]$trace[1, ] + offset[i]
+  out <- lapply(setdiff(names(parts[[1]]), c("states", "trace")), function(f)
+    unlist(lapply(parts, `[[`, f), use.names = FALSE))
+  names(out) <- setdiff(names(parts[[1]]), c("states", "trace"))
+  c(out, list(states = do.call(rbind, lapply(parts, `[[`, "states")),
+              trace = do.call(cbind, lapply(parts, `[[`, "trace"))))
+}
+
 mip_states <- function(p, S) {
   X <- p$values[1] + S * (p$values[2] - p$values[1])
   storage.mode(X) <- if (all(p$values == round(p$values))) "integer" else "double"
@@ -530,8 +552,8 @@ print.logz_mip <- function(x, ...) {
     cat(sprintf("  not all exact: log Z in [%.4f, %.4f] (Theorem 2, delta = %g each side)\n",
                 b$lower, b$upper, b$delta))
   }
-  cat(sprintf("  per sample: %.1f nodes, %.1f LP solves, %.4f s\n", mean(x$nodes),
-              mean(x$lp_solves), mean(x$sample_time)))
+  cat(sprintf("  per sample: %.1f nodes, %.1f LP solves, %.4f s%s\n", mean(x$nodes),
+              mean(x$lp_solves), mean(x$sample_time), pieces_note(x)))
   invisible(x)
 }
 

@@ -71,10 +71,24 @@ test_that("RAISE, Ising AIS and A* in pieces agree with their exact values", {
   expect_lt(abs(s$log_z - exact), 4 * s$se)
 })
 
+test_that("exact samples of an Ising model in pieces", {
+  skip_if_not_installed("future.apply")
+  set.seed(14)
+  g <- ising_grid(3, 3, coupling = 0.4, field = 0.2)
+  s <- mip_sample(g, 40, workers = 2, progress = FALSE)
+  expect_equal(s$pieces, 2L)
+  expect_equal(dim(s$states), c(40L, 9L))
+  expect_true(all(s$exact))
+  expect_equal(sort(unique(s$trace$sample)), 1:40)
+  expect_lt(abs(s$log_z - exact_log_z(g)), 4 * s$se)
+  expect_output(print(s), "in 2 pieces")
+})
+
 test_that("bad workers are errors naming the argument", {
   m <- small_rbm()
   expect_error(ais(m, n_chains = 10, workers = 0), "`workers`")
   expect_error(ais(m, n_chains = 10, workers = NA), "`workers`")
   expect_error(ais(m, n_chains = 10, workers = "two"), "`workers`")
   expect_error(astar_sample(astar_example("peaky"), 5, workers = 1.5), "`workers`")
+  expect_error(mip_sample(ising_grid(2, 2), 5, workers = -1), "`workers`")
 })
