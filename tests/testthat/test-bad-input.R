@@ -12,6 +12,12 @@ bad_input_cases <- function() {
   inf_mat[2, 2] <- Inf
   na_mat <- matrix(0.1, 6, 3)
   na_mat[1, 1] <- NA
+  gp_data <- data.frame(x1 = c(0.1, 0.5, 0.9, 1.3, 1.7, 2.1), x2 = c(1, 0, 1, 0, 1, 0),
+                        y = factor(c("a", "b", "a", "b", "a", "b")))
+  gp_na <- gp_data
+  gp_na$x1[2] <- NA
+  gp <- gpc(y ~ x1 + x2, gp_data, lengthscale = 1)
+  small <- ising_grid(2, 2, coupling = 0.3)
   structure(list(
     # rbm(): weights and biases
     list(quote(rbm(na_mat)), "`W`"),
@@ -111,7 +117,46 @@ bad_input_cases <- function() {
     list(quote(os_star_sample(tg, n = NA)), "`n`"),
     list(quote(rejection_sample(tg, n = -3)), "`n`"),
     list(quote(astar_log_lik(tg, c(NA_real_))), "`x`"),
-    list(quote(astar_example("nonlinear", sd = 0)), "`sd`")
+    list(quote(astar_example("nonlinear", sd = 0)), "`sd`"),
+    # GP classification and adaptive resample-move SMC
+    list(quote(gpc(y ~ x1, gp_data, lengthscale = 0)), "`lengthscale`"),
+    list(quote(gpc(y ~ x1, gp_data, lengthscale = -1)), "`lengthscale`"),
+    list(quote(gpc(y ~ x1, gp_data, lengthscale = 1, amplitude = NA)), "`amplitude`"),
+    list(quote(gpc(y ~ x1, transform(gp_data, y = factor("a")), lengthscale = 1)), "one|two"),
+    list(quote(gpc(y ~ x1, gp_na, lengthscale = 1)), "na.action|NA"),
+    list(quote(gpc("y ~ x", gp_data, lengthscale = 1)), "`formula`"),
+    list(quote(ep_log_z(m)), "`model`"),
+    list(quote(ep_log_z(gp, tol = 0)), "`tol`"),
+    list(quote(ais(gp, n_chains = 0)), "`n_chains`"),
+    list(quote(arm(gp, particles = 0)), "`particles`"),
+    list(quote(arm(gp, particles = 50, gamma_threshold = 2)), "`gamma_threshold`"),
+    list(quote(arm(gp, particles = 50, ess_threshold = -0.5)), "`ess_threshold`"),
+    list(quote(arm(gp, particles = 50, variant = "fast")), "`variant`|should be one of"),
+    list(quote(arm(gp, particles = 50, order = c(1, 1, 2))), "`order`"),
+    list(quote(arm(g, particles = 50, repeats = 0)), "`repeats`"),
+    list(quote(arm("model")), "`model`"),
+    # tempered sampling
+    list(quote(rts(small, K = 1)), "`K`"),
+    list(quote(rts(small, K = 5, prior = c(1, 1, 1))), "`prior`"),
+    list(quote(rts(small, K = 3, prior = c(1, -1, 1))), "`prior`"),
+    list(quote(rts(small, betas = c(0, 0.6, 0.4, 1))), "`betas`"),
+    list(quote(rts(small, betas = c(0.2, 0.5, 1))), "`betas`"),
+    list(quote(rts(small, K = 5, n_chains = 0)), "`n_chains`"),
+    list(quote(rts(small, K = 5, tol = -1)), "`tol`"),
+    list(quote(rts(m, K = 5, estimators = "magic")), "`estimators`|should be one of"),
+    # GumbelMIP
+    list(quote(mip_sample(small, n = 0)), "`n`"),
+    list(quote(mip_sample(small, n = 2, time_limit = -1)), "`time_limit`"),
+    list(quote(mip_sample(small, n = 2, node_limit = NA)), "`node_limit`"),
+    list(quote(mip_sample(small, n = 2, bound = "tight")), "`bound`"),
+    list(quote(mip_sample(list(), n = 2)), "`model`"),
+    list(quote(mip_model(c(1, NA))), "`objective`"),
+    list(quote(mip_model(c(1, 1), A = matrix(1, 1, 3), b = 1)), "`A`"),
+    list(quote(mip_model(c(1, 1), A = matrix(1, 1, 2), b = -1)), "infeasible|feasible"),
+    list(quote(log_z_bounds(1)), "`x`"),
+    list(quote(perturb_and_map(small, n = -1)), "`n`"),
+    list(quote(blocked_gibbs(small, block_size = 0, iterations = 5)), "`block_size`"),
+    list(quote(blocked_gibbs(small, block_size = 2, iterations = 0)), "`iterations`")
   ), env = environment())
 }
 
