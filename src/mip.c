@@ -829,6 +829,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int *tlen = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     int *sstat = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     for (int s = 0; s < ns; s++) { sstat[s] = 0; tlen[s] = 0; }
+    volatile int stop = 0;   /* a sample was interrupted (or ran out of memory): skip the rest */
     if (!oom) {
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -838,10 +839,12 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 #ifdef _OPENMP
             t = omp_get_thread_num();
 #endif
+            if (stop) continue;
             mip_result R;
             mip_trace T = {tball + (size_t) 4 * trace_cap * s, 0, trace_cap};
             mip_search(Wt[t], &M, &L, &Ct[t], rs + s, best + (size_t) s * n, &R, &T);
             sstat[s] = R.status;
+            if (R.status) stop = 1;
             col[0][s] = R.value; col[1][s] = R.upper; exact[s] = R.exact;
             col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
             col[6][s] = R.lp_failures; col[7][s] = R.time;

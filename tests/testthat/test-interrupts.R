@@ -1,0 +1,47 @@
+# Long runs honour R's interrupt and time-limit checks (R_CheckUserInterrupt
+# between C chunks, never inside threads) and leave the session usable: each
+# call below would run for minutes; under a 1-second elapsed-time limit it
+# must stop with R's "reached elapsed time limit" error.
+
+stops_on_time_limit <- function(expr) {
+  setTimeLimit(elapsed = 1, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  tryCatch({
+    force(expr)
+    "finished"
+  }, error = function(e) conditionMessage(e))
+}
+
+test_that("long runs stop at a time limit and the session stays usable", {
+  skip_on_cran()
+  set.seed(1)
+  m <- rbm(matrix(rnorm(784 * 50, 0, 0.1), 784, 50))
+  g <- ising_grid(30, 30, coupling = 0.3)
+  runs <- list(
+    ais_rbm = quote(ais(m, schedule_linear(1e6), n_chains = 100, progress = FALSE)),
+    ais_rbm_threads = quote(ais(m, schedule_linear(1e6), n_chains = 100, threads = 2,
+                                progress = FALSE)),
+    ais_ising = quote(ais(g, schedule_linear(1e7), n_chains = 100, progress = FALSE)),
+    raise = quote(raise(m, mnist$x[1:50, ], schedule_linear(1e6), n_chains = 10,
+                        progress = FALSE)),
+    exact_rbm = quote(exact_log_z(rbm(matrix(0.01, 40, 36)), max_states = 2^40)),
+    exact_ising = quote(exact_log_z(ising_clique(34, coupling = 0.01), method = "enumerate",
+                                    max_states = 2^40)),
+    gibbs = quote(gibbs_sample(g, n = 1e6, sweeps = 10)),
+    rbm_train = quote(rbm_train(mnist$x, 100, epochs = 1000, progress = FALSE)),
+    astar = quote(astar_sample(astar_example("clutter", D = 4), 1e5)),
+    rts = quote(rts(g, K = 50, n_chains = 100, sweeps = 1e7, progress = FALSE)),
+    mip = quote(mip_sample(ising_clique(60, coupling = 0.2), 100, progress = FALSE)),
+    mip_glpk = quote(mip_sample(ising_grid(8, 8, coupling = 1, type = "mixed"), 100,
+                                lp_solver = "glpk", progress = FALSE)))
+  for (nm in names(runs)) {
+    msg <- stops_on_time_limit(eval(runs[[nm]]))
+    expect_match(msg, "time limit|interrupted", label = nm)
+  }
+  # the session (and GLPK, after an interrupted search) still works
+  small <- ising_grid(3, 3, coupling = 0.3)
+  expect_equal(exact_log_z(small), exact_log_z(small, method = "junction_tree"))
+  s <- mip_sample(small, 5, lp_solver = "glpk", progress = FALSE)
+  expect_true(all(s$exact))
+  expect_true(is.finite(ais(m, schedule_linear(10), n_chains = 5, progress = FALSE)$log_z))
+})
