@@ -352,18 +352,12 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");
-    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
-    SEXP V0 = logz_get(state, "V");
-    int M = LENGTH(lw);
-    if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (!isNull(V0) && (TYPEOF(V0) != REALSXP || XLENGTH(V0) != (R_xlen_t) nv * M))
-        error("internal error: bad chain state");
-    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
-    int L = LENGTH(betas) - 1;
-    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    int final = asLogical(logz_need(control, "final", LGLSXP));
-    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
+    logz_chunk ck;
+    logz_chunk_unpack(state, betas, control, "V", nv, &ck);
+    SEXP V0 = ck.x0;
+    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
+    double log_z0 = ck.log_z0;
+    logz_stream *st = ck.st;
     int kernel = asInteger(logz_need(control, "kernel", INTSXP));
     if (sweeps < 1) error("internal error: sweeps < 1");
 
@@ -383,10 +377,6 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     }
     m.Wx = Wx;
 
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
-
     SEXP mom_in = logz_get(control, "moments");
     int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
     const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", "moments", ""};
@@ -395,7 +385,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 0, V);
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     if (isNull(V0)) {
         /* v ~ the base model: independent Bernoulli(sigmoid(a0_i)) */
         for (int c = 0; c < M; c++)

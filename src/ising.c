@@ -387,22 +387,12 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP a0 = logz_need(model, "a0", REALSXP);
     int n = m.n;
     if (LENGTH(a0) != n) error("internal error: bad base field");
-    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
-    SEXP X0 = logz_get(state, "X");
-    int M = LENGTH(lw);
-    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (!isNull(X0) && (TYPEOF(X0) != REALSXP || XLENGTH(X0) != (R_xlen_t) n * M))
-        error("internal error: bad chain state");
-    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
-    int L = LENGTH(betas) - 1;
-    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    int final = asLogical(logz_need(control, "final", LGLSXP));
-    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
-    if (sweeps < 1) error("internal error: sweeps < 1");
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
+    logz_chunk ck;
+    logz_chunk_unpack(state, betas, control, "X", n, &ck);
+    SEXP X0 = ck.x0;
+    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
+    double log_z0 = ck.log_z0;
+    logz_stream *st = ck.st;
 
     const char *names[] = {"X", "log_w", "streams", "trace", "sweeps", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
@@ -410,7 +400,7 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 0, X);
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     if (isNull(X0)) {
         for (int c = 0; c < M; c++) ising_draw_base(&m, REAL(a0), REAL(X) + (size_t) n * c, &st[c]);
     } else {

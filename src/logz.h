@@ -38,6 +38,15 @@ int logz_threads(int requested);
 typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
 int logz_enum_blocks(uint64_t total, int base, int cap);
+typedef struct {
+    int M, L, nthreads, sweeps, final;
+    double log_z0;
+    SEXP x0;               /* chain states at entry (rows x M), or R_NilValue */
+    const double *log_w;   /* log weights at entry (M) */
+    logz_stream *st;       /* the chains' streams, decoded */
+} logz_chunk;
+void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, int rows,
+                       logz_chunk *c);
 double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
 SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */

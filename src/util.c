@@ -123,3 +123,31 @@ void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace
         trace[L + k] = log_z0 + mx + log(s1) - log((double) M);
     }
 }
+
+/* Unpack one chunk of an annealing engine (AIS on RBMs, Ising models, GP
+ * classifiers): the state list(log_w, streams (6 x M), <xname> (rows x M
+ * chain states, or NULL before the first chunk)), the betas of the chunk
+ * (L + 1 values) and the control list(threads, sweeps, final, log_z0). The
+ * streams are decoded into R_alloc'ed memory. Inconsistencies are internal
+ * errors (the R drivers build these lists). */
+void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, int rows,
+                       logz_chunk *c)
+{
+    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
+    c->x0 = logz_get(state, xname);
+    c->M = LENGTH(lw);
+    c->log_w = REAL(lw);
+    if (c->M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) c->M) error("internal error: bad streams");
+    if (!isNull(c->x0) && (TYPEOF(c->x0) != REALSXP || XLENGTH(c->x0) != (R_xlen_t) rows * c->M))
+        error("internal error: bad chain state");
+    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
+    c->L = LENGTH(betas) - 1;
+    c->nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
+    c->sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    c->final = asLogical(logz_need(control, "final", LGLSXP));
+    c->log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
+    if (c->sweeps < 1) error("internal error: sweeps < 1");
+    c->st = (logz_stream *) R_alloc((size_t) c->M, sizeof(logz_stream));
+    if (!logz_streams_from_double(c->M, REAL(streams), c->st))
+        error("internal error: stream state out of range");
+}
