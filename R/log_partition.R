@@ -1,0 +1,104 @@
+# The front door: one call that picks an estimator of log Z for a model.
+
+#' Log partition function by the method that suits the model
+#'
+#' `log_partition()` returns log Z of a model as a [logz_estimate], choosing
+#' the method with `method = "auto"`: the exact value where it is cheap
+#' (RBMs whose smaller layer has at most `exact_max` units, by enumeration;
+#' Ising models with at most `exact_max` variables or a junction tree of
+#' treewidth at most 20), otherwise annealed importance sampling (RBMs and
+#' Ising models, with the SM08 or a 1000-step linear schedule), adaptive
+#' resample-move SMC for GP classifiers ([arm()]), and A* sampling's Gumbel
+#' estimate for continuous A* targets ([astar_sample()]). Any of the
+#' package's estimators can be asked for by name; the remaining arguments go
+#' to it.
+#'
+#' @param model an [rbm()], [ising()], [gpc()] model or an [astar_target()].
+#' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
+#'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of
+#'   discrete models by [mip_sample()], whose Gumbel values give log Z).
+#' @param exact_max for `"auto"`: the largest number of units enumerated (the
+#'   smaller RBM layer, or the Ising variables); default 20.
+#' @param ... passed to the chosen estimator (e.g. `n_chains`, `schedule`,
+#'   `particles`, `n`).
+#' @return A `logz_estimate` (see [logz_estimate]); for the exact methods a
+#'   `c("logz_exact", "logz_estimate")` with `se = 0`. Its `method` says which
+#'   estimator was used.
+#' @section Errors: `model` of a class no method handles; a `method` that does
+#'   not apply to the model (e.g. `"ep"` for an RBM); the chosen estimator's
+#'   own errors.
+#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
+#'   analysis of deep belief networks. ICML. Carlson, D., Stinson, P., Pakman,
+#'   A. and Paninski, L. (2016). Partition functions from Rao-Blackwellized
+#'   tempered sampling. ICML. Fraccaro, M. et al. (2016). Adaptive
+#'   resample-move SMC. Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact
+#'   sampling with integer linear programs and random perturbations. AAAI.
+#'   Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS.
+#' @seealso [exact_log_z()], [ais()], [rts()], [arm()], [ep_log_z()],
+#'   [astar_sample()], [mip_sample()]
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(30, 0, 0.3), 10, 3))
+#' log_partition(m)                                   # exact: 3 hidden units
+#' log_partition(m, method = "ais", n_chains = 50, progress = FALSE)
+#' log_partition(ising_grid(4, 4, coupling = 0.3))   # exact by enumeration
+#' log_partition(astar_example("peaky", a = 10), n = 200)
+#' @export
+log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm", "ep", "astar",
+                                            "mip"),
+                          exact_max = 20L, ...) {
+  method <- match.arg(method)
+  exact_max <- check_count(exact_max, "exact_max", max = 40L)
+  kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"
+          else if (inherits(model, "gpc")) "gpc"
+          else if (inherits(model, "logz_astar_target")) "astar"
+          else stop_no_call(sprintf(paste0("log_partition() does not know how to handle `model` ",
+                                           "of class %s (expected an rbm, ising, gpc model or an ",
+                                           "astar_target)."), paste(class(model), collapse = "/")))
+  if (method == "auto") {
+    method <- switch(kind,
+      rbm = if (min(model$n_visible, model$n_hidden) <= exact_max) "exact" else "ais",
+      ising = if (model$n <= exact_max || ising_treewidth_ok(model)) "exact" else "ais",
+      gpc = "arm", astar = "astar")
+  }
+  allowed <- switch(kind, rbm = c("exact", "ais", "rts", "arm", "mip"),
+                    ising = c("exact", "ais", "rts", "arm", "mip"), gpc = c("ais", "arm", "ep"),
+                    astar = "astar")
+  if (!method %in% allowed)
+    stop_no_call(sprintf("`method = \"%s\"` does not apply to %s; use one of %s.", method,
+                         if (kind == "astar") "an A* target" else sprintf("a %s model", kind),
+                         paste0('"', allowed, '"', collapse = ", ")))
+  switch(method,
+    exact = exact_estimate(model, ...),
+    ais = if (kind == "rbm" && !"schedule" %in% names(list(...)))
+      ais(model, schedule = schedule_sm08(), ...) else ais(model, ...),
+    rts = rts(model, ...),
+    arm = arm(model, ...),
+    ep = ep_estimate(model, ...),
+    astar = astar_sample(model, ...),
+    mip = mip_sample(model, ...))
+}
+
+# Is the Ising model's min-fill junction tree small enough (treewidth <= 20)?
+ising_treewidth_ok <- function(model) {
+  o <- jt_order(model, cap = 20L)
+  isTRUE(o$complete) && o$width <= 20L
+}
+
+exact_estimate <- function(model, ...) {
+  t0 <- proc.time()[["elapsed"]]
+  lz <- exact_log_z(model, ...)
+  new_logz_estimate(list(log_z = lz, se = 0, method = "exact", time = proc.time()[["elapsed"]] - t0,
+                         counts = c(evaluations = NA_real_), diagnostics = data.frame(),
+                         seed = NULL, call = match.call()), "logz_exact")
+}
+
+ep_estimate <- function(model, ...) {
+  t0 <- proc.time()[["elapsed"]]
+  lz <- ep_log_z(model, ...)
+  new_logz_estimate(list(log_z = as.numeric(lz), se = NA_real_, method = "EP",
+                         time = proc.time()[["elapsed"]] - t0,
+                         counts = c(sweeps = attr(lz, "sweeps")), diagnostics = data.frame(),
+                         converged = isTRUE(attr(lz, "converged")), seed = NULL,
+                         call = match.call()), "logz_ep")
+}
