@@ -77,6 +77,9 @@
 #'   each chain starts the next stage from its state at a uniformly drawn rung,
 #'   with that k, so the chains start close to \eqn{q(x, k)}. Counted in
 #'   `counts`. With `init_iter = 0` the final run follows directly.
+#' @param kernel RBM: the products \eqn{W'v} and \eqn{Wh} of a sweep,
+#'   `"sparse"` (default; sums of the weight columns of the active units, as
+#'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
 #' @param threads OpenMP threads (the result does not depend on it).
 #' @param progress show a progress bar.
 #' @param ... further arguments for methods.
@@ -142,10 +145,13 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
-                         pilot_sweeps = 0L, ...) {
+                         pilot_sweeps = 0L, kernel = c("sparse", "dense"), ...) {
   call <- match.call()
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
+  if (!is.character(kernel) || !all(kernel %in% c("sparse", "dense")))
+    stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
+  args$kernel <- kernel[1]
   pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   a0 <- if (is_rbm(model)) rbm_base_bias(model, base) else ising_base_field(model, base)
@@ -168,10 +174,13 @@ rts.ising <- rts_discrete
 
 rts_prepare_rbm <- function(model, a0, args) {
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  sparse <- !identical(args$kernel, "dense")
+  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
   nv <- model$n_visible
   list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
        X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
-       run = function(state, control) .Call(C_rts_rbm, mlist, args$betas, state, control))
+       run = function(state, control)
+         .Call(C_rts_rbm, mlist, args$betas, state, c(control, sparse = sparse)))
 }
 
 rts_prepare_ising <- function(model, a0, args) {

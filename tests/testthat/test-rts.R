@@ -191,6 +191,10 @@ test_that("rts() is reproducible under set.seed() and identical for any threads"
   b <- rts(r, K = 12, n_chains = 19, sweeps = 120, threads = 2, progress = FALSE)
   expect_identical(a$log_z_k, b$log_z_k)
   expect_lt(abs(a$log_z - exact_log_z(r)), 4 * a$se + 0.02)
+  # the sparse and dense products differ only in rounding
+  set.seed(9)
+  d <- rts(r, K = 12, n_chains = 19, sweeps = 120, kernel = "dense", progress = FALSE)
+  expect_equal(a$log_z_k$log_z, d$log_z_k$log_z, tolerance = 1e-8)
 })
 
 test_that("the annealing pilot start: ladder near exact, estimate exact, reproducible", {
@@ -225,6 +229,7 @@ test_that("the annealing pilot start: ladder near exact, estimate exact, reprodu
            estimators = "rts", progress = FALSE)
   expect_true(all(is.finite(f$pilot$log_z_hat)))
   expect_error(rts(mi, pilot_sweeps = -1), "`pilot_sweeps`")
+  expect_error(rts(m, kernel = "fast"), "kernel")
   expect_error(rts(mi, pilot_sweeps = 2.5), "`pilot_sweeps`")
 })
 
