@@ -68,6 +68,22 @@
 #'   field vector); for a function `model`, a normalised [proposal][proposal_normal]
 #'   (required).
 #' @param mbar_samples at most this many stored samples for MBAR.
+#' @param pilot_sweeps RBM and Ising: sweeps of an optional annealing pass that
+#'   starts the sampler (0, the default: none, the paper's start from
+#'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base). The pass moves
+#'   all chains up the ladder (one sweep per step, rungs spread evenly over the
+#'   sweeps) with AIS weights; the running AIS estimates give the initial
+#'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
+#'   each chain starts the next stage from its state at a uniformly drawn rung,
+#'   with that k, so the chains start close to \eqn{q(x, k)}. Counted in
+#'   `counts`. With `init_iter = 0` the final run follows directly. Each pilot
+#'   sweep is one call of the engine (about two sweeps of the final run in
+#'   time). On the 784 x 100 MNIST RBM of `bench/rts_vs_ais.R` it removed the
+#'   default start's low bias at 1,000 sweeps but overshot (bias about +0.1
+#'   nats); see the vignette.
+#' @param kernel RBM: the products \eqn{W'v} and \eqn{Wh} of a sweep,
+#'   `"sparse"` (default; sums of the weight columns of the active units, as
+#'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
 #' @param threads OpenMP threads (the result does not depend on it).
 #' @param progress show a progress bar.
 #' @param ... further arguments for methods.
@@ -89,14 +105,15 @@
 #'     `converged`.}
 #'   \item{`diagnostics`}{data frame `sweep`, `log_z`: the RTS estimate
 #'     from the final run's first sweeps.}
-#'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, initial iterations
-#'     included), `chains`, `K`, `init_iterations`, `sweeps`.}
+#'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
+#'     included), `chains`, `K`, `init_iterations`, `sweeps`, `pilot_sweeps`.}
+#'   \item{`pilot`}{`NULL`, or list `log_z_hat`: the ladder from the pilot.}
 #' }
 #' @section Errors: `model` of an unsupported class; `K` not a whole number >=
 #'   2; `betas` not numeric, not starting at 0, not ending at 1 or not strictly
 #'   increasing; `prior` not positive, not finite or not of length K;
 #'   `n_chains`, `sweeps`, `init_sweeps`, `threads`, `mbar_samples` not
-#'   positive whole numbers; `init_iter` negative; `tol` not positive; unknown
+#'   positive whole numbers; `init_iter` or `pilot_sweeps` negative; `tol` not positive; unknown
 #'   `estimators`; a bad `base`. For a function `model`: `base` missing or not
 #'   a proposal, `step_size` not positive, `metropolis_steps` not a positive
 #'   whole number, `vectorized` not a flag, `model` not returning one number
@@ -131,15 +148,21 @@ rts_estimator_names <- c("rts", "ts", "ti", "ti_rb", "mbar")
 rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
-                         mbar_samples = 5000L, threads = 1L, progress = interactive(), ...) {
+                         mbar_samples = 5000L, threads = 1L, progress = interactive(),
+                         pilot_sweeps = 0L, kernel = c("sparse", "dense"), ...) {
   call <- match.call()
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
+  if (!is.character(kernel) || !all(kernel %in% c("sparse", "dense")))
+    stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
+  args$kernel <- kernel[1]
+  pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   a0 <- if (is_rbm(model)) rbm_base_bias(model, base) else ising_base_field(model, base)
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
+  args$pilot <- if (pilot_sweeps > 0L) rts_pilot(p$run, p$X, args, pilot_sweeps)
   res <- rts_engine(p$run, p$X, p$log_z1, args)
   new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
                  call = call)
@@ -155,10 +178,13 @@ rts.ising <- rts_discrete
 
 rts_prepare_rbm <- function(model, a0, args) {
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  sparse <- !identical(args$kernel, "dense")
+  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
   nv <- model$n_visible
   list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
        X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
-       run = function(state, control) .Call(C_rts_rbm, mlist, args$betas, state, control))
+       run = function(state, control)
+         .Call(C_rts_rbm, mlist, args$betas, state, c(control, sparse = sparse)))
 }
 
 rts_prepare_ising <- function(model, a0, args) {
@@ -168,6 +194,51 @@ rts_prepare_ising <- function(model, a0, args) {
   list(log_z1 = sum(a0 * v[1] + softplus(a0 * (v[2] - v[1]))),
        X = matrix(ifelse(up, v[2], v[1]), model$n),
        run = function(state, control) .Call(C_rts_ising, cm, args$betas, state, control))
+}
+
+# Optional start from a cheap annealing pass along the ladder ("start with
+# Z_hat_k = 1 for all k (or a better estimate, if known)", Section 2.4), made
+# with the RTS engine itself: all chains sweep at rung kk_s = 1..K (evenly
+# spread over `sweeps` sweeps, one sweep each) with AIS weights (Neal 2001)
+# updated when the rung changes; the running AIS estimate at each rung gives the
+# initial ladder log Z_hat_k (linear in beta between visited rungs), and chain
+# c keeps its state from the last sweep at or below a uniformly drawn rung, so
+# the chains start near q(x, k) instead of all at the base. Returns list(X, k
+# (0-based), streams, zeta (log Z_hat_k - log Z_1), sweeps).
+rts_pilot <- function(run, X, args, sweeps) {
+  K <- args$K
+  M <- args$n_chains
+  kk <- as.integer(round(seq(1, K, length.out = sweeps)))
+  target <- sample.int(K, M, replace = TRUE)
+  last <- vapply(target, function(t) max(which(kk <= t)), 0L)
+  state <- list(X = X, k = rep(kk[1] - 1L, M), streams = .Call(C_rng_streams, M))
+  ctl <- list(final = FALSE, threads = args$threads, sweeps = 1L, thin = 1L, offset = 0L,
+              step = rts_step(args$betas), moments = FALSE, lrz = log(args$prior))
+  log_w <- numeric(M)
+  lz <- numeric(sweeps)                   # running log Z_hat at rung kk[s] - log Z_1
+  X0 <- X
+  k0 <- integer(M)
+  for (s in seq_len(sweeps)) {
+    lz[s] <- log_sum_exp(log_w) - log(M)
+    res <- run(state, ctl)
+    keep <- last == s
+    X0[, keep] <- res$X[, keep]
+    k0[keep] <- kk[s] - 1L
+    if (s < sweeps && kk[s + 1L] != kk[s])
+      log_w <- log_w + res$store[kk[s + 1L], ] - res$store[kk[s], ]
+    state <- list(X = res$X, k = rep(kk[min(s + 1L, sweeps)] - 1L, M), streams = res$streams)
+  }
+  zeta <- stats::approx(args$betas[kk], lz, args$betas, ties = mean, rule = 2)$y
+  if (kk[sweeps] == K) zeta[K] <- log_sum_exp(log_w) - log(M)
+  list(X = X0, k = k0, streams = state$streams, zeta = zeta, sweeps = sweeps)
+}
+
+# The spacing of an evenly spaced ladder (the C engines then use a cheaper
+# recursion), else 0.
+rts_step <- function(betas) {
+  K <- length(betas)
+  db <- diff(betas)
+  if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
 }
 
 # Validate the arguments shared by every rts() method.
@@ -222,11 +293,16 @@ rts_engine <- function(run, X, log_z1, args) {
   M <- args$n_chains
   log_r <- log(args$prior)
   zeta <- numeric(K)            # log Z_hat_k - log Z_1
-  streams <- .Call(C_rng_streams, M)
-  db <- diff(args$betas)
-  step <- if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
+  step <- rts_step(args$betas)
   fresh_k <- function() sample.int(K, M, replace = TRUE) - 1L
-  state <- list(X = X, k = fresh_k(), streams = streams)
+  pilot <- args$pilot
+  if (is.null(pilot)) {
+    streams <- .Call(C_rng_streams, M)
+    state <- list(X = X, k = fresh_k(), streams = streams)
+  } else {
+    state <- list(X = pilot$X, k = pilot$k, streams = pilot$streams)
+  }
+  if (!is.null(pilot)) zeta <- pilot$zeta
   ctl <- function(sweeps, thin = 0L, offset = 0L, final = FALSE)
     list(final = final, threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
          offset = as.integer(offset), step = step, moments = any(c("ti", "ti_rb") %in% args$estimators),
@@ -430,12 +506,14 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
     }, 0), row.names = NULL)
   M <- args$n_chains
   n_init <- res$n_init
+  n_pilot <- if (is.null(args$pilot)) 0 else args$pilot$sweeps
   new_logz_estimate(c(list(
     log_z = ladders$rts[K], se = se_k[K], log_z_k = log_z_k, estimates = estimates,
     log_z1 = log_z1, betas = args$betas, prior = args$prior, init = res$init,
     method = method, time = time,
-    counts = c(gibbs_sweeps = M * (n_init * args$init_sweeps + args$sweeps), chains = M,
-               K = K, init_iterations = n_init, sweeps = args$sweeps),
+    counts = c(gibbs_sweeps = M * (n_pilot + n_init * args$init_sweeps + args$sweeps), chains = M,
+               K = K, init_iterations = n_init, sweeps = args$sweeps, pilot_sweeps = n_pilot),
+    pilot = if (!is.null(args$pilot)) list(log_z_hat = args$pilot$zeta + log_z1),
     diagnostics = res$trace, seed = seed, call = call), extra), "logz_rts")
 }
 

@@ -8,7 +8,10 @@
 # Reference log Z: the mean of a long AIS run and a long RTS run (as in the
 # paper); both are printed.
 # Run: Rscript bench/rts_vs_ais.R   (about 15-20 minutes on 2 shared cores)
-# Environment: RTS_BENCH_REPEATS (default 3), RTS_BENCH_QUICK=1 for a smoke test.
+# Environment: RTS_BENCH_REPEATS (default 3), RTS_BENCH_QUICK=1 for a smoke test,
+# RTS_BENCH_FOCUS=1 for only the headline comparison (RTS at 10^3 sweeps, paper's
+# initial iterations and with the annealing pilot, against AIS at 10^4) with its
+# own reference (about 12 minutes); output committed as bench/rts_vs_ais_focus.out.
 suppressPackageStartupMessages(library(logz))
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")
 cat("cores:", parallel::detectCores(), "\n\n")
@@ -23,6 +26,54 @@ model <- rbm_train(mnist$x[1:8000, ], n_hidden = 100, method = "pcd", epochs = i
 cat(sprintf("trained a 784 x 100 RBM by PCD-1 (%d epochs, 8000 digits) in %.1f s\n\n",
             if (quick) 1L else 5L, proc.time()[[3]] - t0))
 test <- mnist$x[9001:9100, ]
+
+if (nzchar(Sys.getenv("RTS_BENCH_FOCUS"))) {
+  # reference: the mean of a long AIS run and a long RTS run (as in the paper)
+  set.seed(1)
+  t0 <- proc.time()[[3]]
+  ref_ais <- ais(model, schedule_linear(40000L), n_chains = M, threads = threads, progress = FALSE)
+  t_ais <- proc.time()[[3]] - t0
+  t0 <- proc.time()[[3]]
+  ref_rts <- rts(model, K = 100, n_chains = M, sweeps = 20000L, init_iter = 0, pilot_sweeps = 1000L,
+                 estimators = "rts", threads = threads, progress = FALSE)
+  t_rts <- proc.time()[[3]] - t0
+  truth <- (ref_ais$log_z + ref_rts$log_z) / 2
+  cat(sprintf("reference: AIS (40000 linear steps, %d chains) %.4f (se %.4f) in %.0f s\n",
+              M, ref_ais$log_z, ref_ais$se, t_ais))
+  cat(sprintf("           RTS (K = 100, 1000 pilot + 20000 sweeps)  %.4f (se %.4f) in %.0f s\n",
+              ref_rts$log_z, ref_rts$se, t_rts))
+  cat(sprintf("           reference = their mean %.4f (difference %.4f)\n\n", truth,
+              ref_ais$log_z - ref_rts$log_z))
+  R <- as.integer(Sys.getenv("RTS_BENCH_REPEATS", "6"))
+  focus <- list(
+    "RTS (10 x 50 initial + 500)" = function() rts(model, K = 100, n_chains = M, sweeps = 500L,
+      init_iter = 10, init_sweeps = 50, tol = 1e-9, estimators = "rts", threads = threads,
+      progress = FALSE),
+    "RTS (200 pilot + 800)" = function() rts(model, K = 100, n_chains = M, sweeps = 800L,
+      init_iter = 0, pilot_sweeps = 200L, estimators = "rts", threads = threads, progress = FALSE),
+    "RTS (500 pilot + 500)" = function() rts(model, K = 100, n_chains = M, sweeps = 500L,
+      init_iter = 0, pilot_sweeps = 500L, estimators = "rts", threads = threads, progress = FALSE),
+    "AIS (10^4 linear)" = function() ais(model, schedule_linear(10000L), n_chains = M,
+      threads = threads, progress = FALSE))
+  set.seed(2018)
+  rows <- list()
+  for (nm in names(focus)) {
+    res <- sapply(seq_len(R), function(i) {
+      t0 <- proc.time()[[3]]
+      f <- focus[[nm]]()
+      c(log_z = f$log_z, sweeps = f$counts[["gibbs_sweeps"]] / M, time = proc.time()[[3]] - t0)
+    })
+    err <- res["log_z", ] - truth
+    rows[[nm]] <- data.frame(method = nm, sweeps = res["sweeps", 1], repeats = R,
+      bias = mean(err), sd = stats::sd(res["log_z", ]), rmse = sqrt(mean(err^2)),
+      time_s = mean(res["time", ]))
+    cat(sprintf("  %s: log Z - reference %s\n", nm, paste(sprintf("%+.3f", err), collapse = " ")))
+  }
+  tab <- do.call(rbind, rows)
+  cat(sprintf("\nRTS at 10^3 sweeps against AIS at 10^4 (%d chains, %d repeats)\n", M, R))
+  print(format(tab, digits = 3), row.names = FALSE)
+  quit(save = "no")
+}
 
 # ---- reference ---------------------------------------------------------------
 set.seed(1)

@@ -172,8 +172,47 @@ static void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, doubl
     }
 }
 
-static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stream *st,
-                        int nthreads)
+/* out[:, c0:c1) = B S[:, c0:c1) for binary S (B->cols x M) from each chain's
+ * active units (the sparse kernel of src/binary_kernels.c, as in AIS): about
+ * nnz x rows additions instead of cols x rows multiply-adds. act: B->cols
+ * ints per chain of the group, nact: one per chain. Depends on the chain's
+ * state alone, so results do not depend on the thread count. */
+static void rts_sparse_prod(const logz_blocked *B, const double *S, double *out, int c0, int c1,
+                            int *act, int *nact)
+{
+    int rows = B->rows, cols = B->cols;
+    for (int c = c0; c < c1; c++) {
+        const double *s = S + (size_t) cols * c;
+        int *a = act + (size_t) cols * (c - c0), n = 0;
+        for (int k = 0; k < cols; k++) {   /* branch-free: states are random */
+            a[n] = k;
+            n += s[k] != 0.0;
+        }
+        nact[c - c0] = n;
+    }
+    for (int blk = 0; blk < B->nblk; blk++)
+        for (int c = c0; c < c1; c++)
+            logz_blocked_accumulate(B, blk, act + (size_t) cols * (c - c0), nact[c - c0], NULL, 0,
+                                    out + (size_t) rows * c, 1);
+}
+
+/* X = [W a a0]'V and Y = W H on a group: dense (dgemm) or sparse products. */
+static void rts_prod_x(const logz_rbm_path *m, const logz_blocked *BX, const double *V, double *X,
+                       int c0, int c1, int *act, int *nact)
+{
+    if (BX) rts_sparse_prod(BX, V, X, c0, c1, act, nact);
+    else logz_rbm_gemm_x(m, V, X, c0, c1);
+}
+
+static void rts_prod_y(const logz_rbm_path *m, const logz_blocked *BY, const double *H, double *Y,
+                       int c0, int c1, int *act, int *nact)
+{
+    if (BY) rts_sparse_prod(BY, H, Y, c0, c1, act, nact);
+    else logz_rbm_gemm_y(m, H, Y, c0, c1);
+}
+
+static void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
+                        rts_run *r, double *V, logz_stream *st, int nthreads)
 {
     int nv = m->nv, nh = m->nh, M = m->M, K = r->K, nx = nh + 2;
     int nu = nv > nh ? nv : nh, ng = (M + RTS_GROUP - 1) / RTS_GROUP;
@@ -184,6 +223,8 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
     size_t per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + 2 * (size_t) G * nh1 +
                  G + 4 * (size_t) K + 2 * (size_t) nh1;
     double *SCR = (double *) R_alloc(per * nthreads, sizeof(double));
+    size_t iper = (size_t) G * nu + G;
+    int *ISCR = (int *) R_alloc(iper * nthreads, sizeof(int));
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
@@ -197,12 +238,13 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
         double *HT = U + (size_t) G * nu, *HE = HT + (size_t) G * nh1, *ku = HE + (size_t) G * nh1;
         double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
         int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
+        int *act = ISCR + iper * tid, *nact = act + (size_t) G * nu;
         /* The uniforms of a group's chains are drawn together (four streams per
          * vector, see logz_streams_fill); each stream's order is: nh for the
          * hidden draw, then per sweep nv (visible), 1 (k), nh (hidden). The
          * hidden logits at the chain's beta come from the ladder pass, recomputed
          * at the start of a call, so a run split into calls gives the same bits. */
-        logz_rbm_gemm_x(m, V, X, c0, c1);
+        rts_prod_x(m, BX, V, X, c0, c1, act, nact);
         for (int c = c0; c < c1; c++) {
             rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D, D2);
             memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
@@ -210,7 +252,7 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
         }
         for (int sw = 0; sw <= r->sweeps; sw++) {
             if (sw > 0) {   /* k | x, then the hidden logits at the new beta */
-                logz_rbm_gemm_x(m, V, X, c0, c1);
+                rts_prod_x(m, BX, V, X, c0, c1, act, nact);
                 logz_streams_fill(st + c0, n, 1, ku, 1);
                 for (int c = c0; c < c1; c++) {
                     rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
@@ -226,7 +268,7 @@ static void rts_rbm_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stre
             for (int c = c0; c < c1; c++)
                 logz_bernoulli_logit(HT + (size_t) nh * (c - c0), HE + (size_t) nh * (c - c0),
                                      U + (size_t) nu * (c - c0), H + (size_t) nh * c, nh);
-            logz_rbm_gemm_y(m, H, Y, c0, c1);
+            rts_prod_y(m, BY, H, Y, c0, c1, act, nact);
             logz_streams_fill(st + c0, n, nv, U, nu);
             for (int c = c0; c < c1; c++) {
                 double bt = r->betas[r->kk[c]];
@@ -343,9 +385,23 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP out = PROTECT(rts_setup(betas, state, control, LENGTH(a), &r, &st, &nthreads, &X));
     logz_rbm_path m;
     logz_rbm_path_from_list(model, r.M, &m);
+    /* sparse products when the model carries the blocked weights of
+     * ais_rbm_prepare_call() and control$sparse is TRUE */
+    logz_blocked BXs, BYs, *BX = NULL, *BY = NULL;
+    SEXP sp = logz_get(control, "sparse"), bx = logz_get(model, "BX"), by = logz_get(model, "BY");
+    if (TYPEOF(sp) == LGLSXP && LENGTH(sp) == 1 && LOGICAL(sp)[0] == TRUE) {
+        if (TYPEOF(bx) != REALSXP || TYPEOF(by) != REALSXP ||
+            (size_t) XLENGTH(bx) != logz_blocked_size(m.nh + 2, m.nv) ||
+            (size_t) XLENGTH(by) != logz_blocked_size(m.nv, m.nh))
+            error("internal error: bad blocked weights");
+        logz_blocked_init(&BXs, NULL, m.nh + 2, m.nv, 0, REAL(bx), 0);
+        logz_blocked_init(&BYs, NULL, m.nv, m.nh, 1, REAL(by), 0);
+        BX = &BXs;
+        BY = &BYs;
+    }
     /* the products are small (RTS_GROUP columns): BLAS threads only cost */
     int old_blas = blas_threads_limit(1);
-    rts_rbm_run(&m, &r, REAL(X), st, nthreads);
+    rts_rbm_run(&m, BX, BY, &r, REAL(X), st, nthreads);
     if (old_blas > 0) blas_threads_restore(old_blas);
     logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
     UNPROTECT(1);

@@ -191,6 +191,46 @@ test_that("rts() is reproducible under set.seed() and identical for any threads"
   b <- rts(r, K = 12, n_chains = 19, sweeps = 120, threads = 2, progress = FALSE)
   expect_identical(a$log_z_k, b$log_z_k)
   expect_lt(abs(a$log_z - exact_log_z(r)), 4 * a$se + 0.02)
+  # the sparse and dense products differ only in rounding
+  set.seed(9)
+  d <- rts(r, K = 12, n_chains = 19, sweeps = 120, kernel = "dense", progress = FALSE)
+  expect_equal(a$log_z_k$log_z, d$log_z_k$log_z, tolerance = 1e-8)
+})
+
+test_that("the annealing pilot start: ladder near exact, estimate exact, reproducible", {
+  fx <- mnist_rbm20()
+  m <- fx$model
+  set.seed(5)
+  fit <- rts(m, K = 50, n_chains = 50, sweeps = 600, init_iter = 0, pilot_sweeps = 200,
+             estimators = "rts", progress = FALSE)
+  expect_equal(fit$counts[["pilot_sweeps"]], 200)
+  expect_equal(fit$counts[["gibbs_sweeps"]], 50 * (200 + 600))
+  # the pilot ladder is an AIS estimate (200 sweeps): close to exact, not exact
+  expect_equal(fit$pilot$log_z_hat, fit$log_z_k$log_z_hat)
+  expect_equal(fit$pilot$log_z_hat[1], fit$log_z1)
+  expect_lt(abs(fit$pilot$log_z_hat[50] - fx$log_z), 1)
+  expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
+  lz_k <- exact_log_z(rbm_at_beta(m, fit$betas[25]), threads = 2)
+  expect_lt(abs(fit$pilot$log_z_hat[25] - lz_k), 0.5)
+  # Ising, with initial iterations after the pilot; reproducible, any threads
+  mi <- ising20(42)
+  set.seed(6)
+  a <- rts(mi, K = 15, n_chains = 17, sweeps = 400, init_iter = 2, pilot_sweeps = 37,
+           progress = FALSE)
+  set.seed(6)
+  b <- rts(mi, K = 15, n_chains = 17, sweeps = 400, init_iter = 2, pilot_sweeps = 37,
+           threads = 2, progress = FALSE)
+  expect_identical(a$log_z_k, b$log_z_k)
+  expect_identical(a$pilot, b$pilot)
+  expect_lt(abs(a$log_z - exact_log_z(mi)), 4 * a$se + 0.02)
+  # fewer pilot sweeps than rungs: the ladder is interpolated, still finite
+  set.seed(7)
+  f <- rts(mi, K = 15, n_chains = 17, sweeps = 50, init_iter = 0, pilot_sweeps = 5,
+           estimators = "rts", progress = FALSE)
+  expect_true(all(is.finite(f$pilot$log_z_hat)))
+  expect_error(rts(mi, pilot_sweeps = -1), "`pilot_sweeps`")
+  expect_error(rts(m, kernel = "fast"), "kernel")
+  expect_error(rts(mi, pilot_sweeps = 2.5), "`pilot_sweeps`")
 })
 
 test_that("print and plot methods run", {
