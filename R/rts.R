@@ -86,6 +86,11 @@
 #'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
 #' @param threads OpenMP threads (the result does not depend on it).
 #' @param progress show a progress bar.
+#' @param workers RBMs and Ising models: `NULL` or the number of pieces to
+#'   split the chains of the final run into, run through the active
+#'   [future::plan()] after the initial iterations (whose ladder all pieces
+#'   share), with the Rao-Blackwell statistics pooled exactly (see
+#'   [scale_out]).
 #' @param ... further arguments for methods.
 #' @return An object of class `c("logz_rts", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
@@ -108,6 +113,9 @@
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
 #'     included), `chains`, `K`, `init_iterations`, `sweeps`, `pilot_sweeps`.}
 #'   \item{`pilot`}{`NULL`, or list `log_z_hat`: the ladder from the pilot.}
+#'   \item{`converged`}{whether the initial iterations met the stopping rule
+#'     (`FALSE` is also printed: the ladder may still be biased).}
+#'   \item{`pieces`}{the number of pieces, when the chains were split.}
 #' }
 #' @section Errors: `model` of an unsupported class; `K` not a whole number >=
 #'   2; `betas` not numeric, not starting at 0, not ending at 1 or not strictly
@@ -149,10 +157,12 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
-                         pilot_sweeps = 0L, kernel = c("sparse", "dense"), ...) {
+                         pilot_sweeps = 0L, kernel = c("sparse", "dense"), workers = NULL,
+                         ...) {
   call <- match.call()
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
+  args$pieces <- resolve_pieces(workers, args$n_chains)
   if (!is.character(kernel) || !all(kernel %in% c("sparse", "dense")))
     stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
   args$kernel <- kernel[1]
@@ -328,28 +338,56 @@ rts_engine <- function(run, X, log_z1, args) {
       break
     }
   }
-  # final run
+  # final run, in pieces of the chains when asked (see scale_out): the
+  # ladder zeta is shared, so the per-chain accumulators pool exactly
   thin <- if ("mbar" %in% args$estimators)
     max(1L, as.integer(ceiling(args$sweeps * M / args$mbar_samples))) else 0L
   n_chunks <- min(100L, args$sweeps)
   ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
-  acc <- array(0, c(K, 6L, M))
-  store <- list()
-  store_k <- list()
-  trace <- data.frame(sweep = ends[-1], log_z = NA_real_)
-  for (i in seq_len(length(ends) - 1L)) {
-    res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
-    state <- list(X = res$X, k = res$k, streams = res$streams)
-    acc <- acc + res$acc
-    if (ncol(res$store)) {
-      store[[length(store) + 1L]] <- res$store
-      store_k[[length(store_k) + 1L]] <- res$store_k
+  final_run <- function(state, update) {
+    acc <- array(0, c(K, 6L, ncol(state$X)))
+    store <- list()
+    store_k <- list()
+    chat <- matrix(NA_real_, K, length(ends) - 1L)   # cumulative sum of q per chunk
+    for (i in seq_len(length(ends) - 1L)) {
+      res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
+      state <- list(X = res$X, k = res$k, streams = res$streams)
+      acc <- acc + res$acc
+      if (ncol(res$store)) {
+        store[[length(store) + 1L]] <- res$store
+        store_k[[length(store_k) + 1L]] <- res$store_k
+      }
+      chat[, i] <- rowSums(acc[, 1L, , drop = FALSE])
+      update(ends[i + 1L] - ends[i])
     }
-    chat <- rowSums(acc[, 1L, , drop = FALSE])
-    trace$log_z[i] <- log_z1 + zeta[K] + log_r[1] - log_r[K] + log(chat[K]) - log(chat[1])
-    done <- done + ends[i + 1L] - ends[i]
-    pb$update(done)
+    list(acc = acc, store = store, store_k = store_k, chat = chat, state = state)
   }
+  pieces <- if (is.null(args$pieces)) 1L else args$pieces
+  if (pieces > 1L) {
+    cols <- split(seq_len(M), rep(seq_len(pieces), piece_sizes(M, pieces)))
+    parts <- run_pieces(M, pieces, function(size, i)
+      final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
+                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL))
+    fin <- list(acc = array(unlist(lapply(parts, `[[`, "acc")), c(K, 6L, M)),
+                store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
+                store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),
+                chat = Reduce(`+`, lapply(parts, `[[`, "chat")),
+                state = list(X = do.call(cbind, lapply(parts, function(p) p$state$X)),
+                             k = unlist(lapply(parts, function(p) p$state$k)),
+                             streams = do.call(cbind, lapply(parts, function(p) p$state$streams))))
+    pb$update(total)
+  } else {
+    fin <- final_run(state, function(n) {
+      done <<- done + n
+      pb$update(done)
+    })
+  }
+  acc <- fin$acc
+  store <- fin$store
+  store_k <- fin$store_k
+  state <- fin$state
+  trace <- data.frame(sweep = ends[-1], log_z = log_z1 + zeta[K] + log_r[1] - log_r[K] +
+                        log(fin$chat[K, ]) - log(fin$chat[1, ]))
   pb$close()
   list(acc = acc, zeta = zeta, store = do.call(cbind, store),
        store_k = unlist(store_k), trace = trace,
@@ -514,6 +552,8 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
     counts = c(gibbs_sweeps = M * (n_pilot + n_init * args$init_sweeps + args$sweeps), chains = M,
                K = K, init_iterations = n_init, sweeps = args$sweeps, pilot_sweeps = n_pilot),
     pilot = if (!is.null(args$pilot)) list(log_z_hat = args$pilot$zeta + log_z1),
+    converged = isTRUE(res$init$converged),
+    pieces = if (!is.null(args$pieces) && args$pieces > 1L) args$pieces,
     diagnostics = res$trace, seed = seed, call = call), extra), "logz_rts")
 }
 
@@ -526,8 +566,11 @@ print.logz_rts <- function(x, ...) {
               x$counts[["K"]], x$counts[["chains"]], format(x$counts[["sweeps"]], big.mark = ","),
               x$counts[["init_iterations"]],
               if (x$init$converged) "converged" else "not converged"))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time))
+  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
+              x$time, pieces_note(x)))
+  if (!isTRUE(x$converged))
+    cat("  note: the initial iterations stopped before max_k |r_k - c_hat_k| < tol / K;",
+        "the ladder may still be biased (more init_iter or init_sweeps)\n")
   e <- x$estimates
   cat("  estimators at beta = 1:\n")
   for (i in seq_len(nrow(e)))

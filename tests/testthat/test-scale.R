@@ -84,6 +84,21 @@ test_that("exact samples of an Ising model in pieces", {
   expect_output(print(s), "in 2 pieces")
 })
 
+test_that("RTS in pieces pools the Rao-Blackwell statistics exactly", {
+  skip_if_not_installed("future.apply")
+  g <- ising_grid(4, 5, coupling = 0.3, field = 0.1)
+  set.seed(15)
+  one <- rts(g, K = 20, n_chains = 40, sweeps = 300, progress = FALSE)
+  set.seed(15)
+  two <- rts(g, K = 20, n_chains = 40, sweeps = 300, progress = FALSE, workers = 2)
+  # every chain carries its own stream, so the pieces reproduce the one-piece run
+  expect_equal(two$pieces, 2L)
+  expect_equal(two$log_z_k, one$log_z_k)
+  expect_equal(two$estimates, one$estimates)
+  expect_equal(two$diagnostics, one$diagnostics)
+  expect_lt(abs(two$log_z - exact_log_z(g)), 4 * two$se + 0.02)
+})
+
 test_that("bad workers are errors naming the argument", {
   m <- small_rbm()
   expect_error(ais(m, n_chains = 10, workers = 0), "`workers`")
@@ -91,4 +106,5 @@ test_that("bad workers are errors naming the argument", {
   expect_error(ais(m, n_chains = 10, workers = "two"), "`workers`")
   expect_error(astar_sample(astar_example("peaky"), 5, workers = 1.5), "`workers`")
   expect_error(mip_sample(ising_grid(2, 2), 5, workers = -1), "`workers`")
+  expect_error(rts(ising_grid(2, 2), K = 5, workers = 0), "`workers`")
 })
