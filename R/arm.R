@@ -80,7 +80,8 @@
 #'   `particle_moves_per_run`, `iterations` N, `particles`, `expansions`,
 #'   `resamples`), `diagnostics` (data frame, one row per run and iteration:
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
-#'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `log_z` (running
+#'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `gamma0` (ESS / R of
+#'   the R moved particles, before any expansion), `log_z` (running
 #'   estimate of log Z_n), `resampled`), `seed` and `call`.
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
@@ -248,8 +249,8 @@ arm_once <- function(spec, ctl, tick) {
   log_z <- spec$log_z0
   moves <- 0
   expansions <- 0L
-  tr <- matrix(NA_real_, N, 6L,
-               dimnames = list(NULL, c("n", "particles", "ess", "gamma", "log_z", "resampled")))
+  tr <- matrix(NA_real_, N, 7L, dimnames = list(NULL, c("n", "particles", "ess", "gamma",
+                                                      "gamma0", "log_z", "resampled")))
   for (k in seq_len(N)) {
     n <- k - 1L
     if (n > 0L) {
@@ -259,6 +260,7 @@ arm_once <- function(spec, ctl, tick) {
     lW <- .Call(C_arm_smooth, ptr, 0L, R)
     lw <- lW + log(w)
     gamma <- exp(log_ess(lw)) / R
+    gamma0 <- gamma
     Rn <- R
     if (variant != "rm" && n > 0L && gamma < ctl$gthr && ctl$i_max > 0L) {
       pool_w <- w
@@ -299,7 +301,7 @@ arm_once <- function(spec, ctl, tick) {
       w <- wn
     }
     .Call(C_arm_augment, ptr, R)
-    tr[k, ] <- c(k, Rn, ess, ess / Rn, log_z, resampled)
+    tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
     tick(k)
   }
   list(log_z = log_z, moves = moves, expansions = expansions, trace = tr)

@@ -60,10 +60,37 @@ run <- function(label, fun) {
                     sd = sd(lz))
   cat(sprintf("  %-16s time %7.2f s  work %9.0f  log mean Z %9.3f  mean %9.3f  sd %7.3f\n",
               label, tm, work, row$log_mean_z, row$mean, row$sd))
+  if (inherits(fits[[1]], "logz_arm")) diags[[label]] <<- do.call(rbind, lapply(fits, function(f)
+    cbind(f$diagnostics, R = f$particles)))
   row
 }
 
+# Where ARM spent its particles: gamma = ESS / R_n before (gamma0) and after the
+# generate loop in the iterations it expanded, and how often the loop reached
+# gamma_threshold (0.7) rather than i_max.
+expansion_summary <- function() {
+  for (nm in grep("^ARM", names(diags), value = TRUE)) {
+    d <- diags[[nm]]
+    ex <- d$particles > d$R
+    cat(sprintf(paste0("  %-10s expanded %4.1f iterations per run, mean R_n/R %.2f; there gamma0 median %.2f",
+                       " -> gamma median %.2f, loop stopped by gamma >= 0.7 in %.0f%%\n"),
+                nm, sum(ex) / repeats, mean(d$particles / d$R), stats::median(d$gamma0[ex]),
+                stats::median(d$gamma[ex]), 100 * mean(d$gamma[ex] >= 0.7)))
+  }
+  # Theorem 1 of the paper: with independent samples, the best allocation R_n of a
+  # fixed budget gives var (sum sqrt v_n)^2 / R_tot against sum v_n / R for a fixed
+  # R; v_n = 1 / gamma0 - 1 estimated by the RM runs (averaged over them).
+  d <- diags[["RM R=1000"]]
+  v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean)
+  v <- v[-length(v)]
+  cost <- pmax(as.numeric(names(v)) - 1, 1)^2   # one Gibbs sweep at iteration n costs ~ n^2
+  cat(sprintf(paste0("  Theorem 1 bound on RM sd / (ideally allocated) sd at equal budget: %.2f ",
+                     "(budget in particles), %.2f (budget in n^2-weighted sweeps)\n"),
+              sqrt(length(v) * sum(v)) / sum(sqrt(v)), sqrt(sum(v) * sum(cost)) / sum(sqrt(v * cost))))
+}
+
 bench <- function(model, name) {
+  diags <<- list()
   ep <- ep_log_z(model)
   cat(sprintf("== %s: n = %d, d = %d, lengthscale %.3g, amplitude %.3g; EP log Z = %.3f\n",
               name, model$n, ncol(model$x), model$lengthscale, model$amplitude, ep))
@@ -82,6 +109,7 @@ bench <- function(model, name) {
   cat("\n")
   print(format(res, digits = 4), row.names = FALSE)
   sd_ratios(res)
+  expansion_summary()
   cat("\n")
   invisible(res)
 }
