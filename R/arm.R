@@ -19,7 +19,16 @@
 #'     kernel, appended to the pool, the pool reweighted as
 #'     \eqn{(R_n / (R_n + R)) \tilde\rho} and \eqn{(R / (R_n + R)) \tilde w}
 #'     and re-smoothed; an expanded pool is always resampled back to R.
-#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).}
+#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).
+#'     The paper's pseudo-code is damaged in the text; this reading keeps the R
+#'     particles already moved as the first block (a literal reading may start
+#'     the pool empty, dropping that block). For particles that target
+#'     \eqn{p_n}, \eqn{\gamma} estimates \eqn{1 / (1 + v_n)} with \eqn{v_n} the
+#'     relative variance of \eqn{W} under \eqn{p_n}, which does not grow with
+#'     \eqn{R_n}: the loop mostly runs to `i_max`, so ARM spends
+#'     \eqn{(i_{max} + 1) R} particles on the iterations whose estimated
+#'     \eqn{v_n} exceeds \eqn{1 / \gamma_{thr} - 1} (diagnostic column `gamma0`
+#'     against `gamma`).}
 #'   \item{`"anticipate"`}{ARM-anticipate: before a copy is moved, each
 #'     particle with \eqn{N_r = \lfloor R \tilde w_{n+1}^r \rfloor > 0} is split into
 #'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r} (Section 3.2).}
