@@ -19,7 +19,16 @@
 #'     kernel, appended to the pool, the pool reweighted as
 #'     \eqn{(R_n / (R_n + R)) \tilde\rho} and \eqn{(R / (R_n + R)) \tilde w}
 #'     and re-smoothed; an expanded pool is always resampled back to R.
-#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).}
+#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).
+#'     The paper's pseudo-code is damaged in the text; this reading keeps the R
+#'     particles already moved as the first block (a literal reading may start
+#'     the pool empty, dropping that block). For particles that target
+#'     \eqn{p_n}, \eqn{\gamma} estimates \eqn{1 / (1 + v_n)} with \eqn{v_n} the
+#'     relative variance of \eqn{W} under \eqn{p_n}, which does not grow with
+#'     \eqn{R_n}: the loop mostly runs to `i_max`, so ARM spends
+#'     \eqn{(i_{max} + 1) R} particles on the iterations whose estimated
+#'     \eqn{v_n} exceeds \eqn{1 / \gamma_{thr} - 1} (diagnostic column `gamma0`
+#'     against `gamma`).}
 #'   \item{`"anticipate"`}{ARM-anticipate: before a copy is moved, each
 #'     particle with \eqn{N_r = \lfloor R \tilde w_{n+1}^r \rfloor > 0} is split into
 #'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r} (Section 3.2).}
@@ -80,7 +89,8 @@
 #'   `particle_moves_per_run`, `iterations` N, `particles`, `expansions`,
 #'   `resamples`), `diagnostics` (data frame, one row per run and iteration:
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
-#'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `log_z` (running
+#'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `gamma0` (ESS / R of
+#'   the R moved particles, before any expansion), `log_z` (running
 #'   estimate of log Z_n), `resampled`), `seed` and `call`.
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
@@ -248,8 +258,8 @@ arm_once <- function(spec, ctl, tick) {
   log_z <- spec$log_z0
   moves <- 0
   expansions <- 0L
-  tr <- matrix(NA_real_, N, 6L,
-               dimnames = list(NULL, c("n", "particles", "ess", "gamma", "log_z", "resampled")))
+  tr <- matrix(NA_real_, N, 7L, dimnames = list(NULL, c("n", "particles", "ess", "gamma",
+                                                      "gamma0", "log_z", "resampled")))
   for (k in seq_len(N)) {
     n <- k - 1L
     if (n > 0L) {
@@ -259,6 +269,7 @@ arm_once <- function(spec, ctl, tick) {
     lW <- .Call(C_arm_smooth, ptr, 0L, R)
     lw <- lW + log(w)
     gamma <- exp(log_ess(lw)) / R
+    gamma0 <- gamma
     Rn <- R
     if (variant != "rm" && n > 0L && gamma < ctl$gthr && ctl$i_max > 0L) {
       pool_w <- w
@@ -299,7 +310,7 @@ arm_once <- function(spec, ctl, tick) {
       w <- wn
     }
     .Call(C_arm_augment, ptr, R)
-    tr[k, ] <- c(k, Rn, ess, ess / Rn, log_z, resampled)
+    tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
     tick(k)
   }
   list(log_z = log_z, moves = moves, expansions = expansions, trace = tr)

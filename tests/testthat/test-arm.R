@@ -106,6 +106,12 @@ test_that("ARM expands the particle set when gamma is low and resamples back to 
   expect_true(all(d$particles <= 40 * 5))
   expect_true(all(d$resampled[d$particles > 40] == 1))
   expect_equal(fit$counts[["particle_moves"]], sum(d$particles[-1]))
+  # gamma0 is gamma of the R moved particles: expansions start exactly below the
+  # threshold, and an iteration without expansion keeps it
+  ex <- d$particles > 40
+  expect_true(all(d$gamma0[ex] < 0.7))
+  expect_true(all(d$gamma0[!ex & d$n > 1] >= 0.7))
+  expect_equal(d$gamma0[!ex], d$gamma[!ex])
 })
 
 test_that("arm() is reproducible under set.seed and independent of threads", {
