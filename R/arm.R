@@ -73,6 +73,8 @@
 #'   `ising`, 10 for `rbm` as in the paper).
 #' @param order the order in which variables (data points, spins, visible
 #'   units) are added: a permutation of `1..N`, or `NULL` for the default.
+#' @param workers `NULL` or the number of pieces to split the `repeats`
+#'   into, run through the active [future::plan()] (see [scale_out]).
 #' @param repeats number of independent runs (>= 1); with more than one,
 #'   `log_z` is the log of the mean of the runs' Z estimates and `se` the
 #'   standard deviation of their log Z over `sqrt(repeats)`.
@@ -126,12 +128,12 @@ arm.default <- function(model, ...) {
 arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                    progress = interactive(), ...) {
+                    progress = interactive(), workers = NULL, ...) {
   order <- arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
   arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
 }
 
 #' @rdname arm
@@ -139,7 +141,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
 arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                       gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                      progress = interactive(), ...) {
+                      progress = interactive(), workers = NULL, ...) {
   N <- model$n
   order <- arm_order(order, N)
   pos <- integer(N)
@@ -154,7 +156,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
              hi = model$values[2])
   spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm)
   arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
 }
 
 #' @rdname arm
@@ -162,7 +164,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
 arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                    progress = interactive(), ...) {
+                    progress = interactive(), workers = NULL, ...) {
   N <- model$n_visible
   if (is.null(order) && !is.null(model$base_rate)) {
     p <- stats::plogis(model$base_rate)
@@ -173,7 +175,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                          b = as.double(model$b)))
   arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress)
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
 }
 
 arm_variant <- function(variant) {
@@ -192,7 +194,7 @@ arm_order <- function(order, N) {
 }
 
 arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_threshold,
-                    move_steps, repeats, reseed_steps, threads, progress) {
+                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL) {
   R <- check_count(particles, "particles", min = 2L)
   gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
   i_max <- check_count(i_max, "i_max", min = 0L)
@@ -208,11 +210,21 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
   ctl <- list(R = R, variant = variant, gthr = gamma_threshold, i_max = i_max,
               ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
               threads = threads)
-  runs <- vector("list", repeats)
-  for (j in seq_len(repeats)) {
+  one_run <- function(update) {
     t0 <- proc.time()[["elapsed"]]
-    runs[[j]] <- arm_once(spec, ctl, function(k) pb$update((j - 1L) * spec$N + k))
-    runs[[j]]$time <- proc.time()[["elapsed"]] - t0
+    r <- arm_once(spec, ctl, update)
+    r$time <- proc.time()[["elapsed"]] - t0
+    r
+  }
+  pieces <- resolve_pieces(workers, repeats)
+  if (pieces > 1L) {
+    # the repeats in pieces on the active future plan (see scale_out)
+    runs <- unlist(run_pieces(repeats, pieces, function(size, i)
+      lapply(seq_len(size), function(j) one_run(function(k) NULL))), recursive = FALSE)
+  } else {
+    runs <- vector("list", repeats)
+    for (j in seq_len(repeats))
+      runs[[j]] <- one_run(function(k) pb$update((j - 1L) * spec$N + k))
   }
   pb$close()
   lz <- vapply(runs, `[[`, 0, "log_z")
@@ -232,6 +244,7 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
                iterations = spec$N, particles = R, repeats = repeats,
                expansions = sum(vapply(runs, `[[`, 0, "expansions")),
                resamples = sum(diagnostics$resampled)),
+    pieces = if (pieces > 1L) pieces,
     diagnostics = diagnostics, seed = seed, call = call), "logz_arm")
 }
 
@@ -347,8 +360,8 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["iterations"]]), x$particles, mean(d$particles),
               as.integer(max(d$particles)), as.integer(x$counts[["expansions"]]),
               as.integer(x$counts[["resamples"]])))
-  cat(sprintf("  %s particle-moves in %.2f s\n",
-              format(x$counts[["particle_moves"]], big.mark = ","), x$time))
+  cat(sprintf("  %s particle-moves in %.2f s%s\n",
+              format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
   invisible(x)
 }
 

@@ -148,7 +148,8 @@ print.gpc <- function(x, ...) {
 #' @param tol convergence tolerance on the change of log Z between sweeps.
 #' @param max_sweeps maximum number of EP sweeps.
 #' @return A number, the EP log Z, with attributes `sweeps` (sweeps run) and
-#'   `converged` (logical).
+#'   `converged` (logical); a warning when EP stops at `max_sweeps` without
+#'   converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
 #'   a positive whole number.
 #' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
@@ -201,6 +202,10 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
     }
     old <- lz
   }
+  if (!converged)
+    warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps (last change ",
+                           "above tol = %g); the value is the last sweep's."), max_sweeps, tol),
+            call. = FALSE)
   structure(lz, sweeps = sweep, converged = converged)
 }
 

@@ -97,3 +97,12 @@ test_that("gpc() rejects bad input, naming the argument", {
   expect_error(ep_log_z(list()), "model")
   expect_error(ais(structure(list(), class = "gpc_not")), "model")
 })
+
+test_that("EP that stops at max_sweeps warns and says so", {
+  set.seed(31)
+  d <- data.frame(x = seq(-2, 2, length.out = 10), y = factor(rep(c("a", "b"), 5)))
+  gp <- gpc(y ~ x, d, lengthscale = 1)
+  expect_warning(z <- ep_log_z(gp, max_sweeps = 1), "did not converge")
+  expect_false(attr(z, "converged"))
+  expect_true(attr(suppressWarnings(ep_log_z(gp)), "converged"))
+})

@@ -99,6 +99,18 @@ test_that("RTS in pieces pools the Rao-Blackwell statistics exactly", {
   expect_lt(abs(two$log_z - exact_log_z(g)), 4 * two$se + 0.02)
 })
 
+test_that("ARM repeats in pieces", {
+  skip_if_not_installed("future.apply")
+  g <- ising_grid(3, 4, coupling = 0.3, field = 0.1)
+  set.seed(16)
+  a <- arm(g, particles = 100, repeats = 6, workers = 3, progress = FALSE)
+  expect_equal(a$pieces, 3L)
+  expect_length(a$log_z_runs, 6L)
+  expect_equal(sort(unique(a$diagnostics$run)), 1:6)
+  expect_lt(abs(a$log_z - exact_log_z(g)), 4 * a$se + 0.02)
+  expect_output(print(a), "in 3 pieces")
+})
+
 test_that("bad workers are errors naming the argument", {
   m <- small_rbm()
   expect_error(ais(m, n_chains = 10, workers = 0), "`workers`")
@@ -107,4 +119,5 @@ test_that("bad workers are errors naming the argument", {
   expect_error(astar_sample(astar_example("peaky"), 5, workers = 1.5), "`workers`")
   expect_error(mip_sample(ising_grid(2, 2), 5, workers = -1), "`workers`")
   expect_error(rts(ising_grid(2, 2), K = 5, workers = 0), "`workers`")
+  expect_error(arm(ising_grid(2, 2), particles = 10, repeats = 2, workers = "a"), "`workers`")
 })
