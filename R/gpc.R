@@ -262,13 +262,18 @@ ep_evidence <- function(post, K, y, ttau, tnu) {
 #' ais(m, schedule_geometric(100), n_chains = 50, progress = FALSE)
 #' @export
 ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L,
-                    sweeps_per_step = 1L, threads = 1L, progress = interactive(), ...) {
+                    sweeps_per_step = 1L, threads = 1L, progress = interactive(),
+                    workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains")
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
+  pieces <- resolve_pieces(workers, n_chains)
+  if (pieces > 1L)
+    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+      ais.gpc(model, schedule, size, sweeps_per_step, threads, FALSE, workers = 1L)))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   e <- eigen(model$K, symmetric = TRUE)
@@ -282,7 +287,7 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
     evals <<- evals + res$evals
     list(state = list(F = res$F, log_w = res$log_w, streams = res$streams),
          trace = res$trace, sweeps = res$sweeps)
-  })
+  }, step_cost = as.double(n_chains) * sweeps_per_step * 4 * length(model$y)^2)
   out <- new_ais_result(run$state$log_w, 0, schedule, run$trace, run$sweeps, n_chains,
                         time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
                         method = "AIS (elliptical slice)")

@@ -100,6 +100,10 @@ merge_ais_pieces <- function(parts, schedule, time, seed, call) {
   sweeps <- parts[[1]]$counts[["gibbs_sweeps"]] / parts[[1]]$counts[["chains"]]
   out <- new_ais_result(log_w, log_z0, schedule, trace, sweeps, sum(M), time = time,
                         seed = seed, call = call, method = parts[[1]]$method)
+  # counters only some methods keep (e.g. likelihood evaluations): totals
+  extra <- setdiff(names(parts[[1]]$counts), names(out$counts))
+  for (nm in extra)
+    out$counts[[nm]] <- sum(vapply(parts, function(p) p$counts[[nm]], numeric(1)))
   out$pieces <- length(parts)
   out
 }

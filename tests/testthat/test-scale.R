@@ -99,6 +99,17 @@ test_that("RTS in pieces pools the Rao-Blackwell statistics exactly", {
   expect_lt(abs(two$log_z - exact_log_z(g)), 4 * two$se + 0.02)
 })
 
+test_that("AIS on a GP classifier in pieces keeps its counters", {
+  skip_if_not_installed("future.apply")
+  d <- data.frame(x = seq(-2, 2, length.out = 8), y = factor(rep(c("a", "b"), 4)))
+  gp <- gpc(y ~ x, d, lengthscale = 1)
+  set.seed(17)
+  a <- ais(gp, schedule_geometric(200), n_chains = 40, workers = 2, progress = FALSE)
+  expect_equal(a$pieces, 2L)
+  expect_true(a$counts[["likelihood_evals"]] > 0)
+  expect_equal(a$diagnostics$log_z[nrow(a$diagnostics)], a$log_z, tolerance = 1e-10)
+})
+
 test_that("ARM repeats in pieces", {
   skip_if_not_installed("future.apply")
   g <- ising_grid(3, 4, coupling = 0.3, field = 0.1)
