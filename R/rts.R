@@ -342,7 +342,12 @@ rts_engine <- function(run, X, log_z1, args) {
   # ladder zeta is shared, so the per-chain accumulators pool exactly
   thin <- if ("mbar" %in% args$estimators)
     max(1L, as.integer(ceiling(args$sweeps * M / args$mbar_samples))) else 0L
-  n_chunks <- min(100L, args$sweeps)
+  # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
+  # units of work (64 per unit and chain-sweep, a rough cost), so that
+  # interrupts and time limits are honoured between calls within a second
+  budget <- getOption("logz.chunk_work", 5e7)
+  per_sweep <- 64 * as.double(nrow(X)) * M
+  n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
   ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
   final_run <- function(state, update) {
     acc <- array(0, c(K, 6L, ncol(state$X)))

@@ -377,6 +377,7 @@ static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
  * k (0-based), streams); control: list(threads, sweeps, thin, offset, lrz). */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     SEXP a = logz_need(model, "a", REALSXP);
     rts_run r;
     logz_stream *st;
@@ -412,6 +413,7 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
  * (X: n x M spins). */
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     ising_model m;
     ising_model_from_list(model, &m);
     SEXP order = logz_need(model, "order", INTSXP), a0 = logz_need(model, "a0", REALSXP);

@@ -31,6 +31,8 @@ test_that("long runs stop at a time limit and the session stays usable", {
     rbm_train = quote(rbm_train(mnist$x, 100, epochs = 1000, progress = FALSE)),
     astar = quote(astar_sample(astar_example("clutter", D = 4), 1e5)),
     rts = quote(rts(g, K = 50, n_chains = 100, sweeps = 1e7, progress = FALSE)),
+    rts_final = quote(rts(g, K = 50, n_chains = 100, sweeps = 1e7, init_iter = 0,
+                          progress = FALSE)),
     mip = quote(mip_sample(ising_clique(60, coupling = 0.2), 100, progress = FALSE)),
     mip_glpk = quote(mip_sample(ising_grid(8, 8, coupling = 1, type = "mixed"), 100,
                                 lp_solver = "glpk", progress = FALSE)))
