@@ -59,22 +59,12 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP A = logz_need(model, "A", REALSXP), yy = logz_need(model, "y", REALSXP);
     int n = LENGTH(yy);
     if (XLENGTH(A) != (R_xlen_t) n * n || n < 1) error("internal error: bad GPC model");
-    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP);
-    SEXP F0 = logz_get(state, "F");
-    int M = LENGTH(lw);
-    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (!isNull(F0) && (TYPEOF(F0) != REALSXP || XLENGTH(F0) != (R_xlen_t) n * M))
-        error("internal error: bad chain state");
-    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
-    int L = LENGTH(betas) - 1;
-    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    int final = asLogical(logz_need(control, "final", LGLSXP));
-    double log_z0 = asReal(logz_need(control, "log_z0", REALSXP));
-    if (sweeps < 1) error("internal error: sweeps < 1");
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
+    logz_chunk ck;
+    logz_chunk_unpack(state, betas, control, "F", n, &ck);
+    SEXP F0 = ck.x0;
+    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
+    double log_z0 = ck.log_z0;
+    logz_stream *st = ck.st;
     const double *y = REAL(yy), *Am = REAL(A);
 
     const char *names[] = {"F", "log_w", "streams", "trace", "sweeps", "evals", ""};
@@ -83,7 +73,7 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 0, F);
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
+    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     SEXP trace = allocMatrix(REALSXP, L, 2);
     SET_VECTOR_ELT(out, 3, trace);
     double *f = REAL(F), *w = REAL(logw);
