@@ -28,6 +28,16 @@
 #' \eqn{\sum_v E[\hat p(v)] = 1} on a model small enough to enumerate, and the
 #' sandwich against exact log Z.
 #'
+#' **What it bounds.** The bound is on the annealed model \eqn{p_{ann}}, not
+#' on the model \eqn{p}. The implied log Z is therefore above the truth on
+#' average only where \eqn{p_{ann}} fits the examples no better than \eqn{p}:
+#' \eqn{E_q[\log p_{ann}(v) - \log p(v)] = KL(q \| p) - KL(q \| p_{ann})},
+#' which is \eqn{\le 0} for examples drawn from the model itself (\eqn{q =
+#' p}), but can be positive for real data when the model has mass that a short
+#' annealing run does not reach (e.g. spurious modes of a PCD-trained RBM).
+#' Then RAISE's implied log Z falls below the truth, as AIS's does; see
+#' `bench/raise_annealed.R`. A longer schedule moves \eqn{p_{ann}} to \eqn{p}.
+#'
 #' With `n_chains` chains per example, the per-example estimate is
 #' \eqn{\log \mathrm{mean}_c\, \hat p_c(v)}, a stochastic lower bound of
 #' \eqn{\log p(v)}; the implied \eqn{\log Z_i = -F(v_i) - \log \hat p(v_i)} is

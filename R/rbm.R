@@ -197,7 +197,12 @@ free_energy.rbm <- function(model, data) {
 #' estimate is stochastically too low, so the log-likelihood it implies is an
 #' upper estimate) and by [raise()] from the examples themselves (a stochastic
 #' lower bound of the log-likelihood), as Burda, Grosse & Salakhutdinov (2015)
-#' propose; the pair brackets the truth on average.
+#' propose. The pair brackets the truth on average when the annealed model
+#' (the distribution of AIS's forward chain) fits `data` no worse than the model
+#' does, which holds for data drawn from the model and usually for real data
+#' with a long enough schedule, but not always: with a short schedule and a model
+#' with mass far from the data, RAISE's bound can exceed the true
+#' log-likelihood (see [raise()], "What it bounds").
 #'
 #' @param model an `rbm`.
 #' @param data 0/1 matrix or data frame with `n_visible` columns.
@@ -206,7 +211,8 @@ free_energy.rbm <- function(model, data) {
 #'   only) with `method = "plain"`, and [ais()] is run with `method =
 #'   "sandwich"` (an AIS estimate given here is used instead).
 #' @param per_example if `TRUE`, return one log-likelihood per row instead of
-#'   the average (`method = "plain"` only).
+#'   the average (with `method = "sandwich"`, the interval is then a matrix with
+#'   one row per example).
 #' @param method `"plain"` (one log Z) or `"sandwich"` (AIS and RAISE).
 #' @param ... with `method = "sandwich"`: arguments for [ais()] and [raise()]
 #'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`);
@@ -217,12 +223,14 @@ free_energy.rbm <- function(model, data) {
 #'   interval of the average log-likelihood (the lower log Z bound gives the upper
 #'   log-likelihood bound). With `method = "sandwich"`, the number is the
 #'   AIS-based value and the attributes are `"interval"` (`c(lower = <RAISE>,
-#'   upper = <AIS>)`), `"ais"` and `"raise"` (the two fits). Both ends are
+#'   upper = <AIS>)`, or an `nrow(data)` x 2 matrix with columns `lower`,
+#'   `upper` when `per_example = TRUE`), `"ais"` and `"raise"` (the two fits).
+#'   Both ends are
 #'   stochastic: they bracket the truth on average, and a single pair can cross
 #'   when both are within their Monte Carlo error of the truth.
 #' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
 #'   number or estimate; a missing `log_z` for a model too large to enumerate;
-#'   `per_example = TRUE` with `method = "sandwich"`.
+#'   with `method = "sandwich"`, a `log_z` that is not an [ais()] estimate.
 #' @references Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate
 #'   and conservative estimates of MRF log-likelihood using reverse annealing.
 #'   AISTATS.
@@ -238,11 +246,9 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
   check_rbm(model)
   method <- match.arg(method)
   check_flag(per_example, "per_example")
-  if (method == "sandwich") {
-    if (per_example)
-      stop_no_call("`per_example` must be FALSE with `method = \"sandwich\"`.")
-    return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z, ...))
-  }
+  if (method == "sandwich")
+    return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z,
+                                   per_example = per_example, ...))
   bounds <- NULL
   if (missing(log_z)) {
     log_z <- exact_log_z(model)
@@ -259,8 +265,9 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
   out
 }
 
-log_likelihood_sandwich <- function(model, data, log_z, schedule = schedule_sm08(),
-                                    n_chains = 100L, raise_chains = 10L, ...) {
+log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
+                                    schedule = schedule_sm08(), n_chains = 100L,
+                                    raise_chains = 10L, ...) {
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   fit_ais <- if (is.null(log_z)) {
     ais(model, schedule = schedule, n_chains = n_chains, ...)
@@ -271,9 +278,14 @@ log_likelihood_sandwich <- function(model, data, log_z, schedule = schedule_sm08
                                 "`method = \"sandwich\"`, not %s."), describe(log_z)))
   }
   fit_raise <- raise(model, data, schedule = schedule, n_chains = raise_chains, ...)
-  upper <- mean(-free_energy(model, data)) - fit_ais$log_z
-  structure(upper, interval = c(lower = fit_raise$log_likelihood, upper = upper),
-            ais = fit_ais, raise = fit_raise)
+  if (per_example) {
+    upper <- -free_energy(model, data) - fit_ais$log_z
+    interval <- cbind(lower = fit_raise$log_p, upper = upper)
+  } else {
+    upper <- mean(-free_energy(model, data)) - fit_ais$log_z
+    interval <- c(lower = fit_raise$log_likelihood, upper = upper)
+  }
+  structure(upper, interval = interval, ais = fit_ais, raise = fit_raise)
 }
 
 #' Exact log partition function by enumeration
