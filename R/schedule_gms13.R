@@ -15,20 +15,26 @@
 #' Unlike VAROPT, the moments come from unweighted Gibbs chains, which mix
 #' slowly near \eqn{\beta = 1} for trained models, and from few knots.
 #'
-#' @param model an [rbm()].
+#' For an [ising] model the path is that of [ais.ising()] and \eqn{g(\beta) =
+#' \mathrm{Var}_\beta[D]}, \eqn{D(x) = \sum w_{ij} x_i x_j + (f - a_0)'x},
+#' estimated at each knot from [gibbs_sample()] chains on the tempered model
+#' (couplings \eqn{\beta w}, fields \eqn{\beta f + (1-\beta) a_0}).
+#'
+#' @param model an [rbm()] or an [ising] model.
 #' @param K number of annealing steps (>= 1).
 #' @param knots number of betas at which the moments are estimated (>= 2).
 #' @param n_chains Gibbs chains per knot (>= 2).
 #' @param sweeps Gibbs sweeps per chain kept after burn-in (>= 1).
 #' @param burn_in Gibbs sweeps discarded first (>= 0); the chains start from
 #'   the base distribution.
-#' @param base the base distribution, as in [ais()].
+#' @param base the base distribution, as in [ais()] (for an Ising model, as in
+#'   [ais.ising()]).
 #' @param threads OpenMP threads.
 #' @param from optional: an earlier `schedule_gms13()` result whose knot
 #'   estimates are reused (no new Gibbs runs), e.g. for another `K`.
 #' @return A [logz_schedule][schedule] named `"gms13"` with attribute `g`, a
 #'   data frame with `beta` (the knots) and `g` (the estimates).
-#' @section Errors: `model` not an rbm; `K`, `knots`, `n_chains`, `sweeps`,
+#' @section Errors: `model` not an rbm or ising model; `K`, `knots`, `n_chains`, `sweeps`,
 #'   `burn_in`, `threads` not whole numbers in range.
 #' @references Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013).
 #'   Annealing between distributions by averaging moments. NIPS.
@@ -43,7 +49,7 @@
 #' @export
 schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L,
                            burn_in = 100L, base = NULL, threads = 1L, from = NULL) {
-  check_rbm(model)
+  check_schedule_model(model)
   K <- check_count(K, "K")
   if (!is.null(from)) {
     if (!inherits(from, "logz_schedule") || !identical(attr(from, "name"), "gms13"))
@@ -57,8 +63,11 @@ schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
   threads <- check_threads(threads)
-  a0 <- rbm_base_bias(model, base)
   kb <- seq(0, 1, length.out = knots)
+  if (is_ising(model))
+    return(gms13_from_g(kb, ising_g_knots(model, kb, ising_base_field(model, base), n_chains,
+                                          sweeps, burn_in, threads), K))
+  a0 <- rbm_base_bias(model, base)
   g <- vapply(kb, function(beta) {
     if (beta == 0) return(rbm_g0(model, a0))
     # a constant schedule: zero weight increments, one Gibbs sweep per step at

@@ -34,7 +34,14 @@
 #'    stretched so that the schedule still ends at 1, until no step exceeds
 #'    `delta`.
 #'
-#' @param model an [rbm()].
+#' For an [ising] model the path is that of [ais.ising()], linear in
+#' \eqn{\beta}: \eqn{\log f_\beta(x) = \log f_0(x) + \beta D(x)} with
+#' \eqn{D(x) = \sum w_{ij} x_i x_j + (f - a_0)'x}, so \eqn{g(\beta) =
+#' \mathrm{Var}_\beta[D]} (both choices of `g` agree); the pilot reads the
+#' weighted variance of \eqn{D} after every step, and \eqn{g(0)} is computed
+#' from 20,000 draws of the base.
+#'
+#' @param model an [rbm()] or an [ising] model.
 #' @param K number of annealing steps of the returned schedule (>= 1).
 #' @param pilot_K number of steps of the pilot's linear schedule (>= 2).
 #' @param pilot_chains number of pilot AIS chains (>= 2).
@@ -49,7 +56,8 @@
 #'   \approx \Delta\beta\, D}).
 #' @param smooth standard deviation (in units of beta, >= 0) of the Gaussian
 #'   kernel that smooths the pilot's \eqn{g}; 0 turns smoothing off.
-#' @param base the AIS base distribution, as in [ais()].
+#' @param base the AIS base distribution, as in [ais()] (for an Ising model,
+#'   as in [ais.ising()]).
 #' @param sweeps_per_step Gibbs sweeps per pilot step.
 #' @param threads OpenMP threads for the pilot.
 #' @param n_grid smallest number of grid intervals for the solver.
@@ -77,7 +85,7 @@
 #'   \item{`objective`}{the discretised \eqn{K \sum_k \Delta\beta_k^2 g(\beta_k)}
 #'     of the returned schedule and of the linear one (`linear`).}
 #' }
-#' @section Errors: `model` not an rbm; `K`, `pilot_K`, `pilot_chains`,
+#' @section Errors: `model` not an rbm or ising model; `K`, `pilot_K`, `pilot_chains`,
 #'   `sweeps_per_step`, `threads`, `n_grid` or `max_iter` not positive whole
 #'   numbers; `delta` outside `(0, 1]` or `K * delta < 1`; `smooth < 0`.
 #'   The fixed-point iteration not converging is a warning; the closed form is
@@ -98,7 +106,7 @@ schedule_varopt <- function(model, K, pilot_K = 1000L, pilot_chains = 100L, delt
                             smooth = 0.01, g = c("curvature", "increment"), base = NULL,
                             sweeps_per_step = 1L, threads = 1L, n_grid = 1000L, tol = 1e-9,
                             max_iter = 500L, progress = FALSE, from = NULL) {
-  check_rbm(model)
+  check_schedule_model(model)
   g <- match.arg(g)
   K <- check_count(K, "K")
   pilot_K <- check_count(pilot_K, "pilot_K", min = 2L)
@@ -119,9 +127,14 @@ schedule_varopt <- function(model, K, pilot_K = 1000L, pilot_chains = 100L, delt
     return(varopt_from_g(gd$beta, gd$g_raw, K, delta = delta, smooth = smooth, n_grid = n_grid,
                          tol = tol, max_iter = max_iter, pilot = attr(from, "pilot")))
   }
-  a0 <- rbm_base_bias(model, base)
-
   betas <- seq(0, 1, length.out = pilot_K + 1L)
+  if (is_ising(model)) {
+    pl <- ising_varopt_pilot(model, betas, pilot_chains, sweeps_per_step,
+                             ising_base_field(model, base), threads, progress)
+    return(varopt_from_g(betas, pl$g, K, delta = delta, smooth = smooth, n_grid = n_grid,
+                         tol = tol, max_iter = max_iter, pilot = pl$pilot))
+  }
+  a0 <- rbm_base_bias(model, base)
   run <- ais_rbm_engine(model, betas, pilot_chains, sweeps_per_step, a0, threads, progress,
                         moments = TRUE)
   mom <- run$moments
