@@ -7,6 +7,10 @@
 # schedule with one sweep per step (RAISE: 100 test digits, one chain each).
 # Reference log Z: the mean of a long AIS run and a long RTS run (as in the
 # paper); both are printed.
+# RAISE on test digits comes out below the reference here: its p_hat is unbiased
+# for the annealed model, which fits digits better than this PCD model does, so
+# its implied log Z is not an upper bound on real data (bench/raise_annealed.R
+# shows the effect against exact log Z, and the upper bound on model samples).
 # Run: Rscript bench/rts_vs_ais.R   (about 15-20 minutes on 2 shared cores)
 # Environment: RTS_BENCH_REPEATS (default 3), RTS_BENCH_QUICK=1 for a smoke test,
 # RTS_BENCH_FOCUS=1 for only the headline comparison (RTS at 10^3 sweeps, paper's
