@@ -31,17 +31,9 @@ cat(sprintf("MNIST points %d, Ionosphere points %d, %d repeats per setting, ARM 
 cat(sprintf("load average at start: %s\n\n", paste(readLines("/proc/loadavg", warn = FALSE),
                                                   collapse = "")))
 
-pool2 <- function(v) {
-  m <- matrix(v, 28, 28, byrow = TRUE)
-  idx <- rep(1:14, each = 2)
-  as.vector(t(rowsum(t(rowsum(m, idx)), idx))) / 4
-}
-sel <- which(mnist$y %in% c(3, 5))[seq_len(n_mnist)]
-d1 <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
-m1 <- gpc(y ~ ., d1, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
-data("Ionosphere", package = "mlbench", envir = environment())
-io <- Ionosphere[seq_len(n_iono), -2]
-m2 <- gpc(Class ~ ., io, lengthscale = 3, amplitude = 10)
+source("bench/gpc_problems.R")
+m1 <- mnist35_gpc(n_mnist)
+m2 <- ionosphere_gpc(n_iono)
 
 sd_ratios <- function(res) {
   # ARM against RM at equal cost: every RM setting's sd moved to ARM's cost by

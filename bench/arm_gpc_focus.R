@@ -9,13 +9,9 @@ library(logz)
 cat(logz:::blas_info(), "\n")
 args <- commandArgs(TRUE)
 reps <- if (length(args)) as.integer(args[1]) else 30L
-pool2 <- function(v) { m <- matrix(v, 28, 28, byrow = TRUE); idx <- rep(1:14, each = 2)
-  as.vector(t(rowsum(t(rowsum(m, idx)), idx))) / 4 }
-sel <- which(mnist$y %in% c(3, 5))[seq_len(100)]
-d1 <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
-m1 <- gpc(y ~ ., d1, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
-data("Ionosphere", package = "mlbench", envir = environment())
-m2 <- gpc(Class ~ ., Ionosphere[1:120, -2], lengthscale = 3, amplitude = 10)
+source("bench/gpc_problems.R")
+m1 <- mnist35_gpc(100)
+m2 <- ionosphere_gpc(120)
 settings <- list(
   "RM R=300"            = function(m) arm(m, 300, variant = "rm", progress = FALSE),
   "ARM R=200 imax=10"   = function(m) arm(m, 200, i_max = 10, progress = FALSE),

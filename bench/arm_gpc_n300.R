@@ -5,11 +5,8 @@
 library(logz)
 cat(logz:::blas_info(), "\n")
 reps <- 20L
-pool2 <- function(v) { m <- matrix(v, 28, 28, byrow = TRUE); idx <- rep(1:14, each = 2)
-  as.vector(t(rowsum(t(rowsum(m, idx)), idx))) / 4 }
-sel <- which(mnist$y %in% c(3, 5))[seq_len(300)]
-d1 <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
-m <- gpc(y ~ ., d1, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
+source("bench/gpc_problems.R")
+m <- mnist35_gpc(300)
 cat(sprintf("MNIST 3v5 n=300, EP log Z %.3f\n", ep_log_z(m)))
 res <- list()
 for (nm in c("RM R=200", "ARM R=100 imax=10")) {
