@@ -114,7 +114,21 @@ print.logz_schedule <- function(x, ...) {
               length(d), length(x)))
   cat(sprintf("  step size: min %.3g, median %.3g, max %.3g\n", min(d), stats::median(d),
               max(d)))
+  obj <- attr(x, "objective")
+  if (length(obj) == 2L && all(is.finite(obj))) {
+    cat(sprintf("  variance functional J = K sum(dbeta^2 g) %.4g (linear schedule: %.4g)\n",
+                obj[["schedule"]], obj[["linear"]]))
+    cat(sprintf("  predicted ESS relative to linear under perfect transitions: %.3f\n",
+                schedule_predicted_gain(x)))
+  }
   invisible(x)
+}
+
+# ESS(schedule) / ESS(linear) under perfect transitions with log-normal weights:
+# Var[log w] = J / K per run (Kiwaki 2015, Eq. 7), ESS / M = exp(-Var[log w]).
+schedule_predicted_gain <- function(x) {
+  obj <- attr(x, "objective")
+  exp((obj[["linear"]] - obj[["schedule"]]) / (length(x) - 1L))
 }
 
 #' @export

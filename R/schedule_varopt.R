@@ -83,7 +83,14 @@
 #'     (before deceleration).}
 #'   \item{`undecelerated`}{the schedule before deceleration (with `delta`).}
 #'   \item{`objective`}{the discretised \eqn{K \sum_k \Delta\beta_k^2 g(\beta_k)}
-#'     of the returned schedule and of the linear one (`linear`).}
+#'     of the returned schedule and of the linear one (`linear`). `print()`
+#'     shows both and the ESS relative to the linear schedule that they predict
+#'     under perfect transitions, \eqn{\exp((J_{lin} - J)/K)}{exp((J_lin - J) / K)}:
+#'     under perfect transitions no schedule can gain more than \eqn{\exp((\int g - (\int \sqrt g)^2)/K)}{exp((int g - (int sqrt g)^2) / K)},
+#'     so when this is near 1 no schedule derived from \eqn{g} can beat the linear
+#'     one by much; measured gains beyond it come from mixing, which the theory
+#'     leaves out (see
+#'     `bench/schedules_ising.R`).}
 #' }
 #' @section Errors: `model` not an rbm or ising model; `K`, `pilot_K`, `pilot_chains`,
 #'   `sweeps_per_step`, `threads`, `n_grid` or `max_iter` not positive whole

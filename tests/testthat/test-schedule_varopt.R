@@ -55,6 +55,15 @@ test_that("the fixed-point solver of the Euler-Lagrange equation matches the clo
   expect_gt(nrow(conv), 2)                # it did iterate from the linear start
   expect_lt(max(abs(as.double(s) - analytic)), 1e-4)
   expect_lt(attr(s, "closed_form_diff"), 1e-4)
+  # J[b] of the optimum is (int sqrt g)^2 and the linear schedule's is int g, so
+  # the predicted ESS gain under perfect transitions is exp((int g - (int sqrt g)^2) / K)
+  obj <- attr(s, "objective")
+  expect_equal(obj[["schedule"]], ((exp(2) - 1) / 2)^2, tolerance = 0.01)
+  expect_equal(obj[["linear"]], (exp(4) - 1) / 4, tolerance = 0.01)
+  gain <- exp(((exp(4) - 1) / 4 - ((exp(2) - 1) / 2)^2) / K)
+  expect_equal(logz:::schedule_predicted_gain(s), gain, tolerance = 1e-4)
+  expect_output(print(s), sprintf("perfect transitions: %.3f", gain), fixed = TRUE)
+  expect_output(print(schedule_linear(K)), "step size")
   # the solution satisfies 2 g(b) b'' + g'(b) b'^2 = 0 (here b'' = -2 b'^2)
   h <- 1 / K
   b <- as.double(s)
