@@ -7,11 +7,12 @@
 # Saves bench/models/rbm500_cd25.rds (xz) with the model, the recipe and the time.
 # Run: Rscript bench/train_rbm500.R   (one core: 17-19 s per epoch when idle)
 # Environment: RBM500_EPOCHS (total epochs, default 25: the committed model; 25
-# epochs took 552 s on one thread of a busy 2-core machine, log Z about 542.1).
+# epochs took 552 s on one thread of a busy 2-core machine, 302 s on a quieter
+# one, and a rerun reproduced W, a, b bit for bit; log Z about 542.09).
 suppressPackageStartupMessages(library(logz))
 total <- as.integer(Sys.getenv("RBM500_EPOCHS", "25"))
 x <- mnist$x[1:8000, ]
-dir.create("bench/models", showWarnings = FALSE)
+dir.create("bench/models", showWarnings = FALSE, recursive = TRUE)
 out <- "bench/models/rbm500_cd25.rds"
 t0 <- proc.time()[[3]]
 m <- rbm_train(x, n_hidden = 500, method = "cd", k = 25, epochs = 5, learning_rate = 0.05,
