@@ -106,8 +106,11 @@
 #'   \item{`log_z1`}{log Z of the base \eqn{p_1}.}
 #'   \item{`init`}{list: `c_hat` and `log_z_hat` (iterations x K matrices, the
 #'     \eqn{\hat c_k} measured in and the \eqn{\log \hat Z_k} used by each
-#'     initial iteration), `max_dev` (\eqn{\max_k |r_k - \hat c_k|}) and
-#'     `converged`.}
+#'     initial iteration), `log_z` and `se` (iterations x K: each iteration's
+#'     own RTS ladder, Eq. 12 from its \eqn{\hat c_k}, which the next iteration
+#'     uses as its \eqn{\log \hat Z_k}, and its Eq. 16 se; both assume the
+#'     chains were at equilibrium, which short iterations from a poor ladder are
+#'     not), `max_dev` (\eqn{\max_k |r_k - \hat c_k|}) and `converged`.}
 #'   \item{`diagnostics`}{data frame `sweep`, `log_z`: the RTS estimate
 #'     from the final run's first sweeps.}
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
@@ -320,7 +323,7 @@ rts_engine <- function(run, X, log_z1, args) {
   total <- args$init_iter * args$init_sweeps + args$sweeps
   pb <- progress_bar(args$progress, total)
   done <- 0
-  init_c <- init_z <- matrix(NA_real_, 0, K)
+  init_c <- init_z <- init_lz <- init_se <- matrix(NA_real_, 0, K)
   max_dev <- numeric(0)
   converged <- FALSE
   for (it in seq_len(args$init_iter)) {
@@ -328,6 +331,8 @@ rts_engine <- function(run, X, log_z1, args) {
     chat <- rowSums(res$acc[, 1L, , drop = FALSE]) / (M * args$init_sweeps)
     init_c <- rbind(init_c, chat)
     init_z <- rbind(init_z, zeta + log_z1)
+    init_lz <- rbind(init_lz, log_z1 + rts_update_ladder(zeta, chat, log_r))  # Eq. 12
+    init_se <- rbind(init_se, rts_se(res$acc))                               # Eq. 16
     max_dev <- c(max_dev, max(abs(args$prior - chat)))
     zeta <- rts_update_ladder(zeta, chat, log_r)
     state <- list(X = res$X, k = fresh_k(), streams = res$streams)
@@ -396,7 +401,8 @@ rts_engine <- function(run, X, log_z1, args) {
   pb$close()
   list(acc = acc, zeta = zeta, store = do.call(cbind, store),
        store_k = unlist(store_k), trace = trace,
-       init = list(c_hat = unname(init_c), log_z_hat = unname(init_z), max_dev = max_dev,
+       init = list(c_hat = unname(init_c), log_z_hat = unname(init_z),
+                   log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
                    converged = converged),
        n_init = length(max_dev), state = state)
 }

@@ -153,6 +153,12 @@ test_that("the initial iterations bring c_hat to the prior; se follows the sprea
   expect_lt(dev[length(dev)], dev[1])
   expect_lt(max(abs(fit$log_z_k$c_hat - fit$prior)), 0.02)
   expect_equal(nrow(fit$init$c_hat), fit$counts[["init_iterations"]])
+  # each iteration's own Eq. 12 ladder is the next iteration's log Z_hat
+  n <- nrow(fit$init$c_hat)
+  expect_equal(dim(fit$init$log_z), dim(fit$init$c_hat))
+  expect_equal(fit$init$log_z[-n, ], fit$init$log_z_hat[-1, ])
+  expect_equal(fit$init$log_z[, 1], rep(fit$log_z1, n))
+  expect_true(all(fit$init$se[, 1] < 1e-6) && all(fit$init$se[, -1] > 0))
   expect_equal(fit$counts[["gibbs_sweeps"]],
                30 * (fit$counts[["init_iterations"]] * 50 + 200))
   expect_equal(nrow(fit$diagnostics), 100L)
