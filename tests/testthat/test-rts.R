@@ -116,11 +116,13 @@ test_that("rts() on a continuous target: the 10-d two-Gaussian mixture", {
   # the same with a scalar function (and reproducible under set.seed)
   log_f1 <- function(x) log_f(matrix(x, 1))
   set.seed(8)
-  a <- rts(log_f1, base = proposal_normal(rep(0, d), 2), K = 10, n_chains = 5, sweeps = 50,
-           init_iter = 2, estimators = "rts", progress = FALSE)
+  # (runs this short leave temperatures unvisited, which rts() warns about)
+  a <- suppressWarnings(rts(log_f1, base = proposal_normal(rep(0, d), 2), K = 10, n_chains = 5,
+                            sweeps = 50, init_iter = 2, estimators = "rts", progress = FALSE))
   set.seed(8)
-  b <- rts(log_f, base = proposal_normal(rep(0, d), 2), K = 10, n_chains = 5, sweeps = 50,
-           init_iter = 2, estimators = "rts", vectorized = TRUE, progress = FALSE)
+  b <- suppressWarnings(rts(log_f, base = proposal_normal(rep(0, d), 2), K = 10, n_chains = 5,
+                            sweeps = 50, init_iter = 2, estimators = "rts", vectorized = TRUE,
+                            progress = FALSE))
   expect_equal(a$log_z_k, b$log_z_k)
   expect_error(rts(log_f, K = 5), "`base`")
   expect_error(rts(log_f, base = proposal_normal(rep(0, d)), K = 5, vectorized = TRUE,
@@ -146,8 +148,8 @@ test_that("the initial iterations bring c_hat to the prior; se follows the sprea
   m <- ising20(31)
   set.seed(5)
   prior <- exp(2 * seq(0, 1, length.out = 15))
-  fit <- rts(m, K = 15, prior = prior, n_chains = 30, sweeps = 200, init_iter = 12,
-             estimators = "rts", progress = FALSE)
+  expect_warning(fit <- rts(m, K = 15, prior = prior, n_chains = 30, sweeps = 200, init_iter = 12,
+                            estimators = "rts", progress = FALSE), NA)
   expect_equal(sum(fit$prior), 1)
   dev <- fit$init$max_dev
   expect_lt(dev[length(dev)], dev[1])
@@ -173,6 +175,21 @@ test_that("the initial iterations bring c_hat to the prior; se follows the sprea
   ratio <- sd(reps[1, ]) / mean(reps[2, ])
   expect_gt(ratio, 0.5)
   expect_lt(ratio, 2)
+})
+
+test_that("a final run that leaves temperatures unvisited warns", {
+  # no initial iterations: the ladder guess log Z_hat_k = log Z_1 is far off, so
+  # the chains crowd at one end of the ladder and the estimate is not to be trusted
+  set.seed(31)
+  m <- ising_random(20, 40, coupling = 2, field = 0.3)
+  set.seed(6)
+  expect_warning(fit <- rts(m, K = 15, n_chains = 20, sweeps = 50, init_iter = 0,
+                            estimators = "rts", progress = FALSE),
+                 "visited temperature k = [0-9]+ .* less than the prior")
+  expect_lt(min(fit$log_z_k$c_hat / fit$prior), 0.1)
+  expect_silent(logz:::rts_check_visits(rep(0.1, 10), rep(0.1, 10)))
+  expect_warning(logz:::rts_check_visits(c(0, rep(1 / 9, 9)), rep(0.1, 10)),
+                 "infinitely many times less")
 })
 
 test_that("rts() is reproducible under set.seed() and identical for any threads", {
