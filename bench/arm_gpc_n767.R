@@ -6,6 +6,7 @@
 #   N767_DIR=/tmp/n767 R_LIBS=... OPENBLAS_NUM_THREADS=1 Rscript bench/arm_gpc_n767_run.R <setting> <seeds>
 # and summarised here:
 #   N767_DIR=/tmp/n767 R_LIBS=... Rscript bench/arm_gpc_n767.R > bench/arm_gpc_n767.out
+# (without N767_DIR it summarises the committed runs, bench/arm_gpc_n767_runs.rds)
 # Table: per setting the runs, mean and sd of log Z, log of the mean Z, mean
 # particle-moves (work) and seconds per run; then RM sd / ARM sd scaled to equal
 # work (sd ~ 1/sqrt(work)) with F-based (assumes normal log Z; RM's tail is not)
@@ -21,8 +22,13 @@ source("bench/gpc_problems.R")
 dir <- Sys.getenv("N767_DIR", "/tmp/n767")
 m <- mnist35_gpc(767)
 cat(sprintf("MNIST 3v5 n=%d (%d / %d), EP log Z %.3f\n", m$n, sum(m$y < 0), sum(m$y > 0), ep_log_z(m)))
-files <- list.files(dir, "\\.rds$", full.names = TRUE)
-runs <- lapply(files, readRDS)
+# the committed runs (bench/arm_gpc_n767_runs.rds: one list of the per-run RDS
+# files) unless N767_DIR names a directory of new ones
+runs <- if (!nzchar(Sys.getenv("N767_DIR")) && file.exists("bench/arm_gpc_n767_runs.rds")) {
+  unname(readRDS("bench/arm_gpc_n767_runs.rds"))
+} else {
+  lapply(list.files(dir, "\\.rds$", full.names = TRUE), readRDS)
+}
 set_of <- vapply(runs, `[[`, "", "setting")
 log_sum_exp <- function(x) max(x) + log(sum(exp(x - max(x))))
 res <- list()
