@@ -337,10 +337,10 @@ rts_engine <- function(run, X, log_z1, args) {
     chat <- rowSums(res$acc[, 1L, , drop = FALSE]) / (M * args$init_sweeps)
     init_c <- rbind(init_c, chat)
     init_z <- rbind(init_z, zeta + log_z1)
-    init_lz <- rbind(init_lz, log_z1 + rts_update_ladder(zeta, chat, log_r))  # Eq. 12
+    zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12
+    init_lz <- rbind(init_lz, log_z1 + zeta)
     init_se <- rbind(init_se, rts_se(res$acc))                               # Eq. 16
     max_dev <- c(max_dev, max(abs(args$prior - chat)))
-    zeta <- rts_update_ladder(zeta, chat, log_r)
     state <- list(X = res$X, k = fresh_k(), streams = res$streams)
     done <- done + args$init_sweeps
     pb$update(done)
