@@ -81,13 +81,10 @@ expansion_summary <- function() {
   # Theorem 1 of the paper: with independent samples, the best allocation R_n of a
   # fixed budget gives var (sum sqrt v_n)^2 / R_tot against sum v_n / R for a fixed
   # R; v_n = 1 / gamma0 - 1 estimated by the RM runs (averaged over them).
-  d <- diags[["RM R=1000"]]
-  v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean)
-  v <- v[-length(v)]
-  cost <- pmax(as.numeric(names(v)) - 1, 1)^2   # one Gibbs sweep at iteration n costs ~ n^2
+  th <- theorem1_ceiling(diags[["RM R=1000"]])
   cat(sprintf(paste0("  Theorem 1 bound on RM sd / (ideally allocated) sd at equal budget: %.2f ",
                      "(budget in particles), %.2f (budget in n^2-weighted sweeps)\n"),
-              sqrt(length(v) * sum(v)) / sum(sqrt(v)), sqrt(sum(v) * sum(cost)) / sum(sqrt(v * cost))))
+              th$particles, th$n2))
 }
 
 bench <- function(model, name) {

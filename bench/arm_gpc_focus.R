@@ -46,11 +46,7 @@ for (pr in list(list("MNIST 3v5 n=100", m1), list("Ionosphere n=120", m2))) {
                 nm, rw, rw / fq[1], rw / fq[2], rt, rt / fq[1], rt / fq[2]))
   }
   # Theorem 1 oracle: best possible sd reduction over fixed R at equal budget, iid samples
-  d <- rm$d
-  v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean)
-  v <- v[-length(v)]; nn <- as.numeric(names(v)) - 1  # variables present when moving
-  c2 <- pmax(nn, 1)^2
+  th <- theorem1_ceiling(rm$d)
   cat(sprintf("  Theorem 1 oracle sd ratio (RM v_n averaged over runs): equal particles %.2f, equal n^2 cost %.2f; top 5 iterations hold %.0f%% of sum v_n\n\n",
-    sqrt(length(v) * sum(v)) / sum(sqrt(v)), sqrt(sum(v) * sum(c2)) / sum(sqrt(v * c2)),
-    100 * sum(sort(v, TRUE)[1:5]) / sum(v)))
+    th$particles, th$n2, 100 * sum(sort(th$v, TRUE)[1:5]) / sum(th$v)))
 }

@@ -24,6 +24,5 @@ for (nm in c("RM R=200", "ARM R=100 imax=10")) {
 a <- res[[2]]; r <- res[[1]]; fq <- sqrt(qf(c(0.975, 0.025), reps - 1, reps - 1))
 rw <- r$sd * sqrt(r$work / a$work) / a$sd; rt <- r$sd * sqrt(r$time / a$time) / a$sd
 cat(sprintf("  RM sd / ARM sd at equal work %.2f (95%% CI %.2f-%.2f), equal time %.2f (%.2f-%.2f)\n", rw, rw/fq[1], rw/fq[2], rt, rt/fq[1], rt/fq[2]))
-d <- r$d; v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean); v <- v[-length(v)]
-cost <- pmax(as.numeric(names(v)) - 1, 1)^2
-cat(sprintf("  Theorem 1 bound: %.2f (particles), %.2f (n^2 cost)\n", sqrt(length(v) * sum(v)) / sum(sqrt(v)), sqrt(sum(v) * sum(cost)) / sum(sqrt(v * cost))))
+th <- theorem1_ceiling(r$d)
+cat(sprintf("  Theorem 1 bound: %.2f (particles), %.2f (n^2 cost)\n", th$particles, th$n2))

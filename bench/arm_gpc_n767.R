@@ -30,7 +30,7 @@ runs <- if (!nzchar(Sys.getenv("N767_DIR")) && file.exists("bench/arm_gpc_n767_r
   lapply(list.files(dir, "\\.rds$", full.names = TRUE), readRDS)
 }
 set_of <- vapply(runs, `[[`, "", "setting")
-log_sum_exp <- function(x) max(x) + log(sum(exp(x - max(x))))
+log_sum_exp <- logz:::log_sum_exp
 res <- list()
 for (s in unique(set_of)) {
   r <- runs[set_of == s]
@@ -79,12 +79,10 @@ for (s in names(res)[vapply(res, function(r) length(r$lz) >= 3, NA)]) {
 # the RM runs' v_n = 1/gamma0 - 1, averaged over runs per iteration
 for (s in intersect(c("rm100", "rm200", "rm300", "rm400", "rm600"), names(res))) {
   d <- res[[s]]$d
-  v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean)
-  v <- v[-length(v)]; nn <- as.numeric(names(v)) - 1
-  c2 <- pmax(nn, 1)^2
+  th <- theorem1_ceiling(d)
+  v <- th$v
   cat(sprintf("  Theorem 1 ceiling from %s: %.2f (equal particles), %.2f (equal n^2 cost); iterations with mean gamma0 < 0.7: %d\n",
-    s, sqrt(length(v) * sum(v)) / sum(sqrt(v)), sqrt(sum(v) * sum(c2)) / sum(sqrt(v * c2)),
-    sum(tapply(d$gamma0, d$n, mean) < 0.7)))
+    s, th$particles, th$n2, sum(tapply(d$gamma0, d$n, mean) < 0.7)))
   # the same for ARM's own allocation rule under Theorem 1's assumptions (iid
   # samples: gamma then estimates 1/(1+v_n) and does not grow with R_n, so the
   # loop runs to i_max wherever v_n > 1/0.7 - 1): R_n = (1 + i_max) R there, R elsewhere
@@ -92,7 +90,7 @@ for (s in intersect(c("rm100", "rm200", "rm300", "rm400", "rm600"), names(res)))
     Rn <- 1 + im * (v > 1 / 0.7 - 1)
     g <- function(cost) sqrt(sum(v) / (sum(cost * Rn) / sum(cost)) / sum(v / Rn))
     cat(sprintf("    ARM's threshold allocation with i_max = %d under the same assumptions: %.2f (equal particles), %.2f (equal n^2 cost)\n",
-                im, g(rep(1, length(v))), g(c2)))
+                im, g(rep(1, length(v))), g(th$cost)))
   }
 }
 # RM's sd fell faster than 1/sqrt(work) from R = 100 to 200 (its collapses fade),

@@ -12,6 +12,18 @@ mnist35_gpc <- function(n) {
   d <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$x[sel, ], 1, pool2)))
   gpc(y ~ ., d, lengthscale = exp(4.85) / 2, amplitude = exp(5.1))
 }
+# Theorem 1 of Fraccaro et al. (2016) from RM runs' diagnostics `d`: v_n = 1 /
+# gamma0 - 1 averaged over the runs at each iteration (the last one dropped), the
+# ~n^2 cost of a Gibbs sweep at iteration n, and the best possible RM sd over the sd
+# of an ideally allocated run at equal budget (independent samples), with the budget
+# counted in particles and in n^2-weighted sweeps.
+theorem1_ceiling <- function(d) {
+  v <- tapply(pmax(1 / d$gamma0 - 1, 0), d$n, mean)
+  v <- v[-length(v)]
+  cost <- pmax(as.numeric(names(v)) - 1, 1)^2   # variables present when moving, squared
+  list(v = v, cost = cost, particles = sqrt(length(v) * sum(v)) / sum(sqrt(v)),
+       n2 = sqrt(sum(v) * sum(cost)) / sum(sqrt(v * cost)))
+}
 ionosphere_gpc <- function(n) {
   data("Ionosphere", package = "mlbench", envir = environment())
   gpc(Class ~ ., Ionosphere[seq_len(n), -2], lengthscale = 3, amplitude = 10)
