@@ -91,20 +91,20 @@ cat("reference runs (100 chains each):\n")
 show(ref)
 rr <- ref$log_z[ref$task == "ref_rts"]
 rse <- ref$se[ref$task == "ref_rts"]
+chi2 <- sum((rr - stats::weighted.mean(rr, 1 / rse^2))^2 / rse^2)   # spread against Eq. 16
 cat(sprintf(paste0("long RTS runs: mean %.4f, sd %.4f over %d runs (se of mean %.4f); mean Eq. 16 se %.4f; ",
                    "chi^2 of the spread against Eq. 16 = %.1f on %d df\n"),
             mean(rr), stats::sd(rr), length(rr), stats::sd(rr) / sqrt(length(rr)), mean(rse),
-            sum((rr - stats::weighted.mean(rr, 1 / rse^2))^2 / rse^2), length(rr) - 1L))
+            chi2, length(rr) - 1L))
 ra <- ref$log_z[ref$task == "ref_ais"]
 ase <- ref$se[ref$task == "ref_ais"]
 # the long AIS runs pooled: each Z-hat is unbiased and the runs have equal chains,
 # so the mean of the Z-hats is the AIS estimate from all their chains
-truth <- log(mean(exp(ra - max(ra)))) + max(ra)
+truth <- logz:::log_sum_exp(ra) - log(length(ra))
 truth_se <- sqrt(sum((exp(ra - truth) * ase)^2)) / length(ra)
 cat(sprintf("long AIS runs (5 x 10^4 linear steps): %s (ESS %s); pooled %.4f (se %.4f)\n",
             paste(sprintf("%.4f", ra), collapse = ", "),
             paste(sprintf("%.0f", ref$ess[ref$task == "ref_ais"]), collapse = ", "), truth, truth_se))
-chi2 <- sum((rr - stats::weighted.mean(rr, 1 / rse^2))^2 / rse^2)
 agree <- stats::pchisq(chi2, length(rr) - 1L, lower.tail = FALSE) > 0.05
 cat(sprintf(paste0("reference log Z = the pooled long AIS runs = %.4f. The long RTS runs %s; their mean ",
                    "(%.4f, %+.4f from the reference) is used below as a second reference.\n\n"),
