@@ -12,6 +12,11 @@
 #'   \item{`seed`}{the RNG state (`.Random.seed`) at entry: assigning it back
 #'     to `.Random.seed` and repeating the call reproduces the result.}
 #'   \item{`call`}{the matched call.}
+#'   \item{`flags`}{character vector: the reasons the estimate may be unreliable,
+#'     each naming the threshold it crossed (empty when none).}
+#'   \item{`reliable`}{logical: `length(flags) == 0`.}
+#'   \item{`base`}{`NULL`, or a list (`type`, `how`) saying which base
+#'     distribution the estimator started from and how it was chosen.}
 #' }
 #' Methods: `print()`, `summary()`, `as.data.frame()` (the diagnostics),
 #' `confint()` (normal interval from `se`), and `plot()` for the subclasses.
@@ -28,7 +33,17 @@ NULL
 new_logz_estimate <- function(x, subclass) {
   stopifnot(is.list(x), all(c("log_z", "se", "method", "time", "counts", "diagnostics",
                               "seed", "call") %in% names(x)))
+  x$flags <- as.character(x$flags)
+  x$reliable <- length(x$flags) == 0L
   structure(x, class = c(subclass, "logz_estimate"))
+}
+
+# Add reliability flags (character reasons, each naming its threshold) to an
+# estimate after construction; keeps `reliable` in step.
+add_flags <- function(x, reasons) {
+  x$flags <- unique(c(as.character(x$flags), as.character(reasons)))
+  x$reliable <- length(x$flags) == 0L
+  x
 }
 
 #' @rdname logz_estimate
