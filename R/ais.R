@@ -107,7 +107,8 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
     return(ais_pieces(n_chains, pieces, schedule, call, function(size)
-      ais.rbm(model, schedule, size, sweeps_per_step, base, threads, FALSE, kernel, workers = 1L)))
+      ais.rbm(model, schedule, size, sweeps_per_step, base, threads, FALSE, kernel, workers = 1L),
+      progress))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, a0, threads,

@@ -220,7 +220,7 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
   if (pieces > 1L) {
     # the repeats in pieces on the active future plan (see scale_out)
     runs <- unlist(run_pieces(repeats, pieces, function(size, i)
-      lapply(seq_len(size), function(j) one_run(function(k) NULL))), recursive = FALSE)
+      lapply(seq_len(size), function(j) one_run(function(k) NULL)), progress), recursive = FALSE)
   } else {
     runs <- vector("list", repeats)
     for (j in seq_len(repeats))

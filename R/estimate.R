@@ -18,15 +18,17 @@
 #'   \item{`base`}{`NULL`, or a list (`type`, `how`) saying which base
 #'     distribution the estimator started from and how it was chosen.}
 #' }
-#' Methods: `print()`, `summary()`, `as.data.frame()` (the diagnostics),
-#' `confint()` (normal interval from `se`), and `plot()` for the subclasses.
+#' Methods: `print()`, `summary()`, `as.data.frame()` (one row: method, log Z,
+#' se, interval, ESS, reliable, time, seed; see [glance.logz_estimate()]; the
+#' per-step trace is [log_z_trace()]), `confint()` (normal interval from
+#' `se`), and `plot()` for the subclasses.
 #'
 #' @param object,x a `logz_estimate`.
 #' @param parm ignored (there is one parameter, log Z).
 #' @param level confidence level.
 #' @param row.names,optional,... passed on / ignored.
-#' @return `confint()`: a 1 x 2 matrix; `as.data.frame()`: the diagnostics data
-#'   frame; `summary()`: an object of class `summary.logz_estimate`.
+#' @return `confint()`: a 1 x 2 matrix; `as.data.frame()`: a one-row data
+#'   frame (as `generics::glance()`); `summary()`: an object of class `summary.logz_estimate`.
 #' @name logz_estimate
 NULL
 
@@ -93,5 +95,7 @@ confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
 #' @rdname logz_estimate
 #' @export
 as.data.frame.logz_estimate <- function(x, row.names = NULL, optional = FALSE, ...) {
-  as.data.frame(x$diagnostics, row.names = row.names, optional = optional, ...)
+  out <- estimate_row(x, ...)
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
 }

@@ -273,7 +273,7 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
     return(ais_pieces(n_chains, pieces, schedule, call, function(size)
-      ais.gpc(model, schedule, size, sweeps_per_step, threads, FALSE, workers = 1L)))
+      ais.gpc(model, schedule, size, sweeps_per_step, threads, FALSE, workers = 1L), progress))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   e <- eigen(model$K, symmetric = TRUE)

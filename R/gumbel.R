@@ -1,11 +1,13 @@
 #' The Gumbel distribution and the truncated Gumbel distribution
 #'
 #' Density, distribution function and random draws of the Gumbel distribution
-#' with location \eqn{m} (scale 1), \eqn{P(G \le g) = \exp(-\exp(-(g - m)))},
-#' mean \eqn{m + \gamma} (\eqn{\gamma \approx 0.5772}, Euler's constant) and
-#' variance \eqn{\pi^2/6}; and draws of the Gumbel truncated to be at most a
+#' with location \eqn{m} and scale \eqn{s} (default 1), \eqn{P(G \le g) =
+#' \exp(-\exp(-(g - m)/s))}, mean \eqn{m + s\gamma} (\eqn{\gamma \approx
+#' 0.5772}, Euler's constant) and variance \eqn{s^2\pi^2/6} (the
+#' parametrisation of the `dgumbel()`/`pgumbel()`/`rgumbel()` of packages such
+#' as evd and VGAM); and draws of the Gumbel truncated to be at most a
 #' bound \eqn{b}, \eqn{P(G \le g) = \exp(-\exp(-(\min(g, b) - m))) /
-#' \exp(-\exp(-(b - m)))}. These are the building blocks of A* sampling
+#' \exp(-\exp(-(b - m)))} (scale 1, as A* sampling uses it). These are the building blocks of A* sampling
 #' (Maddison, Tarlow & Minka 2014, Section 2 and footnote 1): by max-stability
 #' the maximum of independent \eqn{\mathrm{Gumbel}(m_i)} is
 #' \eqn{\mathrm{Gumbel}(\log\sum_i e^{m_i})}.
@@ -19,6 +21,7 @@
 #' @param n number of draws (a whole number >= 0).
 #' @param location the location \eqn{m} (numeric, recycled to `n` or to the
 #'   length of `x`/`q`); `-Inf` gives draws of `-Inf` (an empty region).
+#' @param scale the scale \eqn{s > 0} (numeric, recycled like `location`).
 #' @param bound the truncation point \eqn{b} (numeric, recycled; `Inf` means no
 #'   truncation).
 #' @param x,q vectors of quantiles.
@@ -29,8 +32,10 @@
 #'   first two arguments.
 #' @section Errors: `n` not a whole number >= 0; for the random draws,
 #'   `location` or `bound` not numeric, empty, `NA`/`NaN`, or (`location`)
-#'   `+Inf`; for `dgumbel()` and `pgumbel()`, `x`, `q` or `location` not
-#'   numeric (`NA` values give `NA`), or a flag not `TRUE`/`FALSE`.
+#'   `+Inf`; `scale` not numeric, or not positive and finite (`NA` values give
+#'   `NA` in `dgumbel()` and `pgumbel()`); for `dgumbel()` and `pgumbel()`, `x`,
+#'   `q` or `location` not numeric (`NA` values give `NA`), or a flag not
+#'   `TRUE`/`FALSE`.
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27.
 #' @seealso [astar_sample()]
@@ -40,6 +45,7 @@
 #' mean(g) - 0.5772157          # about 2
 #' rtruncgumbel(5, location = 0, bound = -3)   # all <= -3
 #' pgumbel(0)                   # exp(-1)
+#' pgumbel(3, location = 1, scale = 2)   # exp(-exp(-1))
 #' integrate(dgumbel, -Inf, Inf)$value
 #' @name gumbel
 NULL
@@ -63,10 +69,24 @@ check_numeric_arg <- function(x, name) {
 
 #' @rdname gumbel
 #' @export
-rgumbel <- function(n, location = 0) {
+rgumbel <- function(n, location = 0, scale = 1) {
   n <- check_count(n, "n", min = 0L)
   location <- check_gumbel_arg(location, "location", FALSE)
-  .Call(C_gumbel_rand, n, location, NULL)
+  scale <- check_scale(scale, TRUE)
+  if (all(scale == 1)) return(.Call(C_gumbel_rand, n, location, NULL))
+  # m + s Z with Z ~ Gumbel(0): the same uniforms as the scale-1 draws
+  rep_len(location, n) + rep_len(scale, n) * .Call(C_gumbel_rand, n, 0, NULL)
+}
+
+check_scale <- function(scale, draws) {
+  if (!is.numeric(scale) || length(scale) == 0L)
+    stop_no_call(sprintf("`scale` must be a non-empty numeric vector, not %s.", describe(scale)))
+  if (draws && anyNA(scale))
+    stop_no_call("`scale` must not contain NA or NaN.")
+  if (any(!is.na(scale) & (scale <= 0 | !is.finite(scale))))
+    stop_no_call(sprintf("`scale` must be positive and finite, not %s.",
+                         format(scale[which(!is.na(scale) & (scale <= 0 | !is.finite(scale)))[1]])))
+  as.double(scale)
 }
 
 #' @rdname gumbel
@@ -81,24 +101,26 @@ rtruncgumbel <- function(n, location = 0, bound) {
 
 #' @rdname gumbel
 #' @export
-dgumbel <- function(x, location = 0, log = FALSE) {
+dgumbel <- function(x, location = 0, scale = 1, log = FALSE) {
   check_numeric_arg(x, "x")
   check_numeric_arg(location, "location")
+  scale <- check_scale(scale, FALSE)
   check_flag(log, "log")
-  z <- x - location
-  ld <- -z - exp(-z)
+  z <- (x - location) / scale
+  ld <- -z - exp(-z) - log(scale)
   ld[is.infinite(z)] <- -Inf
   if (log) ld else exp(ld)
 }
 
 #' @rdname gumbel
 #' @export
-pgumbel <- function(q, location = 0, lower.tail = TRUE, log.p = FALSE) {
+pgumbel <- function(q, location = 0, scale = 1, lower.tail = TRUE, log.p = FALSE) {
   check_numeric_arg(q, "q")
   check_numeric_arg(location, "location")
+  scale <- check_scale(scale, FALSE)
   check_flag(lower.tail, "lower.tail")
   check_flag(log.p, "log.p")
-  lp <- -exp(-(q - location))          # log P(G <= q)
+  lp <- -exp(-(q - location) / scale)          # log P(G <= q)
   if (lower.tail) {
     if (log.p) lp else exp(lp)
   } else {

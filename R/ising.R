@@ -499,17 +499,21 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
 #' @param n number of states to return (>= 1).
 #' @param sweeps sweeps between recorded states (thinning, >= 1).
 #' @param burn_in sweeps before the first recorded state (>= 0).
-#' @param chains number of independent chains; chain `c` gives rows
-#'   `(c - 1) * ceiling(n / chains) + 1, ...` (the last chain may give fewer).
+#' @param n_chains number of independent chains; chain `c` gives rows
+#'   `(c - 1) * ceiling(n / n_chains) + 1, ...` (the last chain may give
+#'   fewer).
 #' @param init starting states: `NULL` (random, see above), a vector of `n`
-#'   spin values used by every chain, or a `chains x n` matrix.
+#'   spin values used by every chain, or a `n_chains x n` matrix.
+#' @param chains deprecated name of `n_chains` (a warning).
 #' @param threads number of OpenMP threads (chains are split over them).
 #' @param ... further arguments for methods.
-#' @return An integer matrix with `n` rows (states) and one column per
-#'   variable, holding spin values (-1/+1 or 0/1), with attributes `chain`
+#' @return An integer matrix of class `logz_gibbs` with `n` rows (states) and
+#'   one column per variable, holding spin values (-1/+1 or 0/1), with
+#'   attributes `chain`
 #'   (the chain of each row), `sweeps`, `burn_in`, `spins` and `seed` (the RNG
-#'   state at entry).
-#' @section Errors: `model` not supported; `n`, `sweeps`, `burn_in`, `chains`
+#'   state at entry). It converts to \pkg{posterior} draws and \pkg{coda}
+#'   chains with the chains kept apart (see [logz_draws]).
+#' @section Errors: `model` not supported; `n`, `sweeps`, `burn_in`, `n_chains`
 #'   or `threads` not whole numbers in range; `init` of the wrong shape or with
 #'   values other than the model's spin values.
 #' @references Geman, S. and Geman, D. (1984). Stochastic relaxation, Gibbs
@@ -519,7 +523,7 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
 #' @examples
 #' set.seed(1)
 #' m <- ising_grid(5, 5, coupling = 0.4, field = 0.2)
-#' x <- gibbs_sample(m, 500, sweeps = 2, burn_in = 50, chains = 4)
+#' x <- gibbs_sample(m, 500, sweeps = 2, burn_in = 50, n_chains = 4)
 #' dim(x)
 #' round(colMeans(x == 1)[1:5], 2)
 #' round(exact_marginals(m)$node[1:5], 2)
@@ -534,12 +538,16 @@ gibbs_sample.default <- function(model, ...) {
 
 #' @rdname gibbs_sample
 #' @export
-gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1L, init = NULL,
-                               threads = 1L, ...) {
+gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains = 1L, init = NULL,
+                               threads = 1L, ..., chains) {
+  if (!missing(chains)) {
+    warning("`chains` is deprecated; use `n_chains`.", call. = FALSE)
+    n_chains <- chains
+  }
+  chains <- n_chains <- check_count(n_chains, "n_chains")
   n <- check_count(n, "n")
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
-  chains <- check_count(chains, "chains")
   threads <- check_threads(threads)
   p <- model$n
   X <- NULL
@@ -568,7 +576,8 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1
                control)
   out <- t(res$samples)[seq_len(n), , drop = FALSE]
   structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
-            burn_in = burn_in, spins = model$spins, seed = seed)
+            burn_in = burn_in, spins = model$spins, seed = seed,
+            class = c("logz_gibbs", "matrix", "array"))
 }
 
 # ---- AIS ---------------------------------------------------------------------------
@@ -631,7 +640,8 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
     return(ais_pieces(n_chains, pieces, schedule, call, function(size)
-      ais.ising(model, schedule, size, sweeps_per_step, base, threads, FALSE, workers = 1L)))
+      ais.ising(model, schedule, size, sweeps_per_step, base, threads, FALSE, workers = 1L),
+      progress))
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
 

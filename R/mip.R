@@ -429,7 +429,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   threads = threads)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
-    parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE))
+    parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
+                        progress)
     mip_merge_runs(parts)
   } else mip_run(p, n, control, encoding, progress)
   if (any(res$value == -Inf))

@@ -116,7 +116,7 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
     rows <- split(seq_len(N), rep(seq_len(pieces), piece_sizes(N, pieces)))
     parts <- run_pieces(N, pieces, function(size, i)
       raise.rbm(model, data[rows[[i]], , drop = FALSE], schedule, n_chains, sweeps_per_step,
-                base, threads, FALSE, workers = 1L))
+                base, threads, FALSE, workers = 1L), progress)
     out <- new_raise_result(
       log_p = unlist(lapply(parts, `[[`, "log_p")),
       log_z_i = unlist(lapply(parts, function(p) p$diagnostics$log_z)),

@@ -34,7 +34,7 @@
 #'   default \eqn{\alpha = 1} (a full RTS estimate from the persistent chains).
 #' @param validation optional 0/1 matrix of validation examples (with
 #'   `track_log_z`).
-#' @param track list of tracking settings: `K` (100), `chains` (100), `sweeps`
+#' @param track list of tracking settings: `K` (100), `n_chains` (100), `sweeps`
 #'   per epoch (200), `alpha` (1), `init_iter` (10), `init_sweeps` (50),
 #'   `prior` (`"exp2"`: \eqn{r_k \propto e^{2eta_k}} as in the paper, or
 #'   `"uniform"`), `max_examples` (2000: rows used for the mean

@@ -383,7 +383,8 @@ rts_engine <- function(run, X, log_z1, args) {
     cols <- split(seq_len(M), rep(seq_len(pieces), piece_sizes(M, pieces)))
     parts <- run_pieces(M, pieces, function(size, i)
       final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
-                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL))
+                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL),
+      args$progress)
     fin <- list(acc = array(unlist(lapply(parts, `[[`, "acc")), c(K, 6L, M)),
                 store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
                 store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),

@@ -5,18 +5,23 @@
 # since the update is per epoch, not per gradient step as in the paper),
 #   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha.
 
-rts_track_defaults <- list(K = 100L, chains = 100L, sweeps = 200L, alpha = 1,
+rts_track_defaults <- list(K = 100L, n_chains = 100L, sweeps = 200L, alpha = 1,
                            init_iter = 10L, init_sweeps = 50L, prior = "exp2",
                            max_examples = 2000L)
 
 rts_track_control <- function(track) {
+  if (is.list(track) && "chains" %in% names(track)) {   # the old name of n_chains
+    warning("`track$chains` is deprecated; use `track$n_chains`.", call. = FALSE)
+    track$n_chains <- track$chains
+    track$chains <- NULL
+  }
   if (!is.list(track) || (length(track) && is.null(names(track))) ||
       !all(names(track) %in% names(rts_track_defaults)))
     stop_no_call(sprintf("`track` must be a named list with elements among %s.",
                          paste(names(rts_track_defaults), collapse = ", ")))
   ctl <- utils::modifyList(rts_track_defaults, track)
   ctl$K <- check_count(ctl$K, "track$K", min = 2L)
-  ctl$chains <- check_count(ctl$chains, "track$chains")
+  ctl$chains <- check_count(ctl$n_chains, "track$n_chains")
   ctl$sweeps <- check_count(ctl$sweeps, "track$sweeps")
   ctl$init_iter <- check_count(ctl$init_iter, "track$init_iter", min = 0L)
   ctl$init_sweeps <- check_count(ctl$init_sweeps, "track$init_sweeps")

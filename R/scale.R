@@ -74,14 +74,19 @@ piece_sizes <- function(n, pieces) {
   base + (seq_len(pieces) <= n %% pieces)
 }
 
-# Run fun(size, index) for each piece through future.apply (pieces > 1).
-run_pieces <- function(n_units, pieces, fun) {
+# Run fun(size, index) for each piece through future.apply (pieces > 1); with
+# `progress`, each finished piece reports through progressr (from any plan).
+run_pieces <- function(n_units, pieces, fun, progress = FALSE) {
   if (!requireNamespace("future.apply", quietly = TRUE))
     stop_no_call(paste0("`workers` > 1 (or a parallel future plan) needs the future.apply ",
                         "package: install.packages(\"future.apply\")."))
   sizes <- piece_sizes(n_units, pieces)
-  future.apply::future_lapply(seq_len(pieces), function(i) fun(sizes[i], i),
-                              future.seed = TRUE, future.packages = "logz")
+  tick <- piece_progressor(progress, pieces)
+  future.apply::future_lapply(seq_len(pieces), function(i) {
+    out <- fun(sizes[i], i)
+    tick()
+    out
+  }, future.seed = TRUE, future.packages = "logz")
 }
 
 # Merge AIS results of pieces run on the same model and schedule: pooled log
@@ -110,10 +115,10 @@ merge_ais_pieces <- function(parts, schedule, time, seed, call) {
 
 # AIS over `pieces` pieces of the chains: `fun(size)` runs one piece in this
 # session (the method itself with workers = 1).
-ais_pieces <- function(n_chains, pieces, schedule, call, fun) {
+ais_pieces <- function(n_chains, pieces, schedule, call, fun, progress = FALSE) {
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  parts <- run_pieces(n_chains, pieces, function(size, i) fun(size))
+  parts <- run_pieces(n_chains, pieces, function(size, i) fun(size), progress)
   merge_ais_pieces(parts, schedule, time = proc.time()[["elapsed"]] - t0, seed = seed,
                    call = call)
 }

@@ -65,7 +65,7 @@ ising_g_knots <- function(model, kb, a0, n_chains, sweeps, burn_in, threads) {
     e$weight <- beta * e$weight
     mb <- new_ising(e, beta * model$field + (1 - beta) * a0, model$n, model$spins)
     x <- gibbs_sample(mb, n = n_chains * sweeps, sweeps = 1L, burn_in = burn_in,
-                      chains = n_chains, threads = threads)
+                      n_chains = n_chains, threads = threads)
     stats::var(ising_d(model, a0, t(unclass(x))))
   }, numeric(1))
 }

@@ -111,11 +111,40 @@ with_seed <- function(seed, expr) {
 
 check_threads <- function(threads) check_count(threads, "threads", min = 1L, max = 1024L)
 
-# A text progress bar on stderr-like console output, or a no-op.
+# Progress of a long run over `max` units: `update(i)` after unit i, `close()`
+# at the end. Through progressr (which renders with the user's handlers and
+# relays progress from future workers) when it is installed and in use, else a
+# text progress bar; a no-op when `show` is FALSE. See ?logz_progress.
 progress_bar <- function(show, max) {
   if (!isTRUE(show) || max < 1) return(list(update = function(i) NULL, close = function() NULL))
+  if (use_progressr()) {
+    p <- progressr::progressor(steps = max, on_exit = FALSE)
+    done <- 0
+    return(list(update = function(i) {
+      if (i > done) p(amount = i - done)
+      done <<- max(done, i)
+    }, close = function() if (done < max) p(amount = 0, type = "finish")))
+  }
   pb <- utils::txtProgressBar(min = 0, max = max, style = 3)
   list(update = function(i) utils::setTxtProgressBar(pb, i), close = function() close(pb))
+}
+
+# progressr is used when installed and either its global handlers are on
+# (progressr::handlers(global = TRUE)) or options(logz.progress = "progressr")
+# (e.g. inside progressr::with_progress()); options(logz.progress = "txt")
+# forces the text bar.
+use_progressr <- function() {
+  how <- getOption("logz.progress", "auto")
+  if (identical(how, "txt") || !requireNamespace("progressr", quietly = TRUE)) return(FALSE)
+  identical(how, "progressr") || isTRUE(progressr::handlers(global = NA))
+}
+
+# A progress signal for the pieces of a run split over future workers: one
+# step per finished piece, relayed from the workers by progressr (nothing when
+# progressr is not in use or `show` is FALSE).
+piece_progressor <- function(show, pieces) {
+  if (isTRUE(show) && use_progressr()) progressr::progressor(steps = pieces, on_exit = FALSE)
+  else function(...) NULL
 }
 
 # Which BLAS/LAPACK R uses, for benchmark and demo headers.

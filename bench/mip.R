@@ -128,11 +128,11 @@ for (tl in c(0.005, 0.02, 0.1, 0.5)) {
   b <- log_z_bounds(s, delta = 0.1)
   set.seed(3)
   t0 <- proc.time()[["elapsed"]]
-  gs <- gibbs_sample(g, T, sweeps = 1L, burn_in = 20L, chains = T)   # calibration
+  gs <- gibbs_sample(g, T, sweeps = 1L, burn_in = 20L, n_chains = T)   # calibration
   t_one <- max(proc.time()[["elapsed"]] - t0, 1e-3) / 21
   sw <- max(1L, as.integer(sec / t_one))                         # same total time
   t0 <- proc.time()[["elapsed"]]
-  gs <- gibbs_sample(g, T, sweeps = 1L, burn_in = sw, chains = T)
+  gs <- gibbs_sample(g, T, sweeps = 1L, burn_in = sw, n_chains = T)
   gsec <- proc.time()[["elapsed"]] - t0
   rows[[length(rows) + 1L]] <- data.frame(
     time_limit = tl, mip_sec = sec, mip_exact = sum(s$exact), mip_err = err(s$states),

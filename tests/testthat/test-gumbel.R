@@ -55,3 +55,35 @@ test_that("Gumbel functions reject bad input, naming the argument", {
   expect_error(pgumbel(1, lower.tail = NA), "`lower.tail`")
   expect_error(dgumbel(1, log = "yes"), "`log`")
 })
+
+test_that("the scale parameter matches the closed forms (evd/VGAM parametrisation)", {
+  # closed forms: F(q) = exp(-exp(-(q - m)/s)), f = F(q) exp(-(q - m)/s) / s
+  q <- c(-3, -0.5, 0, 1.2, 4, 9)
+  m <- 1
+  s <- 2.5
+  z <- (q - m) / s
+  expect_equal(pgumbel(q, m, s), exp(-exp(-z)))
+  expect_equal(dgumbel(q, m, s), exp(-z - exp(-z)) / s)
+  expect_equal(dgumbel(q, m, s, log = TRUE), -z - exp(-z) - log(s))
+  expect_equal(pgumbel(q, m, s, lower.tail = FALSE), -expm1(-exp(-z)))
+  expect_equal(integrate(dgumbel, -Inf, Inf, location = m, scale = s)$value, 1, tolerance = 1e-6)
+  expect_equal(integrate(dgumbel, -Inf, 2, location = m, scale = s)$value, pgumbel(2, m, s),
+               tolerance = 1e-6)
+  expect_equal(pgumbel(1, scale = c(1, 2, 4)), exp(-exp(-1 / c(1, 2, 4))))
+  # draws: KS against the CDF; mean m + s gamma and sd s pi / sqrt(6)
+  set.seed(31)
+  g <- rgumbel(5000, location = m, scale = s)
+  expect_gt(ks.test(g, pgumbel, location = m, scale = s)$p.value, 1e-3)
+  expect_equal(mean(g), m + s * 0.5772157, tolerance = 5 * s * pi / sqrt(6 * 5000) / abs(m + s * 0.58))
+  # scale = 1 is the old parametrisation, draw for draw; the scaled draws are m + s Z
+  set.seed(32)
+  a <- rgumbel(10, location = 3)
+  set.seed(32)
+  expect_identical(rgumbel(10, location = 3, scale = 1), a)
+  set.seed(32)
+  expect_equal(rgumbel(10, location = 3, scale = 2), 3 + 2 * (a - 3))
+  expect_error(rgumbel(3, scale = 0), "`scale` must be positive")
+  expect_error(dgumbel(1, scale = -1), "`scale` must be positive")
+  expect_error(pgumbel(1, scale = "a"), "`scale` must be a non-empty numeric")
+  expect_equal(dgumbel(1, scale = NA_real_), NA_real_)
+})

@@ -296,7 +296,7 @@ test_that("rbm_train(track_log_z = TRUE) tracks log Z and the log-likelihoods", 
   train <- mnist$x[1:1500, ]
   valid <- mnist$x[9001:9500, ]
   m <- rbm_train(train, n_hidden = 12, method = "pcd", epochs = 4, track_log_z = TRUE,
-                 validation = valid, track = list(K = 40, chains = 40, sweeps = 150),
+                 validation = valid, track = list(K = 40, n_chains = 40, sweeps = 150),
                  progress = FALSE)
   h <- m$history
   expect_true(all(c("log_z", "train_ll", "valid_ll") %in% names(h)))

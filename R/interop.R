@@ -1,0 +1,181 @@
+# One-row summaries (generics::glance), per-step traces (generics::tidy,
+# log_z_trace), and tables/plots comparing several estimates.
+
+#' One-row summaries, traces and comparisons of log Z estimates
+#'
+#' `glance()` gives one row per [logz_estimate] (the figures you compare
+#' across methods); `tidy()` and `log_z_trace()` give the per-step trace (the
+#' estimate's `diagnostics`: AIS steps, ARM iterations, RTS initial
+#' iterations, samples ...). `as.data.frame()` of an estimate is the same one
+#' row as `glance()`, so `do.call(rbind, lapply(fits, as.data.frame))` tabulates
+#' several estimates; `compare_estimates()` does that for you (naming the rows)
+#' and its `plot()` method draws log Z \eqn{\pm} 2 se by method.
+#'
+#' The columns of the one-row summary are
+#' \describe{
+#'   \item{`method`}{the estimator (`x$method`, e.g. `"AIS"`, `"exact"`).}
+#'   \item{`log_z`}{the estimate of log Z (nats).}
+#'   \item{`se`}{its standard error (0 for exact values, `NA` where none).}
+#'   \item{`conf.low`, `conf.high`}{the normal interval `log_z -/+ qnorm(1 -
+#'     (1 - conf.level) / 2) * se` (as [confint()][logz_estimate]).}
+#'   \item{`ess`}{the effective sample size `x$ess` where the estimator
+#'     reports one (AIS), else `NA`.}
+#'   \item{`reliable`}{`x$reliable`: `TRUE` when no reliability flag was
+#'     raised (see `x$flags`).}
+#'   \item{`flags`}{the flags joined by `"; "` (`""` when none).}
+#'   \item{`time`}{elapsed seconds.}
+#'   \item{`seed`}{a list column holding the RNG state at entry (`x$seed`,
+#'     `NULL` for deterministic methods): assign it to `.Random.seed` and
+#'     repeat `x$call` to reproduce the estimate.}
+#' }
+#'
+#' @param x a `logz_estimate`; for `plot()` a `logz_comparison`.
+#' @param conf.level confidence level of `conf.low`/`conf.high` (in (0, 1)).
+#' @param ... for `compare_estimates()`: `logz_estimate`s, named or not, or
+#'   lists of them; otherwise unused (an error if given).
+#' @param truth for `plot()`: an optional reference value of log Z drawn as a
+#'   horizontal line.
+#' @param row.names,optional as in [as.data.frame()]; `row.names` replaces
+#'   the row name.
+#' @return `glance()` and `as.data.frame()`: a one-row data frame with the
+#'   columns above; `tidy()` and `log_z_trace()`: the trace data frame (zero
+#'   rows for methods without one, e.g. exact values and EP);
+#'   `compare_estimates()`: a data frame of class `logz_comparison`, one row per
+#'   estimate, the glance columns preceded by `name`; its `plot()` returns it
+#'   invisibly.
+#' @section Errors: `x` (or an element of `...`) not a `logz_estimate`;
+#'   `conf.level` not a number in (0, 1); `compare_estimates()` with nothing to
+#'   compare; unused arguments in `...`.
+#' @seealso [logz_estimate], [log_partition()]
+#' @examples
+#' set.seed(1)
+#' g <- ising_grid(3, 3, coupling = 0.4)
+#' fit <- ais(g, schedule_linear(100), n_chains = 50, progress = FALSE)
+#' as.data.frame(fit)
+#' head(log_z_trace(fit))
+#' tab <- compare_estimates(exact = log_partition(g), ais = fit,
+#'                          rts = rts(g, K = 10, n_chains = 10, sweeps = 200, progress = FALSE))
+#' tab[, c("name", "log_z", "se", "reliable")]
+#' plot(tab, truth = exact_log_z(g))
+#' @name glance.logz_estimate
+NULL
+
+check_estimate <- function(x, name = "x") {
+  if (!inherits(x, "logz_estimate"))
+    stop_no_call(sprintf("`%s` must be a logz_estimate (a result of ais(), rts(), arm(), ...), not %s.",
+                         name, describe(x)))
+  invisible(x)
+}
+
+check_no_dots <- function(...) {
+  if (...length())
+    stop_no_call(sprintf("Unused argument%s in `...`: %s.", if (...length() > 1L) "s" else "",
+                         paste(vapply(seq_len(...length()), function(i) {
+                           nm <- ...names()[i]
+                           if (is.null(nm) || !nzchar(nm)) sprintf("..%d", i) else nm
+                         }, ""), collapse = ", ")))
+  invisible(NULL)
+}
+
+estimate_row <- function(x, conf.level = 0.95) {
+  check_estimate(x)
+  conf.level <- check_number(conf.level, "conf.level", lower = 0, upper = 1, lower_open = TRUE,
+                             upper_open = TRUE)
+  se <- if (is.null(x$se)) NA_real_ else as.double(x$se)[1]
+  z <- stats::qnorm(1 - (1 - conf.level) / 2)
+  ess <- if (is.numeric(x$ess) && length(x$ess) == 1L) as.double(x$ess) else NA_real_
+  flags <- as.character(x$flags)
+  reliable <- if (is.logical(x$reliable) && length(x$reliable) == 1L) x$reliable
+              else length(flags) == 0L
+  out <- data.frame(method = as.character(x$method)[1], log_z = as.double(x$log_z)[1], se = se,
+                    conf.low = x$log_z - z * se, conf.high = x$log_z + z * se, ess = ess,
+                    reliable = reliable, flags = paste(flags, collapse = "; "),
+                    time = if (is.null(x$time)) NA_real_ else as.double(x$time)[1],
+                    stringsAsFactors = FALSE)
+  out$seed <- I(list(x$seed))
+  out
+}
+
+#' @rdname glance.logz_estimate
+#' @exportS3Method generics::glance
+glance.logz_estimate <- function(x, conf.level = 0.95, ...) {
+  check_no_dots(...)
+  estimate_row(x, conf.level)
+}
+
+#' @rdname glance.logz_estimate
+#' @exportS3Method generics::tidy
+tidy.logz_estimate <- function(x, ...) {
+  check_no_dots(...)
+  log_z_trace(x)
+}
+
+#' @rdname glance.logz_estimate
+#' @export
+log_z_trace <- function(x) {
+  check_estimate(x)
+  d <- x$diagnostics
+  if (is.null(d)) return(data.frame())
+  as.data.frame(d, stringsAsFactors = FALSE)
+}
+
+#' @rdname glance.logz_estimate
+#' @export
+compare_estimates <- function(..., conf.level = 0.95) {
+  fits <- list(...)
+  nms <- names(fits)
+  if (is.null(nms)) nms <- character(length(fits))
+  # flatten lists of estimates, keeping their names
+  flat <- list()
+  flat_names <- character()
+  for (i in seq_along(fits)) {
+    f <- fits[[i]]
+    if (is.list(f) && !inherits(f, "logz_estimate")) {
+      inner <- names(f)
+      if (is.null(inner)) inner <- character(length(f))
+      flat <- c(flat, f)
+      flat_names <- c(flat_names, ifelse(nzchar(inner), inner,
+                                         if (nzchar(nms[i])) paste0(nms[i], seq_along(f)) else ""))
+    } else {
+      flat <- c(flat, list(f))
+      flat_names <- c(flat_names, nms[i])
+    }
+  }
+  if (!length(flat)) stop_no_call("compare_estimates() needs at least one logz_estimate in `...`.")
+  for (i in seq_along(flat))
+    check_estimate(flat[[i]], if (nzchar(flat_names[i])) flat_names[i] else sprintf("..%d", i))
+  rows <- lapply(flat, estimate_row, conf.level = conf.level)
+  tab <- do.call(rbind, rows)
+  auto <- !nzchar(flat_names)
+  flat_names[auto] <- make.unique(tab$method[auto])
+  tab <- cbind(data.frame(name = flat_names, stringsAsFactors = FALSE), tab)
+  rownames(tab) <- NULL
+  structure(tab, conf.level = conf.level, class = c("logz_comparison", "data.frame"))
+}
+
+#' @rdname glance.logz_estimate
+#' @export
+plot.logz_comparison <- function(x, truth = NULL, ...) {
+  n <- nrow(x)
+  lo <- x$log_z - 2 * ifelse(is.na(x$se), 0, x$se)
+  hi <- x$log_z + 2 * ifelse(is.na(x$se), 0, x$se)
+  yl <- range(c(lo, hi, truth), finite = TRUE)
+  graphics::plot(seq_len(n), x$log_z, type = "n", xlim = c(0.5, n + 0.5), ylim = yl, xaxt = "n",
+                 xlab = "", ylab = "log Z (+/- 2 se)", ...)
+  graphics::axis(1, at = seq_len(n), labels = x$name, las = if (n > 4) 2 else 1)
+  if (!is.null(truth)) graphics::abline(h = truth, lty = 2, col = "grey40")
+  ok <- !is.na(x$se) & x$se > 0
+  if (any(ok)) graphics::arrows(which(ok), lo[ok], which(ok), hi[ok], angle = 90, code = 3,
+                                length = 0.05)
+  graphics::points(seq_len(n), x$log_z, pch = ifelse(x$reliable %in% FALSE, 1, 19))
+  invisible(x)
+}
+
+#' @export
+print.logz_comparison <- function(x, digits = 4, ...) {
+  d <- as.data.frame(unclass(x)[setdiff(names(x), "seed")], stringsAsFactors = FALSE)
+  cat(sprintf("<logz_comparison> %d estimate%s of log Z (%g%% intervals)\n", nrow(d),
+              if (nrow(d) == 1L) "" else "s", 100 * attr(x, "conf.level")))
+  print(format(d, digits = digits), row.names = FALSE)
+  invisible(x)
+}

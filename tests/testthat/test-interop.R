@@ -1,0 +1,222 @@
+# glance/tidy/compare_estimates, posterior/coda conversions, bridgesampling methods.
+
+test_that("glance() and as.data.frame() give one row with the estimate's figures", {
+  set.seed(41)
+  g <- ising_grid(3, 3, coupling = 0.4, field = 0.1)
+  fit <- ais(g, schedule_linear(50), n_chains = 40, progress = FALSE)
+  row <- as.data.frame(fit)
+  expect_identical(nrow(row), 1L)
+  expect_named(row, c("method", "log_z", "se", "conf.low", "conf.high", "ess", "reliable",
+                      "flags", "time", "seed"))
+  expect_identical(row$method, "AIS")
+  expect_identical(row$log_z, fit$log_z)
+  expect_identical(row$se, fit$se)
+  expect_equal(c(row$conf.low, row$conf.high), as.vector(confint(fit)))
+  expect_identical(row$ess, fit$ess)
+  expect_identical(row$reliable, fit$reliable)
+  expect_identical(row$seed[[1]], fit$seed)
+  # the seed column reproduces the run
+  assign(".Random.seed", row$seed[[1]], envir = globalenv())
+  expect_identical(ais(g, schedule_linear(50), n_chains = 40, progress = FALSE)$log_z, fit$log_z)
+  # flags: reliable FALSE and the reasons joined
+  bad <- logz:::add_flags(fit, c("ESS/M 0.05 < 0.1", "k-hat 0.9 > 0.7"))
+  expect_false(as.data.frame(bad)$reliable)
+  expect_identical(as.data.frame(bad)$flags, "ESS/M 0.05 < 0.1; k-hat 0.9 > 0.7")
+  # exact and EP estimates: one row too (no longer 0 x 0), exact interval of width 0
+  ex <- log_partition(g, method = "exact")
+  r <- as.data.frame(ex)
+  expect_identical(dim(r), c(1L, 10L))
+  expect_equal(c(r$log_z, r$conf.low, r$conf.high), rep(exact_log_z(g), 3))
+  expect_true(is.na(r$ess))
+  expect_identical(nrow(as.data.frame(ex, row.names = "truth")), 1L)
+  expect_identical(rownames(as.data.frame(ex, row.names = "truth")), "truth")
+  # 90% interval
+  r90 <- as.data.frame(fit, conf.level = 0.9)
+  expect_equal(r90$conf.high - r90$log_z, qnorm(0.95) * fit$se)
+  # rbind of rows
+  both <- rbind(as.data.frame(ex), as.data.frame(fit))
+  expect_identical(both$method, c("exact", "AIS"))
+  expect_identical(both$seed[[2]], fit$seed)
+  skip_if_not_installed("generics")
+  expect_identical(generics::glance(fit), row)
+  expect_error(generics::glance(fit, foo = 1), "Unused argument")
+  expect_error(generics::glance(fit, conf.level = 2), "`conf.level`")
+})
+
+test_that("tidy() and log_z_trace() give the per-step trace", {
+  set.seed(42)
+  g <- ising_grid(3, 3, coupling = 0.3)
+  fit <- ais(g, schedule_linear(30), n_chains = 20, progress = FALSE)
+  tr <- log_z_trace(fit)
+  expect_identical(tr, as.data.frame(fit$diagnostics))
+  expect_identical(nrow(tr), 30L)
+  expect_equal(tr$log_z[30], fit$log_z)
+  expect_identical(nrow(log_z_trace(log_partition(g, method = "exact"))), 0L)
+  expect_error(log_z_trace(1), "`x` must be a logz_estimate")
+  skip_if_not_installed("generics")
+  expect_identical(generics::tidy(fit), tr)
+})
+
+test_that("compare_estimates() tabulates several estimates and plots them", {
+  set.seed(43)
+  g <- ising_grid(3, 3, coupling = 0.4)
+  truth <- exact_log_z(g)
+  a <- ais(g, schedule_linear(100), n_chains = 50, progress = FALSE)
+  r <- rts(g, K = 10, n_chains = 10, sweeps = 200, progress = FALSE)
+  tab <- compare_estimates(exact = log_partition(g), a, list(r1 = r, r))
+  expect_s3_class(tab, "logz_comparison")
+  expect_identical(tab$name, c("exact", "AIS", "r1", "RTS"))
+  expect_identical(tab$log_z, c(truth, a$log_z, r$log_z, r$log_z))
+  expect_identical(tab$se, c(0, a$se, r$se, r$se))
+  # the estimates agree with the truth within their error bars (as they should)
+  expect_true(all(abs(tab$log_z[-1] - truth) < 5 * tab$se[-1] + 1e-8))
+  expect_output(print(tab), "4 estimates of log Z")
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_silent(plot(tab, truth = truth))
+  expect_error(compare_estimates(), "at least one")
+  expect_error(compare_estimates(a, b = 3), "`b` must be a logz_estimate")
+})
+
+test_that("gibbs_sample() draws convert to posterior draws with the chains kept apart", {
+  skip_if_not_installed("posterior")
+  set.seed(44)
+  g <- ising_grid(3, 3, coupling = 0.3, field = 0.2)
+  x <- gibbs_sample(g, 40, sweeps = 2, burn_in = 5, n_chains = 4)
+  expect_s3_class(x, "logz_gibbs")
+  for (f in list(posterior::as_draws, posterior::as_draws_df, posterior::as_draws_array,
+                 posterior::as_draws_matrix, posterior::as_draws_list,
+                 posterior::as_draws_rvars)) {
+    d <- f(x)
+    expect_true(posterior::is_draws(d))
+    expect_identical(posterior::nchains(d), 4L)
+    expect_equal(posterior::niterations(d), 10)
+  }
+  a <- posterior::as_draws_array(x)
+  expect_identical(posterior::variables(a), paste0("x", 1:9))
+  # chain c is rows (c - 1) * 10 + 1:10, in order
+  for (ch in 1:4)
+    expect_equal(as.vector(unclass(a)[, ch, ]), as.vector(unclass(x)[attr(x, "chain") == ch, ]))
+  df <- posterior::as_draws_df(x)
+  expect_identical(df$.chain, attr(x, "chain"))
+  expect_equal(df$x5, as.double(x[, 5]))
+  # unequal chains: draws_df holds them; arrays refuse with a clear error
+  y <- gibbs_sample(g, 10, n_chains = 3)
+  expect_identical(as.vector(table(posterior::as_draws_df(y)$.chain)), c(4L, 4L, 2L))
+  expect_error(posterior::as_draws_array(y), "chains of different lengths")
+  expect_error(posterior::as_draws_df(x, foo = 1), "Unused argument")
+  # the deprecated name still works, with a warning
+  set.seed(45)
+  a1 <- gibbs_sample(g, 12, n_chains = 3)
+  set.seed(45)
+  expect_warning(a2 <- gibbs_sample(g, 12, chains = 3), "deprecated")
+  expect_identical(a1, a2)
+})
+
+test_that("exact samples and blocked Gibbs convert to draws (one chain) and estimates without samples error", {
+  skip_if_not_installed("posterior")
+  set.seed(46)
+  g <- ising_grid(3, 3, coupling = 0.3)
+  s <- mip_sample(g, 8, progress = FALSE)
+  d <- posterior::as_draws_matrix(s)
+  expect_true(posterior::is_draws(d))
+  expect_identical(posterior::ndraws(d), 8L)
+  expect_identical(posterior::nchains(d), 1L)
+  expect_equal(unname(unclass(d)), unname(s$states * 1), ignore_attr = TRUE)
+  t <- astar_sample(astar_example("peaky", a = 5), 6)
+  expect_equal(as.vector(unclass(posterior::as_draws_array(t))), as.vector(t$samples))
+  b <- blocked_gibbs(g, block_size = 3, iterations = 20, thin = 2, progress = FALSE)
+  db <- posterior::as_draws_df(b)
+  expect_true(posterior::is_draws(db))
+  expect_identical(posterior::ndraws(db), 10L)
+  fit <- ais(g, schedule_linear(10), n_chains = 5, progress = FALSE)
+  expect_error(posterior::as_draws(fit), "holds no samples")
+})
+
+test_that("samples convert to coda mcmc / mcmc.list with chains, thinning and start", {
+  skip_if_not_installed("coda")
+  set.seed(47)
+  g <- ising_grid(3, 3, coupling = 0.3, field = 0.2)
+  x <- gibbs_sample(g, 60, sweeps = 3, burn_in = 10, n_chains = 3)
+  ml <- coda::as.mcmc.list(x)
+  expect_true(coda::is.mcmc.list(ml))
+  expect_identical(coda::nchain(ml), 3L)
+  expect_identical(coda::niter(ml), 20L)
+  expect_identical(coda::thin(ml), 3)
+  expect_identical(stats::start(ml[[1]]), 13)
+  expect_equal(unname(as.matrix(ml[[2]])), unname(unclass(x)[21:40, ]), ignore_attr = TRUE)
+  expect_error(coda::as.mcmc(x), "use coda::as.mcmc.list")
+  one <- coda::as.mcmc(gibbs_sample(g, 15))
+  expect_true(coda::is.mcmc(one))
+  expect_identical(coda::niter(one), 15L)
+  s <- mip_sample(g, 5, progress = FALSE)
+  expect_true(coda::is.mcmc(coda::as.mcmc(s)))
+  expect_true(coda::is.mcmc.list(coda::as.mcmc.list(s)))
+  b <- blocked_gibbs(g, block_size = 3, iterations = 20, thin = 4, progress = FALSE)
+  mb <- coda::as.mcmc(b)
+  expect_identical(coda::thin(mb), 4)
+  expect_identical(coda::niter(mb), 5L)
+  expect_error(coda::as.mcmc.list(gibbs_sample(g, 10, n_chains = 3)), "different lengths")
+})
+
+test_that("logml(), error_measures() and bf() treat estimates as bridgesampling results", {
+  skip_if_not_installed("bridgesampling")
+  set.seed(48)
+  g1 <- ising_grid(3, 3, coupling = 0.2)
+  g2 <- ising_grid(3, 3, coupling = 0.5)
+  a1 <- ais(g1, schedule_linear(50), n_chains = 30, progress = FALSE)
+  e2 <- log_partition(g2, method = "exact")
+  expect_identical(bridgesampling::logml(a1), a1$log_z)
+  em <- bridgesampling::error_measures(a1)
+  expect_named(em, c("re2", "cv", "percentage"))
+  expect_equal(em$cv, a1$se)
+  expect_equal(em$re2, a1$se^2)
+  expect_identical(bridgesampling::error_measures(e2)$cv, 0)
+  b <- bridgesampling::bf(a1, e2)
+  expect_s3_class(b, "bf_bridge")
+  expect_equal(b$bf, exp(a1$log_z - exact_log_z(g2)))
+  expect_false(b$log)
+  expect_identical(attr(b, "model_names"), c("a1", "e2"))
+  lb <- bridgesampling::bf(a1, e2, log = TRUE)
+  expect_equal(lb$bf, a1$log_z - exact_log_z(g2))
+  expect_output(print(lb), "Estimated log Bayes factor in favor of a1 over e2")
+  # the same object bridgesampling's own bf() gives for bridge objects
+  fake <- function(l) structure(list(logml = l, method = "normal"), class = "bridge")
+  ref <- bridgesampling::bf(fake(a1$log_z), fake(exact_log_z(g2)), log = TRUE)
+  expect_equal(unclass(lb)[c("bf", "log")], unclass(ref)[c("bf", "log")])
+  expect_identical(class(lb), class(ref))
+  # a bridge object as x2
+  expect_equal(bridgesampling::bf(a1, fake(1), log = TRUE)$bf, a1$log_z - 1)
+  expect_error(bridgesampling::bf(a1, 3), "`x2` must be a logz_estimate")
+  expect_error(bridgesampling::bf(a1, e2, log = NA), "`log`")
+})
+
+test_that("progress goes through progressr when its handlers are on, and pieces report", {
+  skip_if_not_installed("progressr")
+  skip_if_not_installed("future.apply")
+  g <- ising_grid(3, 3, coupling = 0.3)
+  seen <- 0L
+  old <- options(logz.progress = "progressr", progressr.enable = TRUE)
+  on.exit(options(old))
+  withCallingHandlers(
+    ais(g, schedule_linear(20), n_chains = 10, progress = TRUE),
+    progression = function(p) if (identical(p$type, "update")) seen <<- seen + 1L)
+  expect_gt(seen, 0L)
+  # split over workers (sequential plan): one step per finished piece
+  seen <- 0L
+  withCallingHandlers(
+    ais(g, schedule_linear(20), n_chains = 10, progress = TRUE, workers = 2),
+    progression = function(p) if (identical(p$type, "update")) seen <<- seen + 1L)
+  expect_identical(seen, 2L)
+  # no progressr signals with progress = FALSE, or with the text bar forced
+  seen <- 0L
+  withCallingHandlers(
+    ais(g, schedule_linear(20), n_chains = 10, progress = FALSE),
+    progression = function(p) seen <<- seen + 1L)
+  expect_identical(seen, 0L)
+  options(logz.progress = "txt")
+  expect_output(withCallingHandlers(
+    ais(g, schedule_linear(20), n_chains = 10, progress = TRUE),
+    progression = function(p) seen <<- seen + 1L), "100%")
+  expect_identical(seen, 0L)
+})
