@@ -13,6 +13,32 @@
 #' package's estimators can be asked for by name; the remaining arguments go
 #' to it.
 #'
+#' @section What `"auto"` picks and why: \describe{
+#'   \item{RBM, smaller layer <= `exact_max` units}{`"exact"`: enumerating
+#'     \eqn{2^{\min(n_v, n_h)}} states (the other layer summed out) is
+#'     exact, with no error to report.}
+#'   \item{larger RBM}{`"ais"` with [schedule_sm08()] (Salakhutdinov & Murray
+#'     2008): at equal sweeps AIS had the smaller RMSE than RTS and RAISE on
+#'     the 784 x 500 RBM (`bench/rts_hard.out`) and at 10^3 sweeps on the
+#'     784 x 100 one (`bench/rts_vs_ais.out`); its importance weights give an
+#'     ESS and an error bar.}
+#'   \item{Ising model, <= `exact_max` variables or junction-tree width <= 20}{`"exact"`
+#'     (enumeration or junction tree).}
+#'   \item{larger Ising model}{`"ais"` with a 1000-step linear schedule: on
+#'     12 x 12 grids no schedule beat linear by more than 3x in ESS and SM08
+#'     lost up to 25x (`bench/schedules_ising.out`).}
+#'   \item{GP classifier}{`"arm"`: adaptive resample-move over data points
+#'     (Fraccaro et al. 2016) estimates the evidence without bias in \eqn{Z}
+#'     and, with `repeats >= 2`, with an error bar (`"ep"` is faster but has
+#'     none; `bench/arm_gpc*.out`).}
+#'   \item{A* target}{`"astar"`: the Gumbel values of exact samples give an
+#'     unbiased log Z and its se (\eqn{\pi/\sqrt{6n}}).}
+#' }
+#' `"mip"` and `"rts"` are never picked automatically: GumbelMIP's cost grows
+#' quickly past ~50 variables (`bench/mip.out`), and RTS needs a good initial
+#' ladder. See the README's "Which method should I use?" for needs other
+#' than log Z (exact samples, tracking during training).
+#'
 #' @param model an [rbm()], [ising()], [gpc()] model or an [astar_target()].
 #' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
 #'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of

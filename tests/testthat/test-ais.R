@@ -34,7 +34,7 @@ test_that("AIS with 100 chains and 10^4 betas is within 0.05 nats on a 20-hidden
   # the bounds bracket the truth
   expect_true(fit$bounds[["lower"]] < fx$log_z && fx$log_z < fit$bounds[["upper"]])
   # the running estimate ends at the final estimate
-  d <- as.data.frame(fit)
+  d <- log_z_trace(fit)
   expect_equal(nrow(d), 10000L)
   expect_equal(d$log_z[10000], fit$log_z)
   expect_equal(d$beta[10000], 1)
@@ -97,7 +97,7 @@ test_that("print, summary, confint, as.data.frame and plot methods", {
   expect_output(print(summary(fit)), "95% CI")
   ci <- confint(fit)
   expect_equal(unname(ci[1, ]), fit$log_z + c(-1, 1) * qnorm(0.975) * fit$se)
-  expect_named(as.data.frame(fit), c("step", "beta", "ess", "log_z"))
+  expect_named(log_z_trace(fit), c("step", "beta", "ess", "log_z"))
   expect_true(all(c("log_z", "se", "method", "time", "counts", "diagnostics", "seed", "call")
                   %in% names(fit)))
   pdf(NULL)
