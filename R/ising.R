@@ -350,6 +350,10 @@ ising_random <- function(n, n_edges = min(2 * n, n * (n - 1) / 2), coupling = 1,
 #' @param threads number of OpenMP threads for enumeration (the junction tree
 #'   runs on one thread).
 #' @param pairwise also return the edge marginals.
+#' @param progress for `exact_log_z()`: show progress (default: in interactive
+#'   sessions). An enumeration of \eqn{2^{22}} states or more then runs in 64
+#'   to 256 chunks (the first variables fixed in each), reporting after each;
+#'   the answer is the same up to rounding.
 #' @param ... further arguments for methods.
 #' @return `exact_log_z()`: log Z (a number, in nats).
 #'   `exact_marginals()`: a list with `node` (numeric vector of length `n`,
@@ -379,9 +383,11 @@ NULL
 #' @rdname exact_log_z.ising
 #' @export
 exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
-                              max_states = 2^26, max_treewidth = 20L, threads = 1L, ...) {
+                              max_states = 2^26, max_treewidth = 20L, threads = 1L,
+                              progress = interactive(), ...) {
   method <- match.arg(method)
-  ising_exact(model, method, 0L, max_states, max_treewidth, threads)$log_z
+  check_flag(progress, "progress")
+  ising_exact(model, method, 0L, max_states, max_treewidth, threads, progress)$log_z
 }
 
 #' @rdname exact_log_z.ising
@@ -417,7 +423,8 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
 
 # The exact engine behind exact_log_z() and exact_marginals(): marginals 0
 # (log Z only), 1 (nodes) or 2 (nodes and edges).
-ising_exact <- function(model, method, marginals, max_states, max_treewidth, threads) {
+ising_exact <- function(model, method, marginals, max_states, max_treewidth, threads,
+                        progress = FALSE) {
   check_ising(model)
   check_number(max_states, "max_states", lower = 1)
   max_treewidth <- check_count(max_treewidth, "max_treewidth", min = 1L, max = 28L)
@@ -464,6 +471,8 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
   }
   if (method == "enumerate") {
     if (n > 40L || 2^n > max_states) too_many()
+    if (progress && marginals == 0L && n >= chunk_min_units)
+      return(list(log_z = ising_exact_chunked(model, threads), method = "enumerate"))
     res <- .Call(C_ising_enumerate, ising_c_model(model), marginals, threads)
   } else {
     if (n > jt_max_n)

@@ -301,9 +301,13 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
 #' @param max_states refuse to enumerate more than this many states
 #'   (default `2^26`, about a minute for a 784 x 26 RBM on one core).
 #' @param threads number of OpenMP threads.
+#' @param progress show progress (default: in interactive sessions). From
+#'   \eqn{2^{22}} states on, the enumeration then runs in 64 to 256 chunks
+#'   (the first units of the enumerated layer fixed in each), reporting after
+#'   each; the answer is the same up to rounding.
 #' @return log Z (a number, in nats).
 #' @section Errors: a model whose smaller layer has more than
-#'   `log2(max_states)` units.
+#'   `log2(max_states)` units; `progress` not `TRUE`/`FALSE`.
 #' @examples
 #' set.seed(1)
 #' m <- rbm(matrix(rnorm(20 * 8), 20, 8), rnorm(20), rnorm(8))
@@ -321,10 +325,11 @@ exact_log_z.default <- function(model, ...) {
 #' @rdname exact_log_z
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
-                            max_states = 2^26, threads = 1L, ...) {
+                            max_states = 2^26, threads = 1L, progress = interactive(), ...) {
   layer <- match.arg(layer)
   check_number(max_states, "max_states", lower = 1)
   threads <- check_threads(threads)
+  check_flag(progress, "progress")
   nv <- model$n_visible
   nh <- model$n_hidden
   if (nh == 0L || all(model$W == 0))
@@ -335,6 +340,7 @@ exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
     stop_no_call(sprintf(paste0("exact_log_z(): enumerating the %s layer needs 2^%d states, ",
                                 "more than `max_states` = %s. Use ais() for this model, ",
                                 "or raise `max_states`."), layer, n, format(max_states)))
+  if (progress && n >= chunk_min_units) return(rbm_exact_chunked(model, layer, threads))
   .Call(C_rbm_exact_log_z, model$W, model$a, model$b, if (layer == "hidden") 0L else 1L,
         threads)
 }

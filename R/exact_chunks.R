@@ -1,0 +1,81 @@
+# Exact log Z by enumeration in chunks, so that long enumerations report
+# progress (and can be interrupted between chunks): the first k enumerated
+# units are fixed to each of their 2^k values in turn, the rest is enumerated by
+# the C engine on the conditioned model, and the 2^k log Z's of the pieces are
+# combined by log-sum-exp:
+#   Z = sum_s exp(c(s)) Z(rest | s).
+# Used when `progress` is TRUE and the enumeration has >= 2^chunk_min_units
+# states; smaller enumerations take under a second.
+
+chunk_min_units <- 22L
+
+chunk_units <- function(n) min(8L, n - 16L)
+
+# The bits of 0, ..., 2^k - 1 as a 2^k x k 0/1 matrix (row p: prefix p - 1).
+prefix_bits <- function(k) {
+  P <- 2^k
+  outer(seq_len(P) - 1, 2^(seq_len(k) - 1), function(p, b) as.double((p %/% b) %% 2 == 1))
+}
+
+# RBM: enumerate `layer` ("hidden": the hidden units, visible summed out) with
+# the first k units of that layer fixed per chunk.
+rbm_exact_chunked <- function(model, layer, threads, k = chunk_units(if (layer == "hidden")
+                                model$n_hidden else model$n_visible), progress = TRUE) {
+  W <- model$W
+  a <- as.double(model$a)
+  b <- as.double(model$b)
+  S <- prefix_bits(k)
+  fix <- seq_len(k)
+  pb <- progress_bar(progress, nrow(S))
+  on.exit(pb$close())
+  lz <- numeric(nrow(S))
+  for (p in seq_len(nrow(S))) {
+    s <- S[p, ]
+    lz[p] <- if (layer == "hidden") {
+      sum(b[fix] * s) + .Call(C_rbm_exact_log_z, W[, -fix, drop = FALSE],
+                              a + drop(W[, fix, drop = FALSE] %*% s), b[-fix], 0L, threads)
+    } else {
+      sum(a[fix] * s) + .Call(C_rbm_exact_log_z, W[-fix, , drop = FALSE], a[-fix],
+                              b + drop(crossprod(W[fix, , drop = FALSE], s)), 1L, threads)
+    }
+    pb$update(p)
+  }
+  log_sum_exp(lz)
+}
+
+# Ising model: the first k variables fixed per chunk; their edges to the rest
+# become fields, edges among them and their fields a constant.
+ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progress = TRUE) {
+  e <- model$edges
+  v <- model$values
+  f <- as.double(model$field)
+  inner <- e$from <= k & e$to <= k
+  rest <- e$from > k & e$to > k
+  cross <- !inner & !rest
+  S <- prefix_bits(k)
+  pb <- progress_bar(progress, nrow(S))
+  on.exit(pb$close())
+  lz <- numeric(nrow(S))
+  cm <- list(n = model$n - k, from = e$from[rest] - k - 1L, to = e$to[rest] - k - 1L,
+             weight = e$weight[rest], lo = v[1], hi = v[2])
+  fixed_end <- ifelse(e$from[cross] <= k, e$from[cross], e$to[cross])
+  free_end <- ifelse(e$from[cross] <= k, e$to[cross], e$from[cross]) - k
+  for (p in seq_len(nrow(S))) {
+    x <- v[1] + S[p, ] * (v[2] - v[1])
+    const <- sum(e$weight[inner] * x[e$from[inner]] * x[e$to[inner]]) + sum(f[seq_len(k)] * x)
+    cm$field <- f[-seq_len(k)] + rowsum_chunk(free_end, e$weight[cross] * x[fixed_end], model$n - k)
+    lz[p] <- const + .Call(C_ising_enumerate, cm, 0L, threads)$log_z
+    pb$update(p)
+  }
+  log_sum_exp(lz)
+}
+
+# sum of w over groups g (1..n), as a length-n vector
+rowsum_chunk <- function(g, w, n) {
+  out <- numeric(n)
+  if (length(g)) {
+    s <- rowsum(w, g)
+    out[as.integer(rownames(s))] <- s[, 1]
+  }
+  out
+}
