@@ -562,6 +562,9 @@ euler_gamma <- 0.5772156649015329
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see
 #'   [scale_out]).
+#' @param progress report progress (default: in interactive sessions): with
+#'   `workers`, one step per finished piece through \pkg{progressr}, from any
+#'   future plan; a single piece runs in one C call without progress.
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
 #'   200 MB in 4-D).
@@ -609,10 +612,11 @@ euler_gamma <- 0.5772156649015329
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          reuse_bounds = TRUE, lower_bounds_per_node = 1L,
                          lower_bounds_dist = c("fixed", "poisson"), max_nodes = 1e6,
-                         workers = NULL) {
+                         workers = NULL, progress = interactive()) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
+  check_flag(progress, "progress")
   method <- match.arg(method)
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
@@ -631,7 +635,7 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
   if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i)
       astar_sample(target, size, method, reuse_bounds, lower_bounds_per_node, lower_bounds_dist,
-                   max_nodes, workers = 1L))
+                   max_nodes, workers = 1L, progress = FALSE), progress)
     gumbel <- unlist(lapply(parts, `[[`, "gumbel"))
     cost <- do.call(rbind, lapply(parts, `[[`, "cost"))
     res <- list(samples = do.call(rbind, lapply(parts, `[[`, "samples")),

@@ -46,7 +46,7 @@
 #' @param exact_max for `"auto"`: the largest number of units enumerated (the
 #'   smaller RBM layer, or the Ising variables); default 20.
 #' @param ... passed to the chosen estimator (e.g. `n_chains`, `schedule`,
-#'   `particles`, `n`).
+#'   `particles`, `n`); every estimator takes `progress`.
 #' @return A `logz_estimate` (see [logz_estimate]); for the exact methods a
 #'   `c("logz_exact", "logz_estimate")` with `se = 0`. Its `method` says which
 #'   estimator was used.
@@ -119,7 +119,7 @@ exact_estimate <- function(model, ...) {
                          seed = NULL, call = match.call()), "logz_exact")
 }
 
-ep_estimate <- function(model, ...) {
+ep_estimate <- function(model, progress = FALSE, ...) {   # EP is quick: no progress to show
   t0 <- proc.time()[["elapsed"]]
   lz <- ep_log_z(model, ...)
   new_logz_estimate(list(log_z = as.numeric(lz), se = NA_real_, method = "EP",

@@ -24,6 +24,8 @@
 #' @param K number of annealing steps (>= 1).
 #' @param knots number of betas at which the moments are estimated (>= 2).
 #' @param n_chains Gibbs chains per knot (>= 2).
+#' @param progress show progress over the knots (default: in interactive
+#'   sessions).
 #' @param sweeps Gibbs sweeps per chain kept after burn-in (>= 1).
 #' @param burn_in Gibbs sweeps discarded first (>= 0); the chains start from
 #'   the base distribution.
@@ -48,7 +50,8 @@
 #' plot(s, schedule_linear(500))
 #' @export
 schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L,
-                           burn_in = 100L, base = NULL, threads = 1L, from = NULL) {
+                           burn_in = 100L, base = NULL, threads = 1L, from = NULL,
+                           progress = interactive()) {
   check_schedule_model(model)
   K <- check_count(K, "K")
   if (!is.null(from)) {
@@ -63,12 +66,17 @@ schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
   threads <- check_threads(threads)
+  check_flag(progress, "progress")
   kb <- seq(0, 1, length.out = knots)
+  pb <- progress_bar(progress, knots)
+  on.exit(pb$close())
   if (is_ising(model))
     return(gms13_from_g(kb, ising_g_knots(model, kb, ising_base_field(model, base), n_chains,
-                                          sweeps, burn_in, threads), K))
+                                          sweeps, burn_in, threads, pb$update), K))
   a0 <- rbm_base_bias(model, base)
-  g <- vapply(kb, function(beta) {
+  g <- vapply(seq_along(kb), function(i) {
+    beta <- kb[i]
+    on.exit(pb$update(i))
     if (beta == 0) return(rbm_g0(model, a0))
     # a constant schedule: zero weight increments, one Gibbs sweep per step at
     # beta, and the moments of every step with equal weights

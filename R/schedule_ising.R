@@ -58,8 +58,11 @@ ising_varopt_pilot <- function(model, betas, n_chains, sweeps_per_step, a0, thre
 
 # g at the GMS13 knots from Gibbs chains on the tempered model p_beta (an ising
 # model with couplings beta w and fields beta f + (1 - beta) a0).
-ising_g_knots <- function(model, kb, a0, n_chains, sweeps, burn_in, threads) {
-  vapply(kb, function(beta) {
+ising_g_knots <- function(model, kb, a0, n_chains, sweeps, burn_in, threads,
+                          tick = function(i) NULL) {
+  vapply(seq_along(kb), function(i) {
+    beta <- kb[i]
+    on.exit(tick(i))
     if (beta == 0) return(ising_g0(model, a0))
     e <- model$edges
     e$weight <- beta * e$weight

@@ -250,3 +250,29 @@ test_that("exact enumeration in chunks (for progress) gives the same log Z", {
   expect_equal(lz, exact_log_z(g, method = "junction_tree"), tolerance = 1e-10)
   expect_error(exact_log_z(g, progress = NA), "`progress`")
 })
+
+test_that("`progress` is accepted by every estimator log_partition() dispatches to", {
+  set.seed(50)
+  g <- ising_grid(3, 3, coupling = 0.3)
+  expect_s3_class(log_partition(g, progress = FALSE), "logz_exact")
+  expect_s3_class(log_partition(g, method = "ais", n_chains = 10, progress = FALSE), "logz_ais")
+  expect_s3_class(log_partition(g, method = "arm", particles = 20, progress = FALSE), "logz_arm")
+  expect_s3_class(log_partition(g, method = "rts", K = 5, n_chains = 5, sweeps = 20,
+                                progress = FALSE), "logz_rts")
+  expect_s3_class(log_partition(g, method = "mip", n = 2, progress = FALSE), "logz_mip")
+  expect_s3_class(log_partition(astar_example("peaky", a = 5), n = 5, progress = FALSE),
+                  "logz_astar")
+  d <- data.frame(x = c(-1, -0.5, 0.2, 0.8, 1.5), y = factor(c("a", "a", "b", "a", "b")))
+  expect_s3_class(log_partition(gpc(y ~ x, d, lengthscale = 1, amplitude = 1), method = "ep",
+                                progress = FALSE), "logz_ep")
+  expect_error(astar_sample(astar_example("peaky", a = 5), 5, progress = "no"), "`progress`")
+  # schedule_gms13(): one progress step per knot
+  skip_if_not_installed("progressr")
+  old <- options(logz.progress = "progressr", progressr.enable = TRUE)
+  on.exit(options(old))
+  seen <- 0L
+  withCallingHandlers(schedule_gms13(g, K = 50, knots = 4, n_chains = 4, sweeps = 10, burn_in = 5,
+                                     progress = TRUE),
+                      progression = function(p) if (identical(p$type, "update")) seen <<- seen + 1L)
+  expect_identical(seen, 4L)
+})
