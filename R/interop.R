@@ -35,8 +35,6 @@
 #'   lists of them; otherwise unused (an error if given).
 #' @param truth for `plot()`: an optional reference value of log Z drawn as a
 #'   horizontal line.
-#' @param row.names,optional as in [as.data.frame()]; `row.names` replaces
-#'   the row name.
 #' @return `glance()` and `as.data.frame()`: a one-row data frame with the
 #'   columns above; `tidy()` and `log_z_trace()`: the trace data frame (zero
 #'   rows for methods without one, e.g. exact values and EP);
