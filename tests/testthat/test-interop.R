@@ -276,3 +276,21 @@ test_that("`progress` is accepted by every estimator log_partition() dispatches 
                       progression = function(p) if (identical(p$type, "update")) seen <<- seen + 1L)
   expect_identical(seen, 4L)
 })
+
+test_that("one name for a count of chains: n_chains (old names warn and still work)", {
+  expect_warning(ctl <- logz:::rts_track_control(list(chains = 7)), "track\\$n_chains")
+  expect_identical(ctl$chains, 7L)
+  expect_identical(logz:::rts_track_control(list(n_chains = 9))$chains, 9L)
+  expect_error(logz:::rts_track_control(list(n_chains = 0)), "track\\$n_chains")
+  ns <- asNamespace("logz")
+  fns <- c(mget(getNamespaceExports("logz"), envir = ns),
+           mget(grep("^(ais|raise|rts|arm|gibbs_sample|schedule_[a-z0-9]+)\\.", ls(ns), value = TRUE),
+                envir = ns))
+  has <- function(arg) names(Filter(function(f) is.function(f) && arg %in% names(formals(f)), fns))
+  expect_true(length(has("n_chains")) >= 8L)
+  expect_identical(has("chains"), "gibbs_sample.ising")
+  # the only other chain-count name is the deprecated alias of gibbs_sample(), after `...`
+  fm <- names(formals(logz:::gibbs_sample.ising))
+  expect_identical(fm[length(fm)], "chains")
+  expect_identical(which(fm == "..."), length(fm) - 1L)
+})
