@@ -14,7 +14,7 @@
 suppressPackageStartupMessages(library(logz))
 cat(logz:::blas_info(), "\n")
 cat("cores:", parallel::detectCores(), "\n\n")
-R <- as.integer(Sys.getenv("AISF_BENCH_REPEATS", "10"))
+R <- as.integer(Sys.getenv("AISF_BENCH_REPEATS", "30"))
 
 gauss <- function(mu, S) {
   Si <- solve(S)
