@@ -103,6 +103,9 @@ test_that("bad input gives clear errors naming the argument", {
   expect_error(ais(function(x) 0, b, s, vectorized = NA), "`vectorized`")
   expect_error(ais(function(x) 0, b, s, target_accept = 1), "`target_accept`")
   expect_error(ais(function(x) 0, b, c(0.5, 1)), "schedule|betas")
+  expect_error(ais(function(x) stop("boom in the user's density"), b, s, n_chains = 5),
+               "boom in the user's density")
+  expect_error(ais(function(x) TRUE, b, s, n_chains = 5), "`model` must return one number")
   expect_error(ais("f", b), "does not know how to handle")
   expect_error(log_partition(function(x) 0, method = "mip", base = b), "does not apply")
 })
