@@ -109,3 +109,19 @@ test_that("bad input gives clear errors naming the argument", {
   expect_error(ais("f", b), "does not know how to handle")
   expect_error(log_partition(function(x) 0, method = "mip", base = b), "does not apply")
 })
+
+test_that("a long run stops at a time limit and the session stays usable", {
+  skip_on_cran()
+  f <- function(X) -rowSums(X^2) / 2
+  setTimeLimit(elapsed = 1, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  msg <- tryCatch({
+    ais(f, proposal_normal(c(0, 0), 1), schedule_linear(1e6), n_chains = 50, vectorized = TRUE)
+    "finished"
+  }, error = function(e) conditionMessage(e))
+  setTimeLimit(elapsed = Inf)
+  expect_match(msg, "time limit")
+  set.seed(1)
+  expect_s3_class(ais(f, proposal_normal(0, 1), schedule_linear(5), n_chains = 5,
+                      vectorized = TRUE), "logz_ais")
+})
