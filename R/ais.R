@@ -256,6 +256,7 @@ print.logz_ais <- function(x, ...) {
 #'   against beta, with the final 3-sd bounds), `"weights"` (histogram of the
 #'   final log weights relative to their maximum), `"schedule"` (beta against
 #'   step) or `"estimate"` (see [plot.logz_estimate()]).
+#' @param main the title; `NULL` for the default (method and key figures).
 #' @param ... graphical parameters passed to [graphics::plot.default()].
 #' @return `x`, invisibly.
 #' @examples
@@ -265,7 +266,8 @@ print.logz_ais <- function(x, ...) {
 #' plot(fit, type = "ess")
 #' plot(fit, type = "log_z")
 #' @export
-plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"), ...) {
+plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"),
+                          main = NULL, ...) {
   type <- match.arg(type)
   d <- x$diagnostics
   M <- x$counts[["chains"]]
@@ -273,7 +275,8 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
     ess = {
       plot(d$beta, d$ess / M, type = "n", ylim = c(0, 1), xlab = expression(beta),
            ylab = "ESS / M (on-the-fly weights)",
-           main = sprintf("%s: effective sample size (M = %d chains)", x$method, M), ...)
+           main = or_default(main, sprintf("%s: effective sample size (M = %d chains)",
+                                           x$method, M)), ...)
       graphics::lines(d$beta, d$ess / M)
       graphics::abline(h = 0.1, lty = 2, col = "red")
       graphics::legend("left", c("ESS / M", "0.1 (unreliable below)"), lty = c(1, 2),
@@ -285,7 +288,8 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
       rng <- range(d$log_z, fin)
       plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
            ylab = expression("running estimate of log " * Z[beta] * " (nats)"),
-           main = sprintf("%s: running log Z (final %.4f, se %.4f)", x$method, x$log_z, x$se),
+           main = or_default(main, sprintf("%s: running log Z (final %.4f, se %.4f)", x$method,
+                                           x$log_z, x$se)),
            ...)
       graphics::lines(d$beta, d$log_z)
       graphics::abline(h = fin, lty = 2, col = "grey40")
@@ -296,15 +300,16 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
       lw <- x$log_weights - max(x$log_weights)
       graphics::hist(lw, breaks = "FD", xlab = "log weight - max log weight (nats)",
                      ylab = "chains",
-                     main = sprintf("%s: final log weights (ESS %.1f of %d)", x$method, x$ess, M),
+                     main = or_default(main, sprintf("%s: final log weights (ESS %.1f of %d)",
+                                                     x$method, x$ess, M)),
                      ...)
     },
     schedule = {
       plot(d$step, d$beta, type = "n", xlab = "step k", ylab = expression(beta[k]),
-           main = sprintf("%s: %s schedule, %d steps", x$method, attr(x$schedule, "name"),
-                          nrow(d)), ...)
+           main = or_default(main, sprintf("%s: %s schedule, %d steps", x$method,
+                                          attr(x$schedule, "name"), nrow(d))), ...)
       graphics::lines(d$step, d$beta)
     },
-    estimate = plot.logz_estimate(x, ...))
+    estimate = plot.logz_estimate(x, main = main, ...))
   invisible(x)
 }

@@ -173,7 +173,8 @@ ais_function_wrapper <- function(model, vectorized, d) {
     if (length(bad))
       stop_no_call(sprintf(paste0("`model` must return a finite log density or -Inf; at point ",
                                   "(%s) it gave %s."),
-                           paste(format(X[bad[1], ], digits = 4), collapse = ", "), format(v[bad[1]])))
+                           paste(format(X[bad[1], ], digits = 4), collapse = ", "),
+                           format(v[bad[1]])))
     v
   }
 }

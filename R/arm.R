@@ -372,6 +372,7 @@ print.logz_arm <- function(x, ...) {
 #'   `"ess"` (ESS of the smoothed weights as a fraction gamma of R_n, with the
 #'   gamma threshold), `"log_z"` (running estimate of log Z_n, nats) or
 #'   `"estimate"` (see [plot.logz_estimate()]).
+#' @param main the title; `NULL` for the default.
 #' @param run `NULL` (default: with `repeats > 1`, the median over the runs
 #'   with a band from the smallest to the largest) or the number of one run.
 #' @param ... graphical parameters passed to [graphics::plot.default()].
@@ -384,9 +385,10 @@ print.logz_arm <- function(x, ...) {
 #' plot(fit, type = "ess")
 #' plot(fit, type = "log_z", run = 2)
 #' @export
-plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), run = NULL, ...) {
+plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), run = NULL,
+                          main = NULL, ...) {
   type <- match.arg(type)
-  if (type == "estimate") return(plot.logz_estimate(x, ...))
+  if (type == "estimate") return(plot.logz_estimate(x, main = main, ...))
   runs <- sort(unique(x$diagnostics$run))
   if (!is.null(run)) {
     run <- check_count(run, "run", max = max(runs))
@@ -407,7 +409,8 @@ plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), 
   ylab <- switch(type, particles = expression("particles " * R[n]),
                  ess = expression(gamma == R[eff] / R[n]),
                  log_z = expression("running estimate of log " * Z[n] * " (nats)"))
-  main <- switch(type, particles = sprintf("%s: particles per iteration", x$method),
+  main <- if (!is.null(main)) main else
+    switch(type, particles = sprintf("%s: particles per iteration", x$method),
                  ess = sprintf("%s: ESS fraction of the smoothed weights", x$method),
                  log_z = sprintf("%s: running log Z (final %.4f)", x$method,
                                  if (band) x$log_z else x$log_z_runs[runs[1]]))

@@ -103,7 +103,8 @@ plot.logz_raise <- function(x, type = c("examples", "ess", "estimate"), main = N
                      pt.cex = c(1, 1, 2), bty = "n", horiz = FALSE)
   } else {
     plot(d$example, d$ess / M, type = "n", ylim = c(0, 1), xlab = or_default(xlab, "example"),
-         ylab = "ESS / chains", main = or_default(main, sprintf("RAISE: ESS per example (M = %d chains)", M)),
+         ylab = "ESS / chains",
+         main = or_default(main, sprintf("RAISE: ESS per example (M = %d chains)", M)),
          ...)
     graphics::points(d$example, d$ess / M, pch = 20)
     graphics::abline(h = 0.1, lty = 2, col = "red")

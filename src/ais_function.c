@@ -68,7 +68,8 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     double *Xp = REAL(Xs);
     double *X = (double *) R_alloc((size_t) M * d, sizeof(double));
     double *lf = (double *) R_alloc(M, sizeof(double)), *lb = (double *) R_alloc(M, sizeof(double));
-    double *lfp = (double *) R_alloc(M, sizeof(double)), *lbp = (double *) R_alloc(M, sizeof(double));
+    double *lfp = (double *) R_alloc(M, sizeof(double));
+    double *lbp = (double *) R_alloc(M, sizeof(double));
     double *row = (double *) R_alloc(d, sizeof(double));
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *LW = (double *) R_alloc((size_t) M * K, sizeof(double));
@@ -92,7 +93,8 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     proposal_support(&p, lo, hi);
     for (int c = 0; c < M; c++)
         for (int j = 0; j < d; j++)
-            Xp[c + (size_t) M * j] = proposal_quantile1(&p, j, lo[j], hi[j], logz_stream_unif(&st[c]));
+            Xp[c + (size_t) M * j] =
+                proposal_quantile1(&p, j, lo[j], hi[j], logz_stream_unif(&st[c]));
     fn_eval(call, M, lf);
     base_eval(&p, Xp, M, row, lb);
     memcpy(X, Xp, sizeof(double) * (size_t) M * d);

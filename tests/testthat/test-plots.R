@@ -134,6 +134,8 @@ test_that("threshold lines, bands and legends are drawn where they belong", {
   expect_match(titles(d)[1], "upper")
   d <- drawn(plot(o$ais_rbm, type = "estimate"))
   expect_true(all(c("95% interval (1.96 se)", "3-sd bounds", "estimate") %in% texts(d)))
+  for (x in o[c("ais_rbm", "arm_repeats", "raise", "exact")])
+    expect_identical(titles(drawn(plot(x, main = "my title")))[1], "my title")
   d <- drawn(plot(o$exact))
   expect_true("exact value" %in% texts(d))
   expect_false(any(grepl("interval", texts(d))))
