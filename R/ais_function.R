@@ -78,7 +78,7 @@
 #' # unnormalised N(1, 0.5^2) in 2-D: log Z = log(2 * pi * 0.25) = 0.4516
 #' f <- function(theta) -sum((theta - 1)^2) / (2 * 0.25)
 #' set.seed(1)
-#' fit <- ais(f, proposal_normal(c(0, 0), 2), schedule_geometric(50), n_chains = 50)
+#' fit <- ais(f, proposal_normal(c(0, 0), 2), n_chains = 100)   # 200 geometric steps
 #' fit
 #' log(2 * pi * 0.25)
 #' @rdname ais_function
