@@ -35,6 +35,10 @@
 #' weakly (through the shared scale) on the other chains' past. `adapt =
 #' "none"` keeps `step_size` throughout.
 #'
+#' `plot()` draws the pictures of [plot.logz_ais()] and, with `type =
+#' "accept"`, the Metropolis acceptance fraction at each beta with the
+#' adaptation's target (dashed) and the step scale \eqn{s_k} (right axis).
+#'
 #' @param model a function returning the log of an unnormalised density (see
 #'   the contract above).
 #' @param base a `logz_proposal` (e.g. [proposal_normal()]) giving the
@@ -147,6 +151,7 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
                   chains = n_chains, steps = K)
   fit$x <- res$x
   fit$adapt <- adapt
+  fit$target_accept <- target_accept
   class(fit) <- c("logz_ais_function", class(fit))
   fit
 }
@@ -201,5 +206,39 @@ print.logz_ais_function <- function(x, ...) {
               x$adapt))
   cat(sprintf("  %s density evaluations in %.2f s\n",
               format(x$counts[["density_evaluations"]], big.mark = ","), x$time))
+  invisible(x)
+}
+
+#' @rdname ais_function
+#' @param x a `logz_ais_function` result.
+#' @param type `"ess"`, `"log_z"`, `"weights"`, `"schedule"`, `"estimate"`
+#'   (see [plot.logz_ais()]) or `"accept"`.
+#' @param main the title; `NULL` for the default.
+#' @export
+plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "schedule", "accept",
+                                               "estimate"), main = NULL, ...) {
+  type <- match.arg(type)
+  if (type != "accept") return(NextMethod(type = type, main = main))
+  d <- x$diagnostics[!is.na(x$diagnostics$accept), ]
+  op <- graphics::par(mar = c(5, 4, 4, 4) + 0.1)
+  on.exit(graphics::par(op))
+  plot(d$beta, d$accept, type = "n", ylim = c(0, 1), xlab = expression(beta),
+       ylab = "Metropolis acceptance fraction",
+       main = or_default(main, sprintf("AIS on an R log density: acceptance (%s step scale)",
+                                       x$adapt)), ...)
+  graphics::lines(d$beta, d$accept)
+  graphics::abline(h = x$target_accept, lty = 2, col = "red")
+  s <- d$step_scale
+  rs <- range(s)
+  if (diff(rs) == 0) rs <- rs * c(0.5, 1.5)
+  graphics::lines(d$beta, (s - rs[1]) / diff(rs), col = "steelblue", lty = 3, lwd = 2)
+  at <- pretty(rs)
+  at <- at[at >= rs[1] & at <= rs[2]]
+  graphics::axis(4, at = (at - rs[1]) / diff(rs), labels = format(at), col.axis = "steelblue")
+  graphics::mtext("step scale s_k (right axis)", side = 4, line = 2.5, col = "steelblue")
+  graphics::legend("topright", c("acceptance", sprintf("target %.2f", x$target_accept),
+                                 "step scale"),
+                   lty = c(1, 2, 3), lwd = c(1, 1, 2), col = c("black", "red", "steelblue"),
+                   bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
   invisible(x)
 }
