@@ -22,7 +22,8 @@
 #' it is R's BLAS) is asked to run single-threaded so the two thread pools do
 #' not compete for cores.
 #'
-#' @param model the model: an `rbm`.
+#' @param model the model: an `rbm` (for Ising models, GP classifiers and R
+#'   log densities see [ais.ising()], [ais.gpc()] and [ais.function()]).
 #' @param schedule a [logz_schedule][schedule] (or numeric vector of betas
 #'   from 0 to 1), e.g. [schedule_sm08()] (the default) or
 #'   [schedule_linear()].
