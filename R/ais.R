@@ -22,7 +22,8 @@
 #' it is R's BLAS) is asked to run single-threaded so the two thread pools do
 #' not compete for cores.
 #'
-#' @param model the model: an `rbm`.
+#' @param model the model: an `rbm` (for Ising models, GP classifiers and R
+#'   log densities see [ais.ising()], [ais.gpc()] and [ais.function()]).
 #' @param schedule a [logz_schedule][schedule] (or numeric vector of betas
 #'   from 0 to 1), e.g. [schedule_sm08()] (the default) or
 #'   [schedule_linear()].
@@ -251,10 +252,13 @@ print.logz_ais <- function(x, ...) {
 #' Plot an AIS run
 #'
 #' @param x a `logz_ais` result.
-#' @param type `"ess"` (ESS of the on-the-fly weights against beta),
-#'   `"log_z"` (running log Z estimate against beta, with the final 3-sd
-#'   bounds), `"weights"` (histogram of the final log weights relative to their
-#'   maximum) or `"schedule"` (beta against step).
+#' @param type `"ess"` (ESS of the on-the-fly weights as a fraction of the M
+#'   chains against beta, with the 0.1 line under which the weights are
+#'   unreliable), `"log_z"` (running estimate of log \eqn{Z_\beta} in nats
+#'   against beta, with the final 3-sd bounds), `"weights"` (histogram of the
+#'   final log weights relative to their maximum), `"schedule"` (beta against
+#'   step) or `"estimate"` (see [plot.logz_estimate()]).
+#' @param main the title; `NULL` for the default (method and key figures).
 #' @param ... graphical parameters passed to [graphics::plot.default()].
 #' @return `x`, invisibly.
 #' @examples
@@ -264,30 +268,50 @@ print.logz_ais <- function(x, ...) {
 #' plot(fit, type = "ess")
 #' plot(fit, type = "log_z")
 #' @export
-plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule"), ...) {
+plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"),
+                          main = NULL, ...) {
   type <- match.arg(type)
   d <- x$diagnostics
   M <- x$counts[["chains"]]
   switch(type,
     ess = {
-      plot(d$beta, d$ess, type = "n", ylim = c(0, M), xlab = expression(beta),
-           ylab = "ESS of on-the-fly weights", ...)
-      graphics::lines(d$beta, d$ess)
+      plot(d$beta, d$ess / M, type = "n", ylim = c(0, 1), xlab = expression(beta),
+           ylab = "ESS / M (on-the-fly weights)",
+           main = or_default(main, sprintf("%s: effective sample size (M = %d chains)",
+                                           x$method, M)), ...)
+      graphics::lines(d$beta, d$ess / M)
+      graphics::abline(h = 0.1, lty = 2, col = "red")
+      graphics::legend("left", c("ESS / M", "0.1 (unreliable below)"), lty = c(1, 2),
+                       col = c("black", "red"), bg = grDevices::adjustcolor("white", 0.8),
+                       box.col = NA)
     },
     log_z = {
-      rng <- range(d$log_z, x$bounds[is.finite(x$bounds)])
+      fin <- x$bounds[is.finite(x$bounds)]
+      rng <- range(d$log_z, fin)
       plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
-           ylab = expression("running estimate of log " * Z[beta]), ...)
+           ylab = expression("running estimate of log " * Z[beta] * " (nats)"),
+           main = or_default(main, sprintf("%s: running log Z (final %.4f, se %.4f)", x$method,
+                                           x$log_z, x$se)),
+           ...)
       graphics::lines(d$beta, d$log_z)
-      graphics::abline(h = x$bounds[is.finite(x$bounds)], lty = 2, col = "grey40")
+      graphics::abline(h = fin, lty = 2, col = "grey40")
+      graphics::legend("bottomright", c("running estimate", "final 3-sd bounds"), lty = c(1, 2),
+                       col = c("black", "grey40"), bty = "n")
     },
     weights = {
       lw <- x$log_weights - max(x$log_weights)
-      graphics::hist(lw, breaks = "FD", main = "", xlab = "log weight - max log weight", ...)
+      graphics::hist(lw, breaks = "FD", xlab = "log weight - max log weight (nats)",
+                     ylab = "chains",
+                     main = or_default(main, sprintf("%s: final log weights (ESS %.1f of %d)",
+                                                     x$method, x$ess, M)),
+                     ...)
     },
     schedule = {
-      plot(d$step, d$beta, type = "n", xlab = "step k", ylab = expression(beta), ...)
+      plot(d$step, d$beta, type = "n", xlab = "step k", ylab = expression(beta[k]),
+           main = or_default(main, sprintf("%s: %s schedule, %d steps", x$method,
+                                          attr(x$schedule, "name"), nrow(d))), ...)
       graphics::lines(d$step, d$beta)
-    })
+    },
+    estimate = plot.logz_estimate(x, main = main, ...))
   invisible(x)
 }

@@ -729,7 +729,7 @@ new_astar_samples <- function(res, target, log_z, se, gumbel, method, subclass, 
 #'
 #' @param x,object a `logz_samples` result of [astar_sample()],
 #'   [os_star_sample()] or [rejection_sample()].
-#' @param type `"samples"` or `"cost"`.
+#' @param type `"samples"`, `"cost"` or `"estimate"` (see [plot.logz_estimate()]).
 #' @param breaks histogram breaks (see [graphics::hist()]).
 #' @param ... passed to [graphics::plot.default()].
 #' @return `print()` and `plot()`: `x`, invisibly. `summary()`: an object of
@@ -784,8 +784,9 @@ print.summary.logz_samples <- function(x, ...) {
 
 #' @rdname logz_samples
 #' @export
-plot.logz_samples <- function(x, type = c("samples", "cost"), breaks = 30, ...) {
+plot.logz_samples <- function(x, type = c("samples", "cost", "estimate"), breaks = 30, ...) {
   type <- match.arg(type)
+  if (type == "estimate") return(plot.logz_estimate(x, ...))
   s <- x$samples
   if (type == "cost") {
     cst <- x$cost
@@ -808,6 +809,9 @@ plot.logz_samples <- function(x, type = c("samples", "cost"), breaks = 30, ...) 
     graphics::rect(h$breaks[-length(h$breaks)], 0, h$breaks[-1], h$density, col = "grey85",
                    border = "grey60")
     graphics::lines(grid, dens, col = "red", lwd = 2)
+    graphics::legend("topright", c("exact samples", "target density (normalised)"),
+                     fill = c("grey85", NA), border = c("grey60", NA), lty = c(NA, 1),
+                     lwd = c(NA, 2), col = c(NA, "red"), bty = "n")
   } else {
     graphics::plot(s[, 1], s[, 2], type = "n", xlab = colnames(s)[1], ylab = colnames(s)[2],
                    main = sprintf("%s: %s", x$method, x$target$name), ...)

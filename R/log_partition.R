@@ -39,7 +39,9 @@
 #' ladder. See the README's "Which method should I use?" for needs other
 #' than log Z (exact samples, tracking during training).
 #'
-#' @param model an [rbm()], [ising()], [gpc()] model or an [astar_target()].
+#' @param model an [rbm()], [ising()], [gpc()] model, an [astar_target()], or
+#'   an R function giving an unnormalised log density (with a `base`
+#'   proposal in `...`; `"auto"` uses [ais.function()]).
 #' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
 #'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of
 #'   discrete models by [mip_sample()], whose Gumbel values give log Z).
@@ -78,6 +80,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
   kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"
           else if (inherits(model, "gpc")) "gpc"
           else if (inherits(model, "logz_astar_target")) "astar"
+          else if (is.function(model)) "function"
           else stop_no_call(sprintf(paste0("log_partition() does not know how to handle `model` ",
                                            "of class %s (expected an rbm, ising, gpc model or an ",
                                            "astar_target)."), paste(class(model), collapse = "/")))
@@ -85,11 +88,11 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
     method <- switch(kind,
       rbm = if (min(model$n_visible, model$n_hidden) <= exact_max) "exact" else "ais",
       ising = if (model$n <= exact_max || ising_treewidth_ok(model)) "exact" else "ais",
-      gpc = "arm", astar = "astar")
+      gpc = "arm", astar = "astar", "function" = "ais")
   }
   allowed <- switch(kind, rbm = c("exact", "ais", "rts", "arm", "mip"),
                     ising = c("exact", "ais", "rts", "arm", "mip"), gpc = c("ais", "arm", "ep"),
-                    astar = "astar")
+                    astar = "astar", "function" = c("ais", "rts"))
   if (!method %in% allowed)
     stop_no_call(sprintf("`method = \"%s\"` does not apply to %s; use one of %s.", method,
                          if (kind == "astar") "an A* target" else sprintf("a %s model", kind),

@@ -539,9 +539,9 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
 #' @rdname mip_sample
 #' @param x,object a `logz_mip` result.
 #' @param type for `plot()`: `"bounds"` (the anytime \eqn{v^*} and \eqn{U}
-#'   of every sample against search nodes, from `trace`) or `"cost"` (nodes
-#'   per sample).
-#' @param ... ignored.
+#'   of every sample against search nodes, from `trace`), `"cost"` (nodes
+#'   per sample) or `"estimate"` (see [plot.logz_estimate()]).
+#' @param ... ignored by `print()`; graphical parameters for `plot()`.
 #' @export
 print.logz_mip <- function(x, ...) {
   n <- length(x$value)
@@ -583,26 +583,44 @@ print.summary.logz_mip <- function(x, ...) {
 
 #' @rdname mip_sample
 #' @export
-plot.logz_mip <- function(x, type = c("bounds", "cost"), ...) {
+plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
   type <- match.arg(type)
+  if (type == "estimate") return(plot.logz_estimate(x, ...))
   if (type == "cost") {
     graphics::plot(seq_along(x$nodes), pmax(x$nodes, 1), log = "y", pch = 16,
-                   col = ifelse(x$exact, "black", "red"), xlab = "sample", ylab = "nodes",
-                   main = sprintf("%s: search nodes (red: stopped early)", x$method))
+                   ylim = c(1, 3 * max(x$nodes, 1)),
+                   col = ifelse(x$exact, "black", "red"), xlab = "sample",
+                   ylab = "branch-and-bound nodes (log scale)",
+                   main = sprintf("%s: search nodes per sample", x$method), ...)
+    graphics::legend("topright", c("exact", "stopped early"), pch = 16, col = c("black", "red"),
+                     bg = "white", box.col = NA)
     return(invisible(x))
   }
   tr <- x$trace
   ce <- euler_gamma
   rng <- range(c(tr$value, tr$upper)[is.finite(c(tr$value, tr$upper))]) - ce
-  graphics::plot(range(pmax(tr$nodes, 1)), rng, type = "n", log = "x", xlab = "search nodes",
-                 ylab = "value - C_E", main = sprintf("%s: anytime v* and U", x$method))
+  graphics::plot(range(pmax(tr$nodes, 1)), rng, type = "n", log = "x",
+                 xlab = "branch-and-bound nodes searched (log scale)",
+                 ylab = "perturbed objective - C_E (nats)",
+                 main = sprintf(paste0("%s: anytime bounds per sample\n",
+                                       "best perturbed value v* (lower) and LP bound U (upper)"),
+                                x$method), ...)
   for (s in unique(tr$sample)) {
     t <- tr[tr$sample == s, ]
     graphics::lines(pmax(t$nodes, 1), t$value - ce, col = "blue")
     graphics::lines(pmax(t$nodes, 1), pmin(t$upper, rng[2] + ce) - ce, col = "red")
   }
-  graphics::legend("topright", c("v* (lower)", "U (upper)"), col = c("blue", "red"), lty = 1,
-                   bty = "n")
+  leg <- c("v* - C_E (lower, one line per sample)", "U - C_E (upper)")
+  lcol <- c("blue", "red")
+  lty <- c(1, 1)
+  if (is.finite(x$log_z)) {
+    graphics::abline(h = x$log_z, lty = 2, col = "black")
+    leg <- c(leg, sprintf("log Z estimate %.3f", x$log_z))
+    lcol <- c(lcol, "black")
+    lty <- c(lty, 2)
+  }
+  graphics::legend("topright", leg, col = lcol, lty = lty,
+                   bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
   invisible(x)
 }
 

@@ -125,21 +125,24 @@ plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
     if (is.null(h) || nrow(h) == 0L)
       stop_no_call("This rbm has no training history; use `type = \"filters\"`.")
     if (!is.null(h$train_ll)) {  # rts: log-likelihood tracked by rbm_train(track_log_z = TRUE)
-      rng <- range(h$train_ll, h$valid_ll, na.rm = TRUE)
+      has_valid <- !is.null(h$valid_ll) && any(!is.na(h$valid_ll))
+      rng <- range(h$train_ll, if (has_valid) h$valid_ll, na.rm = TRUE)
       plot(h$epoch, h$train_ll, type = "n", ylim = rng, xlab = "epoch",
-           ylab = "mean log-likelihood (nats, RTS log Z)", ...)
+           ylab = "mean log-likelihood (nats per example)",
+           main = "RBM training: log-likelihood per epoch (log Z by RTS)", ...)
       graphics::lines(h$epoch, h$train_ll, col = "blue")
       graphics::points(h$epoch, h$train_ll, pch = 20, col = "blue")
-      if (any(!is.na(h$valid_ll))) {
+      if (has_valid) {
         graphics::lines(h$epoch, h$valid_ll, col = "red")
         graphics::points(h$epoch, h$valid_ll, pch = 20, col = "red")
       }
-      graphics::legend("bottomright", c("train", "validation"), col = c("blue", "red"),
-                       lty = 1, bty = "n")
+      graphics::legend("bottomright", c("train", if (has_valid) "validation"),
+                       col = c("blue", if (has_valid) "red"), lty = 1, pch = 20, bty = "n")
       return(invisible(x))
     }
     plot(h$epoch, h$reconstruction_error, type = "n", xlab = "epoch",
-         ylab = "reconstruction error (per example)", ...)
+         ylab = "reconstruction error (per example)",
+         main = "RBM training: reconstruction error per epoch", ...)
     graphics::lines(h$epoch, h$reconstruction_error)
     graphics::points(h$epoch, h$reconstruction_error, pch = 20)
   } else {

@@ -70,6 +70,9 @@ SEXP ais_rbm_prepare_call(SEXP model);
 int blas_threads_limit(int n);
 void blas_threads_restore(int old);
 
+/* ---- ais_function.c: AIS on a log density written in R ---------------- */
+SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);
+
 /* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 

@@ -1,0 +1,127 @@
+# ais() on an R function: AIS along the geometric path from a proposal base.
+
+gauss_target <- function(mu, S) {
+  Si <- solve(S)
+  list(f = function(X) {
+         X <- matrix(X, ncol = length(mu))
+         D <- sweep(X, 2, mu)
+         -0.5 * rowSums((D %*% Si) * D)
+       },
+       log_z = 0.5 * length(mu) * log(2 * pi) + 0.5 * as.numeric(determinant(S)$modulus))
+}
+
+test_that("1-D Gaussian: the estimate matches the closed-form normaliser", {
+  f <- function(x) -(x - 1.5)^2 / (2 * 0.3^2)      # Z = sqrt(2 pi) 0.3
+  set.seed(11)
+  fit <- ais(f, proposal_normal(0, 3), schedule_geometric(100), n_chains = 200)
+  truth <- log(sqrt(2 * pi) * 0.3)
+  expect_s3_class(fit, c("logz_ais_function", "logz_ais", "logz_estimate"))
+  expect_lt(fit$se, 0.1)
+  expect_lt(abs(fit$log_z - truth), 4 * fit$se)
+  expect_equal(fit$log_z0, 0)
+  expect_equal(fit$counts[["chains"]], 200)
+  expect_gt(fit$counts[["density_evaluations"]], 200 * 100)
+  expect_true(all(c("accept", "step_scale") %in% names(fit$diagnostics)))
+  acc <- mean(fit$diagnostics$accept, na.rm = TRUE)
+  expect_gt(acc, 0.2)
+  expect_lt(acc, 0.5)
+})
+
+test_that("5-D correlated Gaussian (vectorized): matches the closed form", {
+  d <- 5
+  tg <- gauss_target(seq(-1, 1, length.out = d), 0.5^2 * (diag(d) * 0.7 + 0.3))
+  set.seed(12)
+  fit <- ais(tg$f, proposal_normal(rep(0, d), 2), schedule_geometric(200), n_chains = 200,
+             sweeps_per_step = 3L, vectorized = TRUE)
+  expect_lt(fit$se, 0.15)
+  expect_lt(abs(fit$log_z - tg$log_z), 4 * fit$se)
+  expect_equal(dim(fit$x), c(200L, d))
+})
+
+test_that("bimodal mixture: matches its known normaliser", {
+  f <- function(x) log(5) + log(0.3 * dnorm(x, -2, 0.5) + 0.7 * dnorm(x, 3, 0.3))
+  set.seed(13)
+  fit <- ais(f, proposal_normal(0, 4), schedule_geometric(200), n_chains = 300)
+  expect_lt(abs(fit$log_z - log(5)), 4 * fit$se + 0.02)
+})
+
+test_that("adapt = 'online' and 'none' also give the closed form; log_partition dispatches", {
+  f <- function(x) -sum(x^2) / 2                   # Z = 2 pi in 2-D
+  for (a in c("online", "none")) {
+    set.seed(14)
+    fit <- ais(f, proposal_normal(c(0, 0), 2), schedule_geometric(100), n_chains = 100,
+               adapt = a, step_size = 0.8)
+    expect_lt(abs(fit$log_z - log(2 * pi)), 4 * fit$se)
+  }
+  expect_true(all(fit$diagnostics$step_scale == 1))
+  set.seed(15)
+  lp <- log_partition(f, base = proposal_normal(c(0, 0), 2), schedule = schedule_geometric(50),
+                      n_chains = 50)
+  expect_s3_class(lp, "logz_ais_function")
+  expect_lt(abs(lp$log_z - log(2 * pi)), 4 * lp$se)
+})
+
+test_that("set.seed reproduces a run; vectorized and scalar forms agree", {
+  f <- function(x) -sum(x^2) / 2
+  fv <- function(X) -rowSums(X^2) / 2
+  b <- proposal_normal(c(0, 0), 2)
+  set.seed(21); a1 <- ais(f, b, schedule_geometric(30), n_chains = 20)
+  set.seed(21); a2 <- ais(f, b, schedule_geometric(30), n_chains = 20)
+  set.seed(21); a3 <- ais(fv, b, schedule_geometric(30), n_chains = 20, vectorized = TRUE)
+  expect_identical(a1$log_weights, a2$log_weights)
+  expect_equal(a1$log_weights, a3$log_weights)
+  # a log density that draws from R's RNG does not change the run (per-chain streams)
+  fr <- function(x) { stats::runif(1); -sum(x^2) / 2 }
+  set.seed(21); a4 <- ais(fr, b, schedule_geometric(30), n_chains = 20)
+  expect_equal(a1$log_weights, a4$log_weights)
+  .Random.seed <<- a1$seed
+  a5 <- ais(f, b, schedule_geometric(30), n_chains = 20)
+  expect_identical(a1$log_weights, a5$log_weights)
+})
+
+test_that("a target with smaller support than the base (-Inf outside) is handled", {
+  f <- function(x) if (x < 0) -Inf else -x          # Exp(1) unnormalised: Z = 1
+  set.seed(22)
+  fit <- ais(f, proposal_normal(0, 2), schedule_geometric(100), n_chains = 200)
+  expect_lt(abs(fit$log_z - 0), 4 * fit$se + 0.02)
+})
+
+test_that("bad input gives clear errors naming the argument", {
+  b <- proposal_normal(0, 1)
+  s <- schedule_linear(5)
+  expect_error(ais(function(x) NA_real_, b, s, n_chains = 5), "`model`.*NA")
+  expect_error(ais(function(x) Inf, b, s, n_chains = 5), "`model`.*Inf")
+  expect_error(ais(function(x) c(1, 2), b, s, n_chains = 5), "`model` must return one number")
+  expect_error(ais(function(x) "a", b, s, n_chains = 5), "`model` must return one number")
+  expect_error(ais(function(X) 1, b, s, n_chains = 5, vectorized = TRUE), "must return 10 log densities")
+  expect_error(ais(function(x) -Inf, b, s, n_chains = 5), "-Inf at every chain")
+  expect_error(ais(function(x) 0, s, n_chains = 5), "`base` must be a logz_proposal")
+  expect_error(ais(function(x) 0), "`base` must be a logz_proposal")
+  expect_error(ais(function(x) 0, b, s, n_chains = 1), "`n_chains`")
+  expect_error(ais(function(x) 0, b, s, step_size = -1), "`step_size`")
+  expect_error(ais(function(x) 0, b, s, step_size = c(1, 2)), "`step_size`")
+  expect_error(ais(function(x) 0, b, s, vectorized = NA), "`vectorized`")
+  expect_error(ais(function(x) 0, b, s, target_accept = 1), "`target_accept`")
+  expect_error(ais(function(x) 0, b, c(0.5, 1)), "schedule|betas")
+  expect_error(ais(function(x) stop("boom in the user's density"), b, s, n_chains = 5),
+               "boom in the user's density")
+  expect_error(ais(function(x) TRUE, b, s, n_chains = 5), "`model` must return one number")
+  expect_error(ais("f", b), "does not know how to handle")
+  expect_error(log_partition(function(x) 0, method = "mip", base = b), "does not apply")
+})
+
+test_that("a long run stops at a time limit and the session stays usable", {
+  skip_on_cran()
+  f <- function(X) -rowSums(X^2) / 2
+  setTimeLimit(elapsed = 1, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  msg <- tryCatch({
+    ais(f, proposal_normal(c(0, 0), 1), schedule_linear(1e6), n_chains = 50, vectorized = TRUE)
+    "finished"
+  }, error = function(e) conditionMessage(e))
+  setTimeLimit(elapsed = Inf)
+  expect_match(msg, "time limit")
+  set.seed(1)
+  expect_s3_class(ais(f, proposal_normal(0, 1), schedule_linear(5), n_chains = 5,
+                      vectorized = TRUE), "logz_ais")
+})
