@@ -98,11 +98,11 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
-  kernel <- match.arg(kernel)
+  kernel <- match_arg(kernel, "kernel")
   a0 <- rbm_base_bias(model, base)
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
@@ -264,7 +264,7 @@ print.logz_ais <- function(x, ...) {
 #' plot(fit, type = "log_z")
 #' @export
 plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule"), ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   d <- x$diagnostics
   M <- x$counts[["chains"]]
   switch(type,

@@ -292,7 +292,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
                           a = 10, D = 1L, N = NULL, prior_sd = 2, seed = 1L,
                           bound = c("constant", "linear", "quadratic"),
                           model = names(nonlinear_models()), sd = 0.3) {
-  problem <- match.arg(problem)
+  problem <- match_arg(problem, "problem")
   D <- check_count(D, "D", max = 20L)
   if (is.null(N)) N <- switch(problem, gaussian_mean = 100L, nonlinear = 3L, 20L)
   N <- check_count(N, "N", min = if (problem %in% c("clutter", "cauchy_regression")) 2L else 1L)
@@ -324,7 +324,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
     },
     gaussian_mean = {
       # x_n ~ N(0.5, 1), prior N(0, 10^2) as the proposal (Section 6.2, Figure 2b)
-      bound <- match.arg(bound)
+      bound <- match_arg(bound, "bound")
       x <- with_seed(seed, stats::rnorm(N, 0.5, 1))
       astar_target(proposal_normal(0, 10), "gaussian_mean",
                    data = list(x = x, sd = 1, bound = bound),
@@ -333,7 +333,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
     nonlinear = {
       # N inputs uniform on the model's range, parameters drawn from the
       # uniform prior, y = f(t) + N(0, sd^2) (Section 6.3, Figure 2c)
-      model <- match.arg(model)
+      model <- match_arg(model, "model")
       sd <- check_number(sd, "sd", 0, lower_open = TRUE)
       m <- nonlinear_models()[[model]]
       dat <- with_seed(seed, {
@@ -613,10 +613,10 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
-  lower_bounds_dist <- match.arg(lower_bounds_dist)
+  lower_bounds_dist <- match_arg(lower_bounds_dist, "lower_bounds_dist")
   lower_bounds_per_node <- if (lower_bounds_dist == "fixed")
     check_count(lower_bounds_per_node, "lower_bounds_per_node", max = 1000L)
   else check_number(lower_bounds_per_node, "lower_bounds_per_node", lower = 1, upper = 1000)
@@ -677,7 +677,7 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n")
-  refine <- match.arg(refine)
+  refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
   run_baseline(target, n, refine = if (refine == "sampled_point") 1L else 2L,
@@ -781,7 +781,7 @@ print.summary.logz_samples <- function(x, ...) {
 #' @rdname logz_samples
 #' @export
 plot.logz_samples <- function(x, type = c("samples", "cost"), breaks = 30, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   s <- x$samples
   if (type == "cost") {
     cst <- x$cost

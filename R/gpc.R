@@ -21,7 +21,8 @@
 #' @param lengthscale the RBF length scale \eqn{\ell > 0}, in the units of the
 #'   inputs.
 #' @param amplitude the RBF amplitude \eqn{\sigma > 0} (the prior standard
-#'   deviation of each \eqn{f_i}).
+#'   deviation of each \eqn{f_i}), at most \eqn{1/\sqrt{\epsilon} \approx 6.7 \times 10^7}
+#'   (beyond it \eqn{\sigma^2} swamps the unit probit noise in double precision).
 #' @param subset an optional vector selecting rows of `data`, as in [lm()].
 #' @param na.action what to do with missing values, e.g. [na.omit]; when not
 #'   given, missing values in the variables used are an error.
@@ -31,6 +32,7 @@
 #'   Cholesky factor of `sigma`), `lengthscale`, `amplitude`, `n`, `terms`,
 #'   `call`.
 #' @section Errors: `lengthscale` or `amplitude` not a positive finite number;
+#'   `amplitude` above \eqn{6.7 \times 10^7};
 #'   a response with other than two classes (e.g. only one class present) or
 #'   numeric values other than -1/+1; missing values in the variables used when
 #'   `na.action` is not given; non-numeric inputs other than factors; fewer
@@ -55,7 +57,8 @@ gpc <- function(formula, data, lengthscale, amplitude = 1, subset, na.action) {
   if (missing(lengthscale))
     stop_no_call("`lengthscale` must be given (a positive number).")
   lengthscale <- check_number(lengthscale, "lengthscale", lower = 0, lower_open = TRUE)
-  amplitude <- check_number(amplitude, "amplitude", lower = 0, lower_open = TRUE)
+  amplitude <- check_number(amplitude, "amplitude", lower = 0, lower_open = TRUE,
+                            upper = gpc_max_amplitude)
   no_na_action <- missing(na.action)
   mf <- match.call(expand.dots = FALSE)
   mf <- mf[c(1L, match(c("formula", "data", "subset", "na.action"), names(mf), 0L))]
@@ -110,6 +113,13 @@ gpc_response <- function(r, name) {
   stop_no_call(sprintf("%s must be a two-level factor, logical or -1/+1, not %s.", what,
                        describe(r)))
 }
+
+# Above 1 / sqrt(eps) (6.7e7) the prior variance amplitude^2 swamps the unit
+# variance of the probit noise in K + I (the 1 is lost in double precision),
+# the Cholesky factor of K + I is that of a singular K, and the likelihood
+# terms log Phi(y f) reach -amplitude^2 / 2: EP and AIS lose all accuracy
+# (and amplitude^2 overflows beyond 1.3e154).
+gpc_max_amplitude <- 1 / sqrt(.Machine$double.eps)
 
 new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
   d2 <- pmax(outer(rowSums(x^2), rowSums(x^2), `+`) - 2 * tcrossprod(x), 0)
@@ -176,6 +186,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   converged <- FALSE
   for (sweep in seq_len(max_sweeps)) {
     for (i in seq_len(n)) {
+      if (i %% 16L == 0L) .Call(C_check_interrupt)   # each site update is O(n^2)
       tau_c <- 1 / Sigma[i, i] - ttau[i]
       nu_c <- mu[i] / Sigma[i, i] - tnu[i]
       s2 <- 1 / tau_c
@@ -196,6 +207,11 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
     Sigma <- post$Sigma
     mu <- post$mu
     lz <- ep_evidence(post, K, y, ttau, tnu)
+    if (!is.finite(lz))
+      stop_no_call(sprintf(paste0("ep_log_z(): EP broke down in sweep %d (log Z = %s): the site ",
+                                  "updates left double precision; check `amplitude` (%g) and ",
+                                  "`lengthscale` (%g) of `model`."), sweep, format(lz),
+                           model$amplitude, model$lengthscale))
     if (abs(lz - old) < tol) {
       converged <- TRUE
       break
@@ -266,7 +282,7 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
                     workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * 3 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")

@@ -57,12 +57,20 @@
 #' ising_clique(6, type = "mixed", spins = "01")
 #' ising_random(30, n_edges = 45)
 #' @export
-ising <- function(edges, field = NULL, n = NULL, spins = c("pm1", "01")) {
-  spins <- match.arg(spins)
+ising <- function(edges = NULL, field = NULL, n = NULL, spins = c("pm1", "01")) {
+  spins <- match_arg(spins, "spins")
   is_mat <- is.matrix(edges)
   if (!is.null(edges) && !is_mat && !is.data.frame(edges))
     stop_no_call(sprintf(paste0("`edges` must be a data frame with columns from, to and weight ",
                                 "(or a symmetric weight matrix), not %s."), describe(edges)))
+  labels <- ising_labels(edges, field, n, is_mat)
+  if (!is.null(labels)) {
+    n <- length(labels$names)
+    edges$from <- labels$from
+    edges$to <- labels$to
+    if (!is.null(field) && !is.null(names(field)) && all(nzchar(names(field))))
+      field <- field[labels$names]
+  }
   if (is.null(n)) {
     n <- if (!is.null(field)) length(field)
     else if (is_mat) nrow(edges)
@@ -73,11 +81,63 @@ ising <- function(edges, field = NULL, n = NULL, spins = c("pm1", "01")) {
   if (!is.numeric(n) || length(n) != 1L || is.na(n) || !is.finite(n) || n != round(n) || n < 1)
     stop_no_call(sprintf("`n` must be a whole number >= 1 (the number of variables), not %s.",
                          describe(n)))
-  n <- as.integer(n)
+  check_memory(8 * 4 * n, sprintf("An Ising model of n = %s variables", format(n)))
+  n <- check_count(n, "n")
   if (is.null(field)) field <- numeric(n)
   check_finite_numeric(field, "field", len = n)
   e <- if (is_mat) ising_edges_from_matrix(edges, n) else ising_edges_from_df(edges, n)
-  new_ising(e, as.double(field), n, spins)
+  nm <- if (!is.null(labels)) labels$names
+        else if (is_mat && !is.null(rownames(edges))) rownames(edges)
+        else if (!is.null(names(field)) && all(nzchar(names(field)))) names(field)
+  check_energy_scale(sum(abs(e$weight)) + sum(abs(field)), "The `edges` weights and `field`")
+  m <- new_ising(e, as.double(field), n, spins)
+  if (!is.null(nm)) {
+    m$names <- as.character(nm)
+    names(m$field) <- m$names
+  }
+  m
+}
+
+# Node labels (character or factor `from`/`to`, as igraph edge lists give):
+# NULL when the ends are numeric indices, else the node names (those of a
+# named `field` if given, else in order of first appearance as igraph's
+# graph_from_data_frame() takes them) and the integer ends.
+ising_labels <- function(edges, field, n, is_mat) {
+  if (is_mat || !is.data.frame(edges) || !all(c("from", "to") %in% names(edges))) return(NULL)
+  lab <- function(v) is.character(v) || is.factor(v)
+  if (!lab(edges$from) && !lab(edges$to)) return(NULL)
+  for (col in c("from", "to")) {
+    v <- edges[[col]]
+    if (!lab(v) && !is.numeric(v))
+      stop_no_call(sprintf("`edges$%s` must hold node labels (character or factor) or node indices, not %s.",
+                           col, describe(v)))
+    v <- as.character(v)
+    k <- which(is.na(v) | !nzchar(v))
+    if (length(k))
+      stop_no_call(sprintf("`edges$%s` must hold non-empty node labels; row %d has %s.", col,
+                           k[1], if (is.na(v[k[1]])) "NA" else "an empty string"))
+  }
+  from <- as.character(edges$from)
+  to <- as.character(edges$to)
+  nodes <- unique(c(rbind(from, to)))
+  if (!is.null(field) && !is.null(names(field))) {
+    fn <- names(field)
+    if (anyNA(fn) || any(!nzchar(fn)) || anyDuplicated(fn))
+      stop_no_call("`field` names must be distinct, non-empty node labels.")
+    miss <- setdiff(nodes, fn)
+    if (length(miss))
+      stop_no_call(sprintf("`edges` names node \"%s\", which is not among the names of `field`.",
+                           miss[1]))
+    nodes <- fn
+  } else if (!is.null(field) && length(field) != length(nodes)) {
+    stop_no_call(sprintf(paste0("`field` has length %d but `edges` names %d nodes; give `field` ",
+                                "names (the node labels) to add isolated nodes."),
+                         length(field), length(nodes)))
+  }
+  if (!is.null(n) && (!is.numeric(n) || length(n) != 1L || is.na(n) || n != length(nodes)))
+    stop_no_call(sprintf("`n` = %s but `edges` names %d distinct nodes.", format(n),
+                         length(nodes)))
+  list(names = nodes, from = match(from, nodes), to = match(to, nodes))
 }
 
 ising_edges_from_matrix <- function(W, n) {
@@ -261,7 +321,7 @@ print.summary.ising <- function(x, ...) {
 # ---- generators --------------------------------------------------------------
 
 ising_draw <- function(n, m, from, to, coupling, field, type, spins) {
-  type <- match.arg(type, c("attractive", "mixed", "constant"))
+  type <- match_arg(type, "type", c("attractive", "mixed", "constant"))
   lower <- if (type == "constant") -Inf else 0
   coupling <- check_number(coupling, "coupling", lower = lower)
   field <- check_number(field, "field", lower = lower)
@@ -278,8 +338,10 @@ ising_grid <- function(rows, cols = rows, coupling = 1, field = 0,
                        type = c("attractive", "mixed", "constant"), spins = c("pm1", "01")) {
   rows <- check_count(rows, "rows")
   cols <- check_count(cols, "cols")
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  check_memory(8 * 8 * as.double(rows) * cols,
+               sprintf("A %s x %s Ising grid", format(rows), format(cols)))
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   id <- matrix(seq_len(rows * cols), rows, cols, byrow = TRUE)
   from <- c(as.vector(t(id[, -cols, drop = FALSE])), as.vector(t(id[-rows, , drop = FALSE])))
   to <- c(as.vector(t(id[, -1L, drop = FALSE])), as.vector(t(id[-1L, , drop = FALSE])))
@@ -294,8 +356,8 @@ ising_grid <- function(rows, cols = rows, coupling = 1, field = 0,
 ising_clique <- function(n, coupling = 1, field = 0, type = c("attractive", "mixed", "constant"),
                          spins = c("pm1", "01")) {
   n <- check_count(n, "n", min = 1L, max = 5000L)
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   p <- if (n > 1L) which(upper.tri(diag(n)), arr.ind = TRUE) else matrix(integer(0), 0, 2)
   p <- p[order(p[, 1], p[, 2]), , drop = FALSE]
   ising_draw(n, nrow(p), p[, 1], p[, 2], coupling, field, type, spins)
@@ -308,8 +370,8 @@ ising_random <- function(n, n_edges = min(2 * n, n * (n - 1) / 2), coupling = 1,
   n <- check_count(n, "n", min = 1L, max = 1e6)
   n_pairs <- n * (n - 1) / 2
   n_edges <- check_count(n_edges, "n_edges", min = 0L, max = n_pairs)
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   # pair k (0-based) of the column-wise upper triangle: j = floor((3 + sqrt(1 + 8k)) / 2)
   k <- if (n_edges > 0) sample.int(n_pairs, n_edges) - 1 else numeric(0)
   j <- floor((3 + sqrt(1 + 8 * k)) / 2)
@@ -380,7 +442,7 @@ NULL
 #' @export
 exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                               max_states = 2^26, max_treewidth = 20L, threads = 1L, ...) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   ising_exact(model, method, 0L, max_states, max_treewidth, threads)$log_z
 }
 
@@ -399,7 +461,7 @@ exact_marginals.default <- function(model, ...) {
 exact_marginals.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                                   pairwise = FALSE, max_states = 2^26, max_treewidth = 20L,
                                   threads = 1L, ...) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(pairwise, "pairwise")
   res <- ising_exact(model, method, if (pairwise) 2L else 1L, max_states, max_treewidth, threads)
   pw <- NULL
@@ -412,7 +474,11 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
     mp <- v[2]^2 * p11 + v[1] * v[2] * (p1 + p2 - 2 * p11) + v[1]^2 * (1 - p1 - p2 + p11)
     pw <- data.frame(model$edges, p11 = p11, mean_product = mp)
   }
-  list(node = res$node, pairwise = pw, log_z = res$log_z, method = res$method)
+  node <- res$node
+  if (!is.null(model$names)) names(node) <- model$names
+  if (!is.null(pw) && !is.null(model$names))
+    pw <- data.frame(from_name = model$names[pw$from], to_name = model$names[pw$to], pw)
+  list(node = node, pairwise = pw, log_z = res$log_z, method = res$method)
 }
 
 # The exact engine behind exact_log_z() and exact_marginals(): marginals 0
@@ -567,6 +633,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1
   res <- .Call(C_ising_gibbs, ising_c_model(model, order = ising_sweep_order(model)), state,
                control)
   out <- t(res$samples)[seq_len(n), , drop = FALSE]
+  if (!is.null(model$names)) colnames(out) <- model$names
   structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
             burn_in = burn_in, spins = model$spins, seed = seed)
 }
@@ -623,7 +690,7 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       progress = interactive(), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")

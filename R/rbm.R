@@ -40,6 +40,7 @@ rbm <- function(W, a = NULL, b = NULL) {
   check_finite_numeric(W, "W")
   check_finite_numeric(a, "a", len = nv)
   check_finite_numeric(b, "b", len = nh)
+  check_energy_scale(sum(abs(W)) + sum(abs(a)) + sum(abs(b)), "`W`, `a` and `b`")
   storage.mode(W) <- "double"
   dimnames(W) <- NULL
   new_rbm(W, as.double(a), as.double(b))
@@ -119,7 +120,7 @@ summary.rbm <- function(object, ...) {
 #' plot(m, type = "filters")
 #' @export
 plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "history") {
     h <- x$history
     if (is.null(h) || nrow(h) == 0L)
@@ -244,7 +245,7 @@ free_energy.rbm <- function(model, data) {
 log_likelihood <- function(model, data, log_z, per_example = FALSE,
                            method = c("plain", "sandwich"), ...) {
   check_rbm(model)
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(per_example, "per_example")
   if (method == "sandwich")
     return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z,
@@ -322,7 +323,7 @@ exact_log_z.default <- function(model, ...) {
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                             max_states = 2^26, threads = 1L, ...) {
-  layer <- match.arg(layer)
+  layer <- match_arg(layer, "layer")
   check_number(max_states, "max_states", lower = 1)
   threads <- check_threads(threads)
   nv <- model$n_visible

@@ -12,7 +12,8 @@
 #' @param k Gibbs steps per update (CD-k / PCD-k).
 #' @param epochs passes over the data.
 #' @param learning_rate step size (> 0).
-#' @param batch_size examples per update (1 to `nrow(data)`); the remainder of
+#' @param batch_size examples per update (a positive whole number; values above
+#'   `nrow(data)` are reduced to `nrow(data)`, full-batch updates); the remainder of
 #'   an epoch that does not fill a batch is skipped (it is reshuffled into later
 #'   epochs).
 #' @param momentum momentum coefficient in `[0, 1)`.
@@ -67,12 +68,17 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                       track = list()) {
   call <- match.call()
   data <- as_binary_matrix(data, "data")
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
+  if (is.numeric(n_hidden) && length(n_hidden) == 1L && !is.na(n_hidden) && n_hidden >= 1)
+    check_memory(5 * 8 * ncol(data) * (n_hidden + 1),
+                 sprintf("An RBM with n_hidden = %s hidden units (%d visible)",
+                         format(n_hidden), ncol(data)))
   n_hidden <- check_count(n_hidden, "n_hidden")
   k <- check_count(k, "k")
   epochs <- check_count(epochs, "epochs", min = 0L)
   learning_rate <- check_number(learning_rate, "learning_rate", lower = 0, lower_open = TRUE)
-  batch_size <- check_count(batch_size, "batch_size", max = nrow(data))
+  # a batch larger than the data is the whole data (full-batch updates)
+  batch_size <- min(check_count(batch_size, "batch_size"), nrow(data))
   momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")
