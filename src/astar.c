@@ -552,10 +552,9 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             if (!(LB < G + t->M[node])) continue;          /* cannot hold the maximum */
             memcpy(xp, loc->x + (size_t) j * d, sizeof(double) * d);
             if (expanded < L) {
-                if (ISNAN(o)) {
-                    o = target_log_lik(tg, xp);
-                    check_below_bound(tg, o, t->M[node], xp);
-                }
+                if (ISNAN(o)) o = target_log_lik(tg, xp);
+                /* also an inherited point: the node's own bound may be newer */
+                check_below_bound(tg, o, t->M[node], xp);
                 cnt->nodes += 1;
                 expanded++;
                 if (G + o > LB) {
@@ -569,6 +568,9 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             } else {
                 /* a leaf of the local expansion: bound it and queue it */
                 double Mc = tree_bound(t, tg, node);
+                /* the point inherited from the parent lies in this box: its
+                 * likelihood must not exceed the box's (new) bound */
+                if (!ISNAN(o)) check_below_bound(tg, o, Mc, xp);
                 if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
             }
         }
