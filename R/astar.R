@@ -209,7 +209,10 @@ check_r_target <- function(tg) {
   if (!is.numeric(m) || length(m) != 1L || is.na(m))
     stop_no_call(sprintf("`bound` must return a single number; over the support it gave %s.",
                          describe(m)))
-  if (o > m + 1e-8 * (1 + abs(m)))
+  if (m == -Inf && o == -Inf)
+    stop_no_call(paste0("`bound` is -Inf over the whole support and `log_lik` is -Inf at its ",
+                        "median: the target has zero mass (nothing to sample)."))
+  if (o > m + (if (is.finite(m)) 1e-8 * (1 + abs(m)) else 0))
     stop_no_call(sprintf(paste0("`bound` is below `log_lik`: over the whole support it is %g, ",
                                 "but log_lik(x) = %g at x = (%s)."), m, o,
                          paste(format(x0, digits = 4), collapse = ", ")))

@@ -186,7 +186,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   converged <- FALSE
   for (sweep in seq_len(max_sweeps)) {
     for (i in seq_len(n)) {
-      if (i %% 16L == 0L) .Call(C_check_interrupt)   # each site update is O(n^2)
+      .Call(C_check_interrupt)   # each site update is O(n^2): check every one
       tau_c <- 1 / Sigma[i, i] - ttau[i]
       nu_c <- mu[i] / Sigma[i, i] - tnu[i]
       s2 <- 1 / tau_c

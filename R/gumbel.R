@@ -98,11 +98,18 @@ pgumbel <- function(q, location = 0, lower.tail = TRUE, log.p = FALSE) {
   check_numeric_arg(location, "location")
   check_flag(lower.tail, "lower.tail")
   check_flag(log.p, "log.p")
-  lp <- -exp(-(q - location))          # log P(G <= q)
+  z <- q - location
+  lp <- -exp(-z)                       # log P(G <= q)
   if (lower.tail) {
     if (log.p) lp else exp(lp)
   } else {
-    p <- -expm1(lp)
-    if (log.p) log(p) else p
+    p <- -expm1(lp)                    # P(G > q) = 1 - exp(-e^-z)
+    if (!log.p) return(p)
+    # far right tail: e^-z underflows (to subnormals near z = 708, to 0 after
+    # 745) long before log P(G > q) = -z + log(1 - e^-z / 2 + ...) does
+    far <- !is.na(z) & z > 30
+    out <- log(p)
+    out[far] <- -z[far] - exp(-z[far]) / 2
+    out
   }
 }

@@ -304,7 +304,8 @@ static double target_bound(astar_target *tg, const double *lo, const double *hi)
 
 static void check_below_bound(const astar_target *tg, double o, double m, const double *x)
 {
-    if (o > m + 1e-8 * (1.0 + fabs(m)))
+    /* (an infinite bound gets no tolerance: -Inf + Inf would be NaN) */
+    if (o > m + (R_FINITE(m) ? 1e-8 * (1.0 + fabs(m)) : 0.0))
         error("target '%s': log_lik at x = (%g%s) is %g, above the bound %g of its region; "
               "`bound` must return an upper bound of `log_lik` over the box.",
               tg->name, x[0], tg->d > 1 ? ", ..." : "", o, m);
