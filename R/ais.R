@@ -68,8 +68,9 @@
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps in total), `chains`, `steps`.}
 #' }
 #' @section Errors: `model` not a supported model; a schedule that does not
-#'   run from 0 to 1 or decreases; `n_chains`, `sweeps_per_step` or `threads`
-#'   not positive whole numbers; a `base` of the wrong size or with couplings.
+#'   run from 0 to 1, leaves `[0, 1]` or decreases; `n_chains`, `sweeps_per_step` or `threads`
+#'   not positive whole numbers; `n_chains` whose states need more than 16 GB
+#'   (with the figure); a `base` of the wrong size or with couplings.
 #' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
 #'   Computing 11, 125-139.
 #'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of

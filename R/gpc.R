@@ -161,7 +161,8 @@ print.gpc <- function(x, ...) {
 #'   `converged` (logical); a warning when EP stops at `max_sweeps` without
 #'   converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
-#'   a positive whole number.
+#'   a positive whole number; an EP breakdown (a non-finite log Z, naming the
+#'   model's `amplitude` and `lengthscale`).
 #' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
 #'   Processes for Machine Learning. MIT Press, Algorithms 3.5 and 3.6.
 #'   Kuss, M. and Rasmussen, C. E. (2005). Assessing approximate inference for

@@ -13,10 +13,14 @@
 #' call [set.seed()] first for a reproducible model.
 #'
 #' @param edges the couplings: a data frame with columns `from`, `to` (1-based
-#'   node indices in `1..n`, whole numbers) and `weight` (finite numbers), one
+#'   node indices in `1..n`, whole numbers, or node labels: character or
+#'   factor, as igraph edge lists give them) and `weight` (finite numbers), one
 #'   row per edge, each unordered pair at most once and no self edges; or a
 #'   symmetric `n x n` numeric weight matrix with zero diagonal (its non-zero
-#'   upper-triangle entries become the edges); or `NULL` for no edges.
+#'   upper-triangle entries become the edges); or `NULL` (the default) for no
+#'   edges. With labels the nodes are the names of `field` if it has names
+#'   (which may add isolated nodes), else the labels in order of first
+#'   appearance (row by row, `from` before `to`, as igraph takes them).
 #' @param field numeric vector of length `n`, the fields \eqn{f_i} (default
 #'   zeros).
 #' @param n number of variables (default: `length(field)`, else the size of a
@@ -32,9 +36,16 @@
 #'   `from`, `to`, `weight` with integer indices), `field` (length `n`), `n`,
 #'   `spins`, `values` (the spin values `c(lo, hi)`), `colour` (a 0/1 colouring
 #'   of the nodes if the graph is bipartite, else `NULL`; Gibbs sweeps then
-#'   update one colour class after the other, a checkerboard sweep) and, for
-#'   grids, `grid = c(rows, cols)`.
-#' @section Errors: `edges` not a data frame with `from`, `to`, `weight` (or
+#'   update one colour class after the other, a checkerboard sweep), for
+#'   grids `grid = c(rows, cols)`, and with node labels (or a named `field`,
+#'   or a weight matrix with row names) `names`, which also name `field`, the
+#'   columns of [gibbs_sample()] draws and the node marginals of
+#'   [exact_marginals()].
+#' @section Errors: node labels that are NA or empty, missing from the names
+#'   of a named `field`, or more or fewer than `length(field)` / `n`; a model
+#'   needing more than 16 GB (e.g. `n = 3e9`, `ising_grid(1e5, 1e5)`), with the
+#'   figure; weights and fields whose absolute sum exceeds 1e300 (energies
+#'   overflow); `edges` not a data frame with `from`, `to`, `weight` (or
 #'   not a symmetric matrix); node indices that are missing, not whole numbers
 #'   or outside `1..n`; self edges; an unordered pair given twice (also as
 #'   `(i, j)` and `(j, i)`); NA or infinite weights; a `field` of the wrong

@@ -16,7 +16,8 @@
 #'   training data's base-rate model, used by [ais()] by default), `history`
 #'   and `method`.
 #' @section Errors: non-numeric or non-finite parameters, `W` not a matrix,
-#'   or bias lengths that do not match `W`.
+#'   or bias lengths that do not match `W`; parameters whose absolute values
+#'   sum beyond 1e300 (energies would overflow double precision).
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML.
 #' @seealso [rbm_train()], [exact_log_z()], [ais()], [free_energy()]

@@ -49,7 +49,8 @@
 #'   entry).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size` not positive whole numbers; `learning_rate <= 0`; `momentum`
-#'   outside `[0, 1)`; an `init` model of the wrong size.
+#'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
+#'   parameters need more than 16 GB (with the figure).
 #' @references Hinton, G. E. (2002). Training products of experts by minimizing
 #'   contrastive divergence. Neural Computation 14, 1771-1800.
 #'   Tieleman, T. (2008). Training restricted Boltzmann machines using

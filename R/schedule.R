@@ -24,8 +24,12 @@
 #' @param name a label, used by `print` and `plot`.
 #' @return A `logz_schedule`: the numeric vector of betas with attribute
 #'   `name`.
-#' @section Errors: `K < 1` or not a whole number; betas that contain NA, do
-#'   not start at 0 or end at 1, or decrease.
+#' @section Errors: `K < 1` or not a whole number; a `K` whose betas need more
+#'   than 16 GB (with the figure); betas that contain NA or NaN, lie outside
+#'   `[0, 1]`, do not start at 0 or end at 1, or decrease (also for objects
+#'   already classed `logz_schedule`, which `as_schedule()` and every sampler
+#'   re-check). A `radius` so small that the sigmoid is flat in double
+#'   precision gives the linear schedule (its first-order limit).
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML.
 #'   Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing

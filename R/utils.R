@@ -23,12 +23,12 @@ check_count <- function(x, name, min = 1L, max = .Machine$integer.max) {
   as.integer(x)
 }
 
-# Refuse a request whose memory would exceed `limit` bytes (default: 2^31
-# doubles, 16 GiB, or the LOGZ_MAX_BYTES environment variable), with the figure.
+# Refuse a request whose memory would exceed `limit` bytes (default: 16
+# GB, or the LOGZ_MAX_BYTES environment variable), with the figure.
 check_memory <- function(bytes, what, limit = NULL) {
   if (is.null(limit)) {
     env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
-    limit <- if (is.finite(env) && env > 0) env else 2^34
+    limit <- if (is.finite(env) && env > 0) env else 16e9
   }
   if (!is.finite(bytes) || bytes >= limit)
     stop_no_call(sprintf("%s would need %s GB of memory (limit %s GB); use a smaller size.",
