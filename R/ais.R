@@ -124,6 +124,7 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
 # which schedule_varopt() gets g(beta) = Var[D] + E[D2].
 ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads = 1L,
                            progress = FALSE, kernel = "auto", moments = FALSE) {
+  validate_rbm(model)
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)

@@ -267,9 +267,35 @@ check_ising <- function(model, name = "model") {
   invisible(model)
 }
 
+# What ising() guarantees, re-checked for objects classed "ising" by hand or
+# edited after construction (the C engines trust indices and finiteness).
+validate_ising <- function(model, name = "model") {
+  e <- model$edges
+  n <- model$n
+  ok <- is.numeric(n) && length(n) == 1L && !is.na(n) && n >= 1 && is.data.frame(e) &&
+    all(c("from", "to", "weight") %in% names(e)) && is.numeric(e$from) && is.numeric(e$to) &&
+    is.numeric(e$weight) && is.numeric(model$field) && length(model$field) == n &&
+    is.numeric(model$values) && length(model$values) == 2L && !anyNA(model$values)
+  if (!ok)
+    stop_no_call(sprintf(paste0("`%s` is not a valid ising model (edges from/to/weight, field of ",
+                                "length n, spin values); build it with ising()."), name))
+  if (anyNA(e$from) || anyNA(e$to) || any(e$from < 1 | e$from > n | e$to < 1 | e$to > n) ||
+      any(e$from == e$to) || any(e$from != round(e$from) | e$to != round(e$to)))
+    stop_no_call(sprintf("`%s$edges` must hold node indices in 1..%d without self edges.", name,
+                         as.integer(n)))
+  if (anyNA(e$weight) || any(!is.finite(e$weight)) || anyNA(model$field) ||
+      any(!is.finite(model$field)))
+    stop_no_call(sprintf("`%s` has NA or infinite weights or fields.", name))
+  check_energy_scale(sum(abs(e$weight)) + sum(abs(model$field)),
+                     sprintf("The weights and fields of `%s`", name))
+  invisible(model)
+}
+
 # What the C engines read: 0-based edge ends and the spin values.
 ising_c_model <- function(model, ...) {
-  list(n = model$n, from = model$edges$from - 1L, to = model$edges$to - 1L,
+  validate_ising(model)
+  list(n = as.integer(model$n), from = as.integer(model$edges$from) - 1L,
+       to = as.integer(model$edges$to) - 1L,
        weight = model$edges$weight, field = model$field, lo = model$values[1],
        hi = model$values[2], ...)
 }

@@ -78,6 +78,26 @@ check_rbm <- function(model, name = "model") {
   if (!is_rbm(model))
     stop_no_call(sprintf("`%s` must be an rbm (see rbm() or rbm_train()), not %s.", name,
                          describe(model)))
+  validate_rbm(model, name)
+}
+
+# What rbm() guarantees, re-checked for objects classed "rbm" by hand or edited
+# after construction (the engines trust the shapes and finiteness).
+validate_rbm <- function(model, name = "model") {
+  W <- model$W
+  ok <- is.matrix(W) && is.numeric(W) && nrow(W) >= 1L &&
+    is.numeric(model$a) && length(model$a) == nrow(W) &&
+    is.numeric(model$b) && length(model$b) == ncol(W) &&
+    identical(as.integer(model$n_visible), nrow(W)) && identical(as.integer(model$n_hidden), ncol(W))
+  if (!ok)
+    stop_no_call(sprintf(paste0("`%s` is not a valid rbm: `W` must be a numeric n_visible x ",
+                                "n_hidden matrix with `a`, `b`, `n_visible` and `n_hidden` to ",
+                                "match; build it with rbm()."), name))
+  if (anyNA(W) || any(!is.finite(W)) || anyNA(model$a) || any(!is.finite(model$a)) ||
+      anyNA(model$b) || any(!is.finite(model$b)))
+    stop_no_call(sprintf("`%s` has NA or infinite parameters in `W`, `a` or `b`.", name))
+  check_energy_scale(sum(abs(W)) + sum(abs(model$a)) + sum(abs(model$b)),
+                     sprintf("The parameters of `%s`", name))
   invisible(model)
 }
 
@@ -325,6 +345,7 @@ exact_log_z.default <- function(model, ...) {
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                             max_states = 2^26, threads = 1L, ...) {
   layer <- match_arg(layer, "layer")
+  validate_rbm(model)
   check_number(max_states, "max_states", lower = 1)
   threads <- check_threads(threads)
   nv <- model$n_visible

@@ -12,8 +12,8 @@
 #' @param k Gibbs steps per update (CD-k / PCD-k).
 #' @param epochs passes over the data.
 #' @param learning_rate step size (> 0).
-#' @param batch_size examples per update (a positive whole number; values above
-#'   `nrow(data)` are reduced to `nrow(data)`, full-batch updates); the remainder of
+#' @param batch_size examples per update (1 to `nrow(data)`; the default 100
+#'   becomes `nrow(data)` on smaller data, full-batch updates); the remainder of
 #'   an epoch that does not fill a batch is skipped (it is reshuffled into later
 #'   epochs).
 #' @param momentum momentum coefficient in `[0, 1)`.
@@ -78,8 +78,10 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   k <- check_count(k, "k")
   epochs <- check_count(epochs, "epochs", min = 0L)
   learning_rate <- check_number(learning_rate, "learning_rate", lower = 0, lower_open = TRUE)
-  # a batch larger than the data is the whole data (full-batch updates)
-  batch_size <- min(check_count(batch_size, "batch_size"), nrow(data))
+  # the default batch (100) shrinks to the data (full-batch updates) on fewer
+  # rows; a batch_size given explicitly must fit the data
+  batch_size <- if (missing(batch_size)) min(check_count(batch_size, "batch_size"), nrow(data))
+                else check_count(batch_size, "batch_size", max = nrow(data))
   momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")

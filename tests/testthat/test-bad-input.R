@@ -276,6 +276,7 @@ test_that("legitimate inputs are accepted", {
   set.seed(2)
   m1 <- rbm_train(x, n_hidden = 3, epochs = 2, progress = FALSE, seed = 5)
   m2 <- rbm_train(x, n_hidden = 3, epochs = 2, progress = FALSE, seed = 5, batch_size = 10)
+  expect_error_naming(rbm_train(x, n_hidden = 3, batch_size = 11, progress = FALSE), "`batch_size`")
   expect_identical(m1$W, m2$W)
   # no couplings: g = 0 everywhere, every schedule is optimal; the linear one
   for (model in list(ising(n = 4), ising(n = 3, field = c(0.5, -1, 2)),
@@ -323,4 +324,23 @@ test_that("ising() takes character or factor node labels and keeps the names", {
                       "`field`.*2 nodes")
   expect_error_naming(ising(data.frame(from = "a", to = "b", weight = 1), n = 5), "`n`")
   expect_error_naming(ising(data.frame(from = "a", to = TRUE, weight = 1)), "`edges\\$to`")
+})
+
+test_that("models classed by hand are validated before the engines trust them", {
+  fake_rbm <- structure(list(W = matrix(1e308, 3, 2), a = numeric(3), b = numeric(2),
+                             n_visible = 3L, n_hidden = 2L), class = "rbm")
+  expect_error_naming(ais(fake_rbm, schedule_linear(5), n_chains = 3), "`model`.*rescale")
+  expect_error_naming(exact_log_z(fake_rbm), "`model`")
+  bad_shape <- structure(list(W = matrix(0, 3, 2), a = numeric(2), b = numeric(2),
+                              n_visible = 3L, n_hidden = 2L), class = "rbm")
+  expect_error_naming(ais(bad_shape, schedule_linear(5), n_chains = 3), "not a valid rbm")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$edges$to[1] <- 9L
+  expect_error_naming(exact_log_z(g), "`model\\$edges`.*1\\.\\.4")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$field[2] <- NaN
+  expect_error_naming(gibbs_sample(g, 5), "`model`.*NA or infinite")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$edges$weight <- 1e308
+  expect_error_naming(ais(g, schedule_linear(5), n_chains = 3), "`model`.*rescale")
 })
