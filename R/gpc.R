@@ -135,6 +135,23 @@ new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
 
 is_gpc <- function(x) inherits(x, "gpc")
 
+# What gpc() guarantees, re-checked for objects classed "gpc" by hand or edited.
+validate_gpc <- function(model, name = "model") {
+  n <- length(model$y)
+  K <- model$K
+  if (n < 1L || !is.numeric(model$y) || any(!model$y %in% c(-1, 1)) || !is.matrix(K) ||
+      !is.numeric(K) || any(dim(K) != n))
+    stop_no_call(sprintf(paste0("`%s` is not a valid gpc model (labels -1/+1 and an n x n ",
+                                "covariance `K`); build it with gpc()."), name))
+  if (anyNA(K) || any(!is.finite(K)))
+    stop_no_call(sprintf("`%s$K` has NA or infinite entries.", name))
+  a <- model$amplitude
+  if (is.numeric(a) && length(a) == 1L && !is.na(a) && a > gpc_max_amplitude)
+    stop_no_call(sprintf("`%s` has `amplitude` = %g, above %g where the probit noise is lost.",
+                         name, a, gpc_max_amplitude))
+  invisible(model)
+}
+
 #' @export
 print.gpc <- function(x, ...) {
   cat(sprintf("<gpc> Gaussian-process probit classifier: %d points, %d inputs\n", x$n,
@@ -174,6 +191,7 @@ print.gpc <- function(x, ...) {
 ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   if (!is_gpc(model))
     stop_no_call(sprintf("`model` must be a gpc model (see gpc()), not %s.", describe(model)))
+  validate_gpc(model)
   tol <- check_number(tol, "tol", lower = 0, lower_open = TRUE)
   max_sweeps <- check_count(max_sweeps, "max_sweeps")
   K <- model$K
@@ -204,7 +222,10 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
       Sigma <- Sigma - (dtau / (1 + dtau * si[i])) * tcrossprod(si)
       mu <- drop(Sigma %*% tnu)
     }
-    post <- ep_posterior(K, ttau, tnu)
+    post <- tryCatch(ep_posterior(K, ttau, tnu), error = function(e)
+      stop_no_call(sprintf(paste0("ep_log_z(): EP broke down in sweep %d (%s); check `amplitude` ",
+                                  "(%g) and `lengthscale` (%g) of `model`."), sweep,
+                           conditionMessage(e), model$amplitude, model$lengthscale)))
     Sigma <- post$Sigma
     mu <- post$mu
     lz <- ep_evidence(post, K, y, ttau, tnu)
@@ -282,6 +303,7 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
                     sweeps_per_step = 1L, threads = 1L, progress = interactive(),
                     workers = NULL, ...) {
   call <- match.call()
+  validate_gpc(model)
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * 3 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")

@@ -575,7 +575,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
                 if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
             }
         }
-        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -623,7 +623,7 @@ static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, dou
         node = next;
         G = Gnext;
         xp[0] = xc[0];
-        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -937,7 +937,8 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             trials += 1;
             lw1 = logz_log_add_exp(lw1, lw);
             lw2 = logz_log_add_exp(lw2, 2 * lw);
-            if (++iter % 1024 == 0) R_CheckUserInterrupt();
+            /* an R log_lik may take long per call: check after each one */
+            if (++iter % 1024 == 0 || tg.model == MODEL_R) R_CheckUserInterrupt();
             if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
             if (refine == 1) {
                 int j = split_side(d, P.lo + (size_t) i * d, P.hi + (size_t) i * d, P.depth[i]);

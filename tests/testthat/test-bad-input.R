@@ -343,4 +343,12 @@ test_that("models classed by hand are validated before the engines trust them", 
   g <- ising_grid(2, 2, coupling = 0.3)
   g$edges$weight <- 1e308
   expect_error_naming(ais(g, schedule_linear(5), n_chains = 3), "`model`.*rescale")
+  d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+  gp <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+  gp$K <- gp$K * 1e308
+  expect_error_naming(ep_log_z(gp), "`model\\$K`")
+  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`model\\$K`")
+  gp <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+  gp$amplitude <- 1e150
+  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`amplitude`")
 })

@@ -72,3 +72,21 @@ test_that("EP and GP AIS stop at a time limit, also with threads > 1", {
   d5 <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
   expect_true(is.finite(ep_log_z(gpc(y ~ x, d5, lengthscale = 1, amplitude = 2))))
 })
+
+test_that("A* and OS* with a slow R log_lik stop at a time limit", {
+  skip_on_cran()
+  # each call is one vectorised pass over 2e6 points (~10-50 ms, no R loop,
+  # so R's own evaluation-count check rarely fires): the samplers check after
+  # every node / trial for R targets, not every 1024th
+  y <- seq(-3, 3, length.out = 2e6)
+  tg <- astar_target(proposal_normal(0, 1),
+                     log_lik = function(x) sum(stats::dnorm(x, y, 100, log = TRUE)) -
+                       sum(stats::dnorm(0, y, 100, log = TRUE)),
+                     bound = function(lower, upper) 1)
+  runs <- list(astar = quote(astar_sample(tg, 1e5)),
+               os_star = quote(os_star_sample(tg, 1e5)))
+  for (nm in names(runs)) {
+    msg <- stops_on_time_limit(eval(runs[[nm]]))
+    expect_match(msg, "time limit|interrupted", label = nm)
+  }
+})
