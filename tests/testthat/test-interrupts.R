@@ -75,10 +75,10 @@ test_that("EP and GP AIS stop at a time limit, also with threads > 1", {
 
 test_that("A* and OS* with a slow R log_lik stop at a time limit", {
   skip_on_cran()
-  # each call is one vectorised pass over 2e6 points (~10-50 ms, no R loop,
+  # each call is one vectorised pass over 5e5 points (~5-100 ms, no R loop,
   # so R's own evaluation-count check rarely fires): the samplers check after
   # every node / trial for R targets, not every 1024th
-  y <- seq(-3, 3, length.out = 2e6)
+  y <- seq(-3, 3, length.out = 5e5)
   tg <- astar_target(proposal_normal(0, 1),
                      log_lik = function(x) sum(stats::dnorm(x, y, 100, log = TRUE)) -
                        sum(stats::dnorm(0, y, 100, log = TRUE)),
