@@ -615,7 +615,7 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          workers = NULL) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   method <- match_arg(method, "method")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
@@ -668,7 +668,7 @@ rejection_sample <- function(target, n = 1L, ...) UseMethod("rejection_sample")
 rejection_sample.default <- function(target, n = 1L, ...) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   run_baseline(target, n, refine = 0L, reuse = TRUE, max_nodes = 1, method = "rejection",
                subclass = "logz_rejection", call = call)
 }
@@ -679,7 +679,7 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
                            reuse_bounds = TRUE, max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)

@@ -64,7 +64,7 @@ check_numeric_arg <- function(x, name) {
 #' @rdname gumbel
 #' @export
 rgumbel <- function(n, location = 0) {
-  n <- check_count(n, "n", min = 0L)
+  n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   .Call(C_gumbel_rand, n, location, NULL)
 }
@@ -72,7 +72,7 @@ rgumbel <- function(n, location = 0) {
 #' @rdname gumbel
 #' @export
 rtruncgumbel <- function(n, location = 0, bound) {
-  n <- check_count(n, "n", min = 0L)
+  n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   if (missing(bound)) stop_no_call("`bound` is missing: give the truncation point.")
   bound <- check_gumbel_arg(bound, "bound", TRUE)

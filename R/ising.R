@@ -639,7 +639,7 @@ gibbs_sample.default <- function(model, ...) {
 #' @export
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1L, init = NULL,
                                threads = 1L, ...) {
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 4 * model$n)
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
   chains <- check_count(chains, "chains")

@@ -12,7 +12,11 @@ describe <- function(x) {
   sprintf("a %s of length %d", cls, length(x))
 }
 
-check_count <- function(x, name, min = 1L, max = .Machine$integer.max) {
+check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_each = NULL) {
+  # a count of things in memory: refuse with the figure before the range check
+  if (!is.null(bytes_each) && is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 1 &&
+      is.numeric(bytes_each) && length(bytes_each) == 1L && !is.na(bytes_each))
+    check_memory(as.double(x) * bytes_each, sprintf("`%s` = %s", name, format(x)))
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
       x != round(x) || x < min || x > max) {
     big <- is.numeric(x) && length(x) == 1L && !is.na(x) && x > max && max >= .Machine$integer.max

@@ -352,3 +352,13 @@ test_that("models classed by hand are validated before the engines trust them", 
   gp$amplitude <- 1e150
   expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`amplitude`")
 })
+
+test_that("sample counts beyond memory are refused with the figure", {
+  tg <- astar_example("peaky", a = 2)
+  expect_error_naming(astar_sample(tg, 3e9), "`n` = 3e\\+09.*GB")
+  expect_error_naming(os_star_sample(tg, 1e10), "`n` = 1e\\+10.*GB")
+  expect_error_naming(rgumbel(3e9), "`n` = 3e\\+09.*24 GB")
+  expect_error_naming(rtruncgumbel(1e10, 0, 1), "`n`.*GB")
+  expect_error_naming(gibbs_sample(ising_grid(30, 30), 1e7), "`n` = 1e\\+07.*36 GB")
+  expect_length(rgumbel(0), 0L)
+})
