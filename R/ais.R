@@ -69,8 +69,9 @@
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps in total), `chains`, `steps`.}
 #' }
 #' @section Errors: `model` not a supported model; a schedule that does not
-#'   run from 0 to 1 or decreases; `n_chains`, `sweeps_per_step` or `threads`
-#'   not positive whole numbers; a `base` of the wrong size or with couplings.
+#'   run from 0 to 1, leaves `[0, 1]` or decreases; `n_chains`, `sweeps_per_step` or `threads`
+#'   not positive whole numbers; `n_chains` whose states need more than 16 GB
+#'   (with the figure); a `base` of the wrong size or with couplings.
 #' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
 #'   Computing 11, 125-139.
 #'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
@@ -99,11 +100,11 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
-  kernel <- match.arg(kernel)
+  kernel <- match_arg(kernel, "kernel")
   a0 <- rbm_base_bias(model, base)
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
@@ -125,6 +126,7 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
 # which schedule_varopt() gets g(beta) = Var[D] + E[D2].
 ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads = 1L,
                            progress = FALSE, kernel = "auto", moments = FALSE) {
+  validate_rbm(model)
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
@@ -270,7 +272,7 @@ print.logz_ais <- function(x, ...) {
 #' @export
 plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"),
                           main = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   d <- x$diagnostics
   M <- x$counts[["chains"]]
   switch(type,

@@ -209,7 +209,10 @@ check_r_target <- function(tg) {
   if (!is.numeric(m) || length(m) != 1L || is.na(m))
     stop_no_call(sprintf("`bound` must return a single number; over the support it gave %s.",
                          describe(m)))
-  if (o > m + 1e-8 * (1 + abs(m)))
+  if (m == -Inf && o == -Inf)
+    stop_no_call(paste0("`bound` is -Inf over the whole support and `log_lik` is -Inf at its ",
+                        "median: the target has zero mass (nothing to sample)."))
+  if (o > m + (if (is.finite(m)) 1e-8 * (1 + abs(m)) else 0))
     stop_no_call(sprintf(paste0("`bound` is below `log_lik`: over the whole support it is %g, ",
                                 "but log_lik(x) = %g at x = (%s)."), m, o,
                          paste(format(x0, digits = 4), collapse = ", ")))
@@ -292,7 +295,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
                           a = 10, D = 1L, N = NULL, prior_sd = 2, seed = 1L,
                           bound = c("constant", "linear", "quadratic"),
                           model = names(nonlinear_models()), sd = 0.3) {
-  problem <- match.arg(problem)
+  problem <- match_arg(problem, "problem")
   D <- check_count(D, "D", max = 20L)
   if (is.null(N)) N <- switch(problem, gaussian_mean = 100L, nonlinear = 3L, 20L)
   N <- check_count(N, "N", min = if (problem %in% c("clutter", "cauchy_regression")) 2L else 1L)
@@ -324,7 +327,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
     },
     gaussian_mean = {
       # x_n ~ N(0.5, 1), prior N(0, 10^2) as the proposal (Section 6.2, Figure 2b)
-      bound <- match.arg(bound)
+      bound <- match_arg(bound, "bound")
       x <- with_seed(seed, stats::rnorm(N, 0.5, 1))
       astar_target(proposal_normal(0, 10), "gaussian_mean",
                    data = list(x = x, sd = 1, bound = bound),
@@ -333,7 +336,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
     nonlinear = {
       # N inputs uniform on the model's range, parameters drawn from the
       # uniform prior, y = f(t) + N(0, sd^2) (Section 6.3, Figure 2c)
-      model <- match.arg(model)
+      model <- match_arg(model, "model")
       sd <- check_number(sd, "sd", 0, lower_open = TRUE)
       m <- nonlinear_models()[[model]]
       dat <- with_seed(seed, {
@@ -615,12 +618,12 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          workers = NULL, progress = interactive()) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   check_flag(progress, "progress")
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
-  lower_bounds_dist <- match.arg(lower_bounds_dist)
+  lower_bounds_dist <- match_arg(lower_bounds_dist, "lower_bounds_dist")
   lower_bounds_per_node <- if (lower_bounds_dist == "fixed")
     check_count(lower_bounds_per_node, "lower_bounds_per_node", max = 1000L)
   else check_number(lower_bounds_per_node, "lower_bounds_per_node", lower = 1, upper = 1000)
@@ -669,7 +672,7 @@ rejection_sample <- function(target, n = 1L, ...) UseMethod("rejection_sample")
 rejection_sample.default <- function(target, n = 1L, ...) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   run_baseline(target, n, refine = 0L, reuse = TRUE, max_nodes = 1, method = "rejection",
                subclass = "logz_rejection", call = call)
 }
@@ -680,8 +683,8 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
                            reuse_bounds = TRUE, max_nodes = 1e6) {
   call <- match.call()
   target <- check_target(target)
-  n <- check_count(n, "n")
-  refine <- match.arg(refine)
+  n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
+  refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
   run_baseline(target, n, refine = if (refine == "sampled_point") 1L else 2L,
@@ -785,7 +788,7 @@ print.summary.logz_samples <- function(x, ...) {
 #' @rdname logz_samples
 #' @export
 plot.logz_samples <- function(x, type = c("samples", "cost", "estimate"), breaks = 30, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
   s <- x$samples
   if (type == "cost") {

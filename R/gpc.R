@@ -21,7 +21,8 @@
 #' @param lengthscale the RBF length scale \eqn{\ell > 0}, in the units of the
 #'   inputs.
 #' @param amplitude the RBF amplitude \eqn{\sigma > 0} (the prior standard
-#'   deviation of each \eqn{f_i}).
+#'   deviation of each \eqn{f_i}), at most \eqn{1/\sqrt{\epsilon} \approx 6.7 \times 10^7}
+#'   (beyond it \eqn{\sigma^2} swamps the unit probit noise in double precision).
 #' @param subset an optional vector selecting rows of `data`, as in [lm()].
 #' @param na.action what to do with missing values, e.g. [na.omit]; when not
 #'   given, missing values in the variables used are an error.
@@ -31,6 +32,7 @@
 #'   Cholesky factor of `sigma`), `lengthscale`, `amplitude`, `n`, `terms`,
 #'   `call`.
 #' @section Errors: `lengthscale` or `amplitude` not a positive finite number;
+#'   `amplitude` above \eqn{6.7 \times 10^7};
 #'   a response with other than two classes (e.g. only one class present) or
 #'   numeric values other than -1/+1; missing values in the variables used when
 #'   `na.action` is not given; non-numeric inputs other than factors; fewer
@@ -55,7 +57,8 @@ gpc <- function(formula, data, lengthscale, amplitude = 1, subset, na.action) {
   if (missing(lengthscale))
     stop_no_call("`lengthscale` must be given (a positive number).")
   lengthscale <- check_number(lengthscale, "lengthscale", lower = 0, lower_open = TRUE)
-  amplitude <- check_number(amplitude, "amplitude", lower = 0, lower_open = TRUE)
+  amplitude <- check_number(amplitude, "amplitude", lower = 0, lower_open = TRUE,
+                            upper = gpc_max_amplitude)
   no_na_action <- missing(na.action)
   mf <- match.call(expand.dots = FALSE)
   mf <- mf[c(1L, match(c("formula", "data", "subset", "na.action"), names(mf), 0L))]
@@ -111,6 +114,13 @@ gpc_response <- function(r, name) {
                        describe(r)))
 }
 
+# Above 1 / sqrt(eps) (6.7e7) the prior variance amplitude^2 swamps the unit
+# variance of the probit noise in K + I (the 1 is lost in double precision),
+# the Cholesky factor of K + I is that of a singular K, and the likelihood
+# terms log Phi(y f) reach -amplitude^2 / 2: EP and AIS lose all accuracy
+# (and amplitude^2 overflows beyond 1.3e154).
+gpc_max_amplitude <- 1 / sqrt(.Machine$double.eps)
+
 new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
   d2 <- pmax(outer(rowSums(x^2), rowSums(x^2), `+`) - 2 * tcrossprod(x), 0)
   K <- amplitude^2 * exp(-d2 / (2 * lengthscale^2))
@@ -124,6 +134,23 @@ new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
 }
 
 is_gpc <- function(x) inherits(x, "gpc")
+
+# What gpc() guarantees, re-checked for objects classed "gpc" by hand or edited.
+validate_gpc <- function(model, name = "model") {
+  n <- length(model$y)
+  K <- model$K
+  if (n < 1L || !is.numeric(model$y) || any(!model$y %in% c(-1, 1)) || !is.matrix(K) ||
+      !is.numeric(K) || any(dim(K) != n))
+    stop_no_call(sprintf(paste0("`%s` is not a valid gpc model (labels -1/+1 and an n x n ",
+                                "covariance `K`); build it with gpc()."), name))
+  if (anyNA(K) || any(!is.finite(K)))
+    stop_no_call(sprintf("`%s$K` has NA or infinite entries.", name))
+  a <- model$amplitude
+  if (is.numeric(a) && length(a) == 1L && !is.na(a) && a > gpc_max_amplitude)
+    stop_no_call(sprintf("`%s` has `amplitude` = %g, above %g where the probit noise is lost.",
+                         name, a, gpc_max_amplitude))
+  invisible(model)
+}
 
 #' @export
 print.gpc <- function(x, ...) {
@@ -151,7 +178,8 @@ print.gpc <- function(x, ...) {
 #'   `converged` (logical); a warning when EP stops at `max_sweeps` without
 #'   converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
-#'   a positive whole number.
+#'   a positive whole number; an EP breakdown (a non-finite log Z, naming the
+#'   model's `amplitude` and `lengthscale`).
 #' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
 #'   Processes for Machine Learning. MIT Press, Algorithms 3.5 and 3.6.
 #'   Kuss, M. and Rasmussen, C. E. (2005). Assessing approximate inference for
@@ -163,6 +191,7 @@ print.gpc <- function(x, ...) {
 ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   if (!is_gpc(model))
     stop_no_call(sprintf("`model` must be a gpc model (see gpc()), not %s.", describe(model)))
+  validate_gpc(model)
   tol <- check_number(tol, "tol", lower = 0, lower_open = TRUE)
   max_sweeps <- check_count(max_sweeps, "max_sweeps")
   K <- model$K
@@ -176,6 +205,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   converged <- FALSE
   for (sweep in seq_len(max_sweeps)) {
     for (i in seq_len(n)) {
+      .Call(C_check_interrupt)   # each site update is O(n^2): check every one
       tau_c <- 1 / Sigma[i, i] - ttau[i]
       nu_c <- mu[i] / Sigma[i, i] - tnu[i]
       s2 <- 1 / tau_c
@@ -192,10 +222,18 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
       Sigma <- Sigma - (dtau / (1 + dtau * si[i])) * tcrossprod(si)
       mu <- drop(Sigma %*% tnu)
     }
-    post <- ep_posterior(K, ttau, tnu)
+    post <- tryCatch(ep_posterior(K, ttau, tnu), error = function(e)
+      stop_no_call(sprintf(paste0("ep_log_z(): EP broke down in sweep %d (%s); check `amplitude` ",
+                                  "(%g) and `lengthscale` (%g) of `model`."), sweep,
+                           conditionMessage(e), model$amplitude, model$lengthscale)))
     Sigma <- post$Sigma
     mu <- post$mu
     lz <- ep_evidence(post, K, y, ttau, tnu)
+    if (!is.finite(lz))
+      stop_no_call(sprintf(paste0("ep_log_z(): EP broke down in sweep %d (log Z = %s): the site ",
+                                  "updates left double precision; check `amplitude` (%g) and ",
+                                  "`lengthscale` (%g) of `model`."), sweep, format(lz),
+                           model$amplitude, model$lengthscale))
     if (abs(lz - old) < tol) {
       converged <- TRUE
       break
@@ -265,8 +303,9 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
                     sweeps_per_step = 1L, threads = 1L, progress = interactive(),
                     workers = NULL, ...) {
   call <- match.call()
+  validate_gpc(model)
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * 3 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")

@@ -70,7 +70,7 @@ check_numeric_arg <- function(x, name) {
 #' @rdname gumbel
 #' @export
 rgumbel <- function(n, location = 0, scale = 1) {
-  n <- check_count(n, "n", min = 0L)
+  n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   scale <- check_scale(scale, TRUE)
   if (all(scale == 1)) return(.Call(C_gumbel_rand, n, location, NULL))
@@ -92,7 +92,7 @@ check_scale <- function(scale, draws) {
 #' @rdname gumbel
 #' @export
 rtruncgumbel <- function(n, location = 0, bound) {
-  n <- check_count(n, "n", min = 0L)
+  n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   if (missing(bound)) stop_no_call("`bound` is missing: give the truncation point.")
   bound <- check_gumbel_arg(bound, "bound", TRUE)
@@ -120,11 +120,18 @@ pgumbel <- function(q, location = 0, scale = 1, lower.tail = TRUE, log.p = FALSE
   scale <- check_scale(scale, FALSE)
   check_flag(lower.tail, "lower.tail")
   check_flag(log.p, "log.p")
-  lp <- -exp(-(q - location) / scale)          # log P(G <= q)
+  z <- (q - location) / scale
+  lp <- -exp(-z)                       # log P(G <= q)
   if (lower.tail) {
     if (log.p) lp else exp(lp)
   } else {
-    p <- -expm1(lp)
-    if (log.p) log(p) else p
+    p <- -expm1(lp)                    # P(G > q) = 1 - exp(-e^-z)
+    if (!log.p) return(p)
+    # far right tail: e^-z underflows (to subnormals near z = 708, to 0 after
+    # 745) long before log P(G > q) = -z + log(1 - e^-z / 2 + ...) does
+    far <- !is.na(z) & z > 30
+    out <- log(p)
+    out[far] <- -z[far] - exp(-z[far]) / 2
+    out
   }
 }

@@ -13,10 +13,14 @@
 #' call [set.seed()] first for a reproducible model.
 #'
 #' @param edges the couplings: a data frame with columns `from`, `to` (1-based
-#'   node indices in `1..n`, whole numbers) and `weight` (finite numbers), one
+#'   node indices in `1..n`, whole numbers, or node labels: character or
+#'   factor, as igraph edge lists give them) and `weight` (finite numbers), one
 #'   row per edge, each unordered pair at most once and no self edges; or a
 #'   symmetric `n x n` numeric weight matrix with zero diagonal (its non-zero
-#'   upper-triangle entries become the edges); or `NULL` for no edges.
+#'   upper-triangle entries become the edges); or `NULL` (the default) for no
+#'   edges. With labels the nodes are the names of `field` if it has names
+#'   (which may add isolated nodes), else the labels in order of first
+#'   appearance (row by row, `from` before `to`, as igraph takes them).
 #' @param field numeric vector of length `n`, the fields \eqn{f_i} (default
 #'   zeros).
 #' @param n number of variables (default: `length(field)`, else the size of a
@@ -32,9 +36,16 @@
 #'   `from`, `to`, `weight` with integer indices), `field` (length `n`), `n`,
 #'   `spins`, `values` (the spin values `c(lo, hi)`), `colour` (a 0/1 colouring
 #'   of the nodes if the graph is bipartite, else `NULL`; Gibbs sweeps then
-#'   update one colour class after the other, a checkerboard sweep) and, for
-#'   grids, `grid = c(rows, cols)`.
-#' @section Errors: `edges` not a data frame with `from`, `to`, `weight` (or
+#'   update one colour class after the other, a checkerboard sweep), for
+#'   grids `grid = c(rows, cols)`, and with node labels (or a named `field`,
+#'   or a weight matrix with row names) `names`, which also name `field`, the
+#'   columns of [gibbs_sample()] draws and the node marginals of
+#'   [exact_marginals()].
+#' @section Errors: node labels that are NA or empty, missing from the names
+#'   of a named `field`, or more or fewer than `length(field)` / `n`; a model
+#'   needing more than 16 GB (e.g. `n = 3e9`, `ising_grid(1e5, 1e5)`), with the
+#'   figure; weights and fields whose absolute sum exceeds 1e300 (energies
+#'   overflow); `edges` not a data frame with `from`, `to`, `weight` (or
 #'   not a symmetric matrix); node indices that are missing, not whole numbers
 #'   or outside `1..n`; self edges; an unordered pair given twice (also as
 #'   `(i, j)` and `(j, i)`); NA or infinite weights; a `field` of the wrong
@@ -57,12 +68,20 @@
 #' ising_clique(6, type = "mixed", spins = "01")
 #' ising_random(30, n_edges = 45)
 #' @export
-ising <- function(edges, field = NULL, n = NULL, spins = c("pm1", "01")) {
-  spins <- match.arg(spins)
+ising <- function(edges = NULL, field = NULL, n = NULL, spins = c("pm1", "01")) {
+  spins <- match_arg(spins, "spins")
   is_mat <- is.matrix(edges)
   if (!is.null(edges) && !is_mat && !is.data.frame(edges))
     stop_no_call(sprintf(paste0("`edges` must be a data frame with columns from, to and weight ",
                                 "(or a symmetric weight matrix), not %s."), describe(edges)))
+  labels <- ising_labels(edges, field, n, is_mat)
+  if (!is.null(labels)) {
+    n <- length(labels$names)
+    edges$from <- labels$from
+    edges$to <- labels$to
+    if (!is.null(field) && !is.null(names(field)) && all(nzchar(names(field))))
+      field <- field[labels$names]
+  }
   if (is.null(n)) {
     n <- if (!is.null(field)) length(field)
     else if (is_mat) nrow(edges)
@@ -73,85 +92,21 @@ ising <- function(edges, field = NULL, n = NULL, spins = c("pm1", "01")) {
   if (!is.numeric(n) || length(n) != 1L || is.na(n) || !is.finite(n) || n != round(n) || n < 1)
     stop_no_call(sprintf("`n` must be a whole number >= 1 (the number of variables), not %s.",
                          describe(n)))
-  n <- as.integer(n)
+  check_memory(8 * 4 * n, sprintf("An Ising model of n = %s variables", format(n)))
+  n <- check_count(n, "n")
   if (is.null(field)) field <- numeric(n)
   check_finite_numeric(field, "field", len = n)
   e <- if (is_mat) ising_edges_from_matrix(edges, n) else ising_edges_from_df(edges, n)
-  new_ising(e, as.double(field), n, spins)
-}
-
-ising_edges_from_matrix <- function(W, n) {
-  if (!is.numeric(W) || nrow(W) != ncol(W))
-    stop_no_call(sprintf("`edges` given as a matrix must be a square numeric weight matrix, not %s.",
-                         describe(W)))
-  if (nrow(W) != n)
-    stop_no_call(sprintf("`edges` is a %d x %d weight matrix but `n` = %d.", nrow(W), ncol(W), n))
-  if (anyNA(W) || any(!is.finite(W)))
-    stop_no_call("`edges` (weight matrix) must not contain NA, NaN or infinite weights.")
-  d <- which(diag(W) != 0)
-  if (length(d))
-    stop_no_call(sprintf(paste0("`edges` has a self edge: the weight matrix has a non-zero diagonal ",
-                                "entry W[%d, %d] = %s. Ising models have no self couplings."),
-                         d[1], d[1], format(diag(W)[d[1]])))
-  bad <- which(W != t(W), arr.ind = TRUE)
-  if (nrow(bad))
-    stop_no_call(sprintf(paste0("`edges` must be a symmetric weight matrix, but W[%d, %d] = %s ",
-                                "and W[%d, %d] = %s."), bad[1, 1], bad[1, 2],
-                         format(W[bad[1, 1], bad[1, 2]]), bad[1, 2], bad[1, 1],
-                         format(W[bad[1, 2], bad[1, 1]])))
-  idx <- which(upper.tri(W) & W != 0, arr.ind = TRUE)
-  idx <- idx[order(idx[, 1], idx[, 2]), , drop = FALSE]
-  data.frame(from = as.integer(idx[, 1]), to = as.integer(idx[, 2]), weight = as.double(W[idx]))
-}
-
-ising_edges_from_df <- function(edges, n) {
-  if (is.null(edges))
-    return(data.frame(from = integer(0), to = integer(0), weight = numeric(0)))
-  if (!is.data.frame(edges))
-    stop_no_call(sprintf(paste0("`edges` must be a data frame with columns from, to and weight ",
-                                "(or a symmetric weight matrix), not %s."), describe(edges)))
-  miss <- setdiff(c("from", "to", "weight"), names(edges))
-  if (length(miss))
-    stop_no_call(sprintf("`edges` must have columns from, to and weight; missing: %s.",
-                         paste(miss, collapse = ", ")))
-  for (col in c("from", "to")) {
-    v <- edges[[col]]
-    if (!is.numeric(v))
-      stop_no_call(sprintf("`edges$%s` must hold numeric node indices, not %s.", col, describe(v)))
-    k <- which(is.na(v) | !is.finite(v) | v != round(v))
-    if (length(k))
-      stop_no_call(sprintf("`edges$%s` must hold whole node indices; row %d has %s.", col, k[1],
-                           format(v[k[1]])))
-    k <- which(v < 1 | v > n)
-    if (length(k))
-      stop_no_call(sprintf("`edges$%s` must hold node indices in 1..%d (n = %d); row %d has %s.",
-                           col, n, n, k[1], format(v[k[1]])))
+  nm <- if (!is.null(labels)) labels$names
+        else if (is_mat && !is.null(rownames(edges))) rownames(edges)
+        else if (!is.null(names(field)) && all(nzchar(names(field)))) names(field)
+  check_energy_scale(sum(abs(e$weight)) + sum(abs(field)), "The `edges` weights and `field`")
+  m <- new_ising(e, as.double(field), n, spins)
+  if (!is.null(nm)) {
+    m$names <- as.character(nm)
+    names(m$field) <- m$names
   }
-  w <- edges$weight
-  if (!is.numeric(w))
-    stop_no_call(sprintf("`edges$weight` must be numeric, not %s.", describe(w)))
-  k <- which(is.na(w) | !is.finite(w))
-  if (length(k))
-    stop_no_call(sprintf("`edges$weight` must not contain NA, NaN or infinite values; row %d has %s.",
-                         k[1], format(w[k[1]])))
-  from <- as.integer(edges$from)
-  to <- as.integer(edges$to)
-  k <- which(from == to)
-  if (length(k))
-    stop_no_call(sprintf(paste0("`edges` row %d is a self edge (from = to = %d); Ising models have ",
-                                "no self couplings (for 0/1 spins, x_i^2 = x_i belongs in `field`)."),
-                         k[1], from[k[1]]))
-  key <- paste(pmin(from, to), pmax(from, to))
-  dup <- which(duplicated(key))
-  if (length(dup)) {
-    k <- dup[1]
-    j <- match(key[k], key)
-    stop_no_call(sprintf(paste0("`edges` rows %d and %d both couple nodes %d and %d (%s); give each ",
-                                "unordered pair once (add the weights if you mean their sum)."),
-                         j, k, from[j], to[j],
-                         if (from[j] == from[k]) "a duplicate" else "a reversed duplicate"))
-  }
-  data.frame(from = from, to = to, weight = as.double(w))
+  m
 }
 
 new_ising <- function(edges, field, n, spins, ...) {
@@ -198,7 +153,9 @@ check_ising <- function(model, name = "model") {
 
 # What the C engines read: 0-based edge ends and the spin values.
 ising_c_model <- function(model, ...) {
-  list(n = model$n, from = model$edges$from - 1L, to = model$edges$to - 1L,
+  validate_ising(model)
+  list(n = as.integer(model$n), from = as.integer(model$edges$from) - 1L,
+       to = as.integer(model$edges$to) - 1L,
        weight = model$edges$weight, field = model$field, lo = model$values[1],
        hi = model$values[2], ...)
 }
@@ -261,7 +218,7 @@ print.summary.ising <- function(x, ...) {
 # ---- generators --------------------------------------------------------------
 
 ising_draw <- function(n, m, from, to, coupling, field, type, spins) {
-  type <- match.arg(type, c("attractive", "mixed", "constant"))
+  type <- match_arg(type, "type", c("attractive", "mixed", "constant"))
   lower <- if (type == "constant") -Inf else 0
   coupling <- check_number(coupling, "coupling", lower = lower)
   field <- check_number(field, "field", lower = lower)
@@ -278,8 +235,10 @@ ising_grid <- function(rows, cols = rows, coupling = 1, field = 0,
                        type = c("attractive", "mixed", "constant"), spins = c("pm1", "01")) {
   rows <- check_count(rows, "rows")
   cols <- check_count(cols, "cols")
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  check_memory(8 * 8 * as.double(rows) * cols,
+               sprintf("A %s x %s Ising grid", format(rows), format(cols)))
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   id <- matrix(seq_len(rows * cols), rows, cols, byrow = TRUE)
   from <- c(as.vector(t(id[, -cols, drop = FALSE])), as.vector(t(id[-rows, , drop = FALSE])))
   to <- c(as.vector(t(id[, -1L, drop = FALSE])), as.vector(t(id[-1L, , drop = FALSE])))
@@ -294,8 +253,8 @@ ising_grid <- function(rows, cols = rows, coupling = 1, field = 0,
 ising_clique <- function(n, coupling = 1, field = 0, type = c("attractive", "mixed", "constant"),
                          spins = c("pm1", "01")) {
   n <- check_count(n, "n", min = 1L, max = 5000L)
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   p <- if (n > 1L) which(upper.tri(diag(n)), arr.ind = TRUE) else matrix(integer(0), 0, 2)
   p <- p[order(p[, 1], p[, 2]), , drop = FALSE]
   ising_draw(n, nrow(p), p[, 1], p[, 2], coupling, field, type, spins)
@@ -308,8 +267,8 @@ ising_random <- function(n, n_edges = min(2 * n, n * (n - 1) / 2), coupling = 1,
   n <- check_count(n, "n", min = 1L, max = 1e6)
   n_pairs <- n * (n - 1) / 2
   n_edges <- check_count(n_edges, "n_edges", min = 0L, max = n_pairs)
-  type <- match.arg(type)
-  spins <- match.arg(spins)
+  type <- match_arg(type, "type")
+  spins <- match_arg(spins, "spins")
   # pair k (0-based) of the column-wise upper triangle: j = floor((3 + sqrt(1 + 8k)) / 2)
   k <- if (n_edges > 0) sample.int(n_pairs, n_edges) - 1 else numeric(0)
   j <- floor((3 + sqrt(1 + 8 * k)) / 2)
@@ -385,7 +344,7 @@ NULL
 exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                               max_states = 2^26, max_treewidth = 20L, threads = 1L,
                               progress = interactive(), ...) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(progress, "progress")
   ising_exact(model, method, 0L, max_states, max_treewidth, threads, progress)$log_z
 }
@@ -405,7 +364,7 @@ exact_marginals.default <- function(model, ...) {
 exact_marginals.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                                   pairwise = FALSE, max_states = 2^26, max_treewidth = 20L,
                                   threads = 1L, ...) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(pairwise, "pairwise")
   res <- ising_exact(model, method, if (pairwise) 2L else 1L, max_states, max_treewidth, threads)
   pw <- NULL
@@ -418,7 +377,11 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
     mp <- v[2]^2 * p11 + v[1] * v[2] * (p1 + p2 - 2 * p11) + v[1]^2 * (1 - p1 - p2 + p11)
     pw <- data.frame(model$edges, p11 = p11, mean_product = mp)
   }
-  list(node = res$node, pairwise = pw, log_z = res$log_z, method = res$method)
+  node <- res$node
+  if (!is.null(model$names)) names(node) <- model$names
+  if (!is.null(pw) && !is.null(model$names))
+    pw <- data.frame(from_name = model$names[pw$from], to_name = model$names[pw$to], pw)
+  list(node = node, pairwise = pw, log_z = res$log_z, method = res$method)
 }
 
 # The exact engine behind exact_log_z() and exact_marginals(): marginals 0
@@ -554,7 +517,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
     n_chains <- chains
   }
   chains <- n_chains <- check_count(n_chains, "n_chains")
-  n <- check_count(n, "n")
+  n <- check_count(n, "n", bytes_each = 4 * model$n)
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
   threads <- check_threads(threads)
@@ -584,6 +547,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   res <- .Call(C_ising_gibbs, ising_c_model(model, order = ising_sweep_order(model)), state,
                control)
   out <- t(res$samples)[seq_len(n), , drop = FALSE]
+  if (!is.null(model$names)) colnames(out) <- model$names
   structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
             burn_in = burn_in, spins = model$spins, seed = seed,
             class = c("logz_gibbs", "matrix", "array"))
@@ -641,7 +605,7 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       progress = interactive(), workers = NULL, ...) {
   call <- match.call()
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")

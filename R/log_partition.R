@@ -75,7 +75,7 @@
 log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm", "ep", "astar",
                                             "mip"),
                           exact_max = 20L, ...) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   exact_max <- check_count(exact_max, "exact_max", max = 40L)
   kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"
           else if (inherits(model, "gpc")) "gpc"

@@ -101,9 +101,10 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
   call <- match.call()
+  validate_rbm(model)
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   schedule <- as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains")
+  n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden) * nrow(data))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")

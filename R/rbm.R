@@ -16,7 +16,8 @@
 #'   training data's base-rate model, used by [ais()] by default), `history`
 #'   and `method`.
 #' @section Errors: non-numeric or non-finite parameters, `W` not a matrix,
-#'   or bias lengths that do not match `W`.
+#'   or bias lengths that do not match `W`; parameters whose absolute values
+#'   sum beyond 1e300 (energies would overflow double precision).
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML.
 #' @seealso [rbm_train()], [exact_log_z()], [ais()], [free_energy()]
@@ -40,6 +41,7 @@ rbm <- function(W, a = NULL, b = NULL) {
   check_finite_numeric(W, "W")
   check_finite_numeric(a, "a", len = nv)
   check_finite_numeric(b, "b", len = nh)
+  check_energy_scale(sum(abs(W)) + sum(abs(a)) + sum(abs(b)), "`W`, `a` and `b`")
   storage.mode(W) <- "double"
   dimnames(W) <- NULL
   new_rbm(W, as.double(a), as.double(b))
@@ -76,6 +78,26 @@ check_rbm <- function(model, name = "model") {
   if (!is_rbm(model))
     stop_no_call(sprintf("`%s` must be an rbm (see rbm() or rbm_train()), not %s.", name,
                          describe(model)))
+  validate_rbm(model, name)
+}
+
+# What rbm() guarantees, re-checked for objects classed "rbm" by hand or edited
+# after construction (the engines trust the shapes and finiteness).
+validate_rbm <- function(model, name = "model") {
+  W <- model$W
+  ok <- is.matrix(W) && is.numeric(W) && nrow(W) >= 1L &&
+    is.numeric(model$a) && length(model$a) == nrow(W) &&
+    is.numeric(model$b) && length(model$b) == ncol(W) &&
+    identical(as.integer(model$n_visible), nrow(W)) && identical(as.integer(model$n_hidden), ncol(W))
+  if (!ok)
+    stop_no_call(sprintf(paste0("`%s` is not a valid rbm: `W` must be a numeric n_visible x ",
+                                "n_hidden matrix with `a`, `b`, `n_visible` and `n_hidden` to ",
+                                "match; build it with rbm()."), name))
+  if (anyNA(W) || any(!is.finite(W)) || anyNA(model$a) || any(!is.finite(model$a)) ||
+      anyNA(model$b) || any(!is.finite(model$b)))
+    stop_no_call(sprintf("`%s` has NA or infinite parameters in `W`, `a` or `b`.", name))
+  check_energy_scale(sum(abs(W)) + sum(abs(model$a)) + sum(abs(model$b)),
+                     sprintf("The parameters of `%s`", name))
   invisible(model)
 }
 
@@ -119,7 +141,7 @@ summary.rbm <- function(object, ...) {
 #' plot(m, type = "filters")
 #' @export
 plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "history") {
     h <- x$history
     if (is.null(h) || nrow(h) == 0L)
@@ -247,7 +269,7 @@ free_energy.rbm <- function(model, data) {
 log_likelihood <- function(model, data, log_z, per_example = FALSE,
                            method = c("plain", "sandwich"), ...) {
   check_rbm(model)
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   check_flag(per_example, "per_example")
   if (method == "sandwich")
     return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z,
@@ -329,7 +351,8 @@ exact_log_z.default <- function(model, ...) {
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                             max_states = 2^26, threads = 1L, progress = interactive(), ...) {
-  layer <- match.arg(layer)
+  layer <- match_arg(layer, "layer")
+  validate_rbm(model)
   check_number(max_states, "max_states", lower = 1)
   threads <- check_threads(threads)
   check_flag(progress, "progress")

@@ -12,7 +12,8 @@
 #' @param k Gibbs steps per update (CD-k / PCD-k).
 #' @param epochs passes over the data.
 #' @param learning_rate step size (> 0).
-#' @param batch_size examples per update (1 to `nrow(data)`); the remainder of
+#' @param batch_size examples per update (1 to `nrow(data)`; the default 100
+#'   becomes `nrow(data)` on smaller data, full-batch updates); the remainder of
 #'   an epoch that does not fill a batch is skipped (it is reshuffled into later
 #'   epochs).
 #' @param momentum momentum coefficient in `[0, 1)`.
@@ -48,7 +49,8 @@
 #'   entry).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size` not positive whole numbers; `learning_rate <= 0`; `momentum`
-#'   outside `[0, 1)`; an `init` model of the wrong size.
+#'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
+#'   parameters need more than 16 GB (with the figure).
 #' @references Hinton, G. E. (2002). Training products of experts by minimizing
 #'   contrastive divergence. Neural Computation 14, 1771-1800.
 #'   Tieleman, T. (2008). Training restricted Boltzmann machines using
@@ -67,12 +69,19 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                       track = list()) {
   call <- match.call()
   data <- as_binary_matrix(data, "data")
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
+  if (is.numeric(n_hidden) && length(n_hidden) == 1L && !is.na(n_hidden) && n_hidden >= 1)
+    check_memory(5 * 8 * ncol(data) * (n_hidden + 1),
+                 sprintf("An RBM with n_hidden = %s hidden units (%d visible)",
+                         format(n_hidden), ncol(data)))
   n_hidden <- check_count(n_hidden, "n_hidden")
   k <- check_count(k, "k")
   epochs <- check_count(epochs, "epochs", min = 0L)
   learning_rate <- check_number(learning_rate, "learning_rate", lower = 0, lower_open = TRUE)
-  batch_size <- check_count(batch_size, "batch_size", max = nrow(data))
+  # the default batch (100) shrinks to the data (full-batch updates) on fewer
+  # rows; a batch_size given explicitly must fit the data
+  batch_size <- if (missing(batch_size)) min(check_count(batch_size, "batch_size"), nrow(data))
+                else check_count(batch_size, "batch_size", max = nrow(data))
   momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")

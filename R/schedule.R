@@ -24,8 +24,12 @@
 #' @param name a label, used by `print` and `plot`.
 #' @return A `logz_schedule`: the numeric vector of betas with attribute
 #'   `name`.
-#' @section Errors: `K < 1` or not a whole number; betas that contain NA, do
-#'   not start at 0 or end at 1, or decrease.
+#' @section Errors: `K < 1` or not a whole number; a `K` whose betas need more
+#'   than 16 GB (with the figure); betas that contain NA or NaN, lie outside
+#'   `[0, 1]`, do not start at 0 or end at 1, or decrease (also for objects
+#'   already classed `logz_schedule`, which `as_schedule()` and every sampler
+#'   re-check). A `radius` so small that the sigmoid is flat in double
+#'   precision gives the linear schedule (its first-order limit).
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML.
 #'   Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing
@@ -41,14 +45,14 @@ NULL
 #' @rdname schedule
 #' @export
 schedule_linear <- function(K) {
-  K <- check_count(K, "K")
+  K <- check_schedule_K(K)
   new_schedule(seq(0, 1, length.out = K + 1L), "linear")
 }
 
 #' @rdname schedule
 #' @export
 schedule_geometric <- function(K, beta_min = 1e-4) {
-  K <- check_count(K, "K")
+  K <- check_schedule_K(K)
   beta_min <- check_number(beta_min, "beta_min", lower = 0, upper = 1, lower_open = TRUE,
                            upper_open = TRUE)
   b <- if (K == 1L) c(0, 1) else c(0, exp(seq(log(beta_min), 0, length.out = K)))
@@ -58,10 +62,14 @@ schedule_geometric <- function(K, beta_min = 1e-4) {
 #' @rdname schedule
 #' @export
 schedule_sigmoid <- function(K, radius = 4) {
-  K <- check_count(K, "K")
+  K <- check_schedule_K(K)
   radius <- check_number(radius, "radius", lower = 0, lower_open = TRUE)
-  s <- stats::plogis(seq(-radius, radius, length.out = K + 1L))
+  t <- seq(-radius, radius, length.out = K + 1L)
+  s <- stats::plogis(t)
   b <- (s - s[1]) / (s[K + 1L] - s[1])
+  # a radius so small that the sigmoid is flat in double precision: the
+  # schedule is then linear to first order (plogis(t) ~ 1/2 + t/4)
+  if (anyNA(b) || s[K + 1L] - s[1] < 1e3 * .Machine$double.eps) b <- (t + radius) / (2 * radius)
   b[1] <- 0
   b[K + 1L] <- 1
   new_schedule(b, "sigmoid")
@@ -70,7 +78,7 @@ schedule_sigmoid <- function(K, radius = 4) {
 #' @rdname schedule
 #' @export
 schedule_sm08 <- function(K = 14500L) {
-  K <- check_count(K, "K", min = 3L)
+  K <- check_schedule_K(K, min = 3L)
   if (K == 14500L) {
     b <- c(seq(0, 0.5, by = 1e-3), seq(0.5, 0.9, by = 1e-4)[-1], seq(0.9, 1, by = 1e-5)[-1])
   } else {
@@ -87,23 +95,47 @@ schedule_sm08 <- function(K = 14500L) {
 #' @rdname schedule
 #' @export
 as_schedule <- function(betas, name = "custom") {
-  if (inherits(betas, "logz_schedule")) return(betas)
-  if (!is.numeric(betas))
-    stop_no_call(sprintf("`schedule` must be a numeric vector of betas, not %s.", describe(betas)))
-  if (length(betas) < 2L)
-    stop_no_call(sprintf("`schedule` must have at least 2 betas (0 and 1), not %d.", length(betas)))
-  if (anyNA(betas))
-    stop_no_call("`schedule` must not contain NA values.")
-  if (betas[1] != 0 || betas[length(betas)] != 1)
-    stop_no_call(sprintf("`schedule` must start at 0 and end at 1, not run from %s to %s.",
-                         format(betas[1]), format(betas[length(betas)])))
-  if (any(diff(betas) < 0))
-    stop_no_call(sprintf("`schedule` must be non-decreasing; it decreases after beta[%d].",
-                         which(diff(betas) < 0)[1]))
+  if (inherits(betas, "logz_schedule")) {
+    validate_schedule(unclass(betas))
+    return(betas)
+  }
+  validate_schedule(betas)
   new_schedule(as.double(betas), name)
 }
 
+# The checks every schedule passes (also objects already classed
+# `logz_schedule`, which may have been built or edited by hand).
+validate_schedule <- function(betas, name = "schedule") {
+  if (!is.numeric(betas))
+    stop_no_call(sprintf("`%s` must be a numeric vector of betas, not %s.", name, describe(betas)))
+  if (length(betas) < 2L)
+    stop_no_call(sprintf("`%s` must have at least 2 betas (0 and 1), not %d.", name,
+                         length(betas)))
+  if (anyNA(betas))
+    stop_no_call(sprintf("`%s` must not contain NA or NaN values (beta[%d] is %s).", name,
+                         which(is.na(betas))[1], format(betas[which(is.na(betas))[1]])))
+  if (betas[1] != 0 || betas[length(betas)] != 1)
+    stop_no_call(sprintf("`%s` must start at 0 and end at 1, not run from %s to %s.",
+                         name, format(betas[1]), format(betas[length(betas)])))
+  if (any(betas < 0 | betas > 1))
+    stop_no_call(sprintf("`%s` must lie in [0, 1]; beta[%d] is %s.", name,
+                         which(betas < 0 | betas > 1)[1],
+                         format(betas[which(betas < 0 | betas > 1)[1]])))
+  if (any(diff(betas) < 0))
+    stop_no_call(sprintf("`%s` must be non-decreasing; it decreases after beta[%d].",
+                         name, which(diff(betas) < 0)[1]))
+  invisible(betas)
+}
+
+# K: a count, with the memory of the K + 1 betas checked first.
+check_schedule_K <- function(K, min = 1L) {
+  if (is.numeric(K) && length(K) == 1L && !is.na(K) && K >= .Machine$integer.max)
+    check_memory(16 * (K + 1), sprintf("A schedule of K = %s steps", format(K)))
+  check_count(K, "K", min = min, max = .Machine$integer.max - 1L)
+}
+
 new_schedule <- function(betas, name, ...) {
+  validate_schedule(betas)
   structure(betas, name = name, ..., class = "logz_schedule")
 }
 
@@ -157,7 +189,7 @@ as.double.logz_schedule <- function(x, ...) as.double(unclass(x))
 #' plot(schedule_linear(100), schedule_sigmoid(100), schedule_sm08())
 #' @export
 plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", legend = TRUE) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   dots <- list(...)
   is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")
   scheds <- c(list(x), dots[is_sched])

@@ -92,14 +92,16 @@ schedule_gms13 <- function(model, K, knots = 10L, n_chains = 100L, sweeps = 500L
 
 gms13_from_g <- function(kb, g, K) {
   knots <- length(kb)
-  g <- pmax(g, 1e-10 * max(g))
+  # g = 0 everywhere (a model without couplings: every intermediate
+  # distribution is the base): any schedule is optimal; take the linear one
+  gs <- if (any(g > 0)) pmax(g, 1e-10 * max(g)) else rep(1, knots)
   # sqrt(g) linear between the knots; Lambda integrated exactly on a fine grid
   fine <- seq(0, 1, length.out = max(20L * knots, 2001L))
-  sg <- stats::approx(kb, sqrt(g), xout = fine)$y
+  sg <- stats::approx(kb, sqrt(gs), xout = fine)$y
   L <- cumtrapz(fine, sg)
   b <- stats::approx(L / L[length(L)], fine, xout = seq(0, 1, length.out = K + 1L),
                      ties = "ordered")$y
   b[1] <- 0
   b[K + 1L] <- 1
-  new_schedule(cummax(b), "gms13", g = data.frame(beta = kb, g = g))
+  new_schedule(cummax(b), "gms13", g = data.frame(beta = kb, g = pmax(g, 0)))
 }

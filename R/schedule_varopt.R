@@ -114,7 +114,7 @@ schedule_varopt <- function(model, K, pilot_K = 1000L, pilot_chains = 100L, delt
                             sweeps_per_step = 1L, threads = 1L, n_grid = 1000L, tol = 1e-9,
                             max_iter = 500L, progress = FALSE, from = NULL) {
   check_schedule_model(model)
-  g <- match.arg(g)
+  g <- match_arg(g, "g")
   K <- check_count(K, "K")
   pilot_K <- check_count(pilot_K, "pilot_K", min = 2L)
   pilot_chains <- check_count(pilot_chains, "pilot_chains", min = 2L)
@@ -182,7 +182,9 @@ rbm_g0 <- function(model, a0, increment = FALSE) {
 varopt_from_g <- function(betas, g_raw, K, delta = NULL, smooth = 0.01, n_grid = 1000L,
                           tol = 1e-9, max_iter = 500L, pilot = NULL) {
   g <- varopt_smooth(betas, g_raw, smooth)
-  g <- pmax(g, 1e-10 * max(g))
+  # g = 0 everywhere (no couplings): every schedule is optimal; constant g
+  # gives the linear one
+  g <- if (any(g > 0)) pmax(g, 1e-10 * max(g)) else rep(1, length(g))
   dg <- num_deriv(betas, g)
   N <- max(K, n_grid)
   sol <- varopt_solve(betas, g, dg, N, tol = tol, max_iter = max_iter)

@@ -12,13 +12,67 @@ describe <- function(x) {
   sprintf("a %s of length %d", cls, length(x))
 }
 
-check_count <- function(x, name, min = 1L, max = .Machine$integer.max) {
+check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_each = NULL) {
+  # a count of things in memory: refuse with the figure before the range check
+  if (!is.null(bytes_each) && is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 1 &&
+      is.numeric(bytes_each) && length(bytes_each) == 1L && !is.na(bytes_each))
+    check_memory(as.double(x) * bytes_each, sprintf("`%s` = %s", name, format(x)))
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) ||
       x != round(x) || x < min || x > max) {
-    stop_no_call(sprintf("`%s` must be a whole number between %s and %s, not %s.",
-                         name, format(min), format(max), describe(x)))
+    big <- is.numeric(x) && length(x) == 1L && !is.na(x) && x > max && max >= .Machine$integer.max
+    stop_no_call(sprintf("`%s` must be a whole number between %s and %s, not %s%s.",
+                         name, format(min), format(max), describe(x),
+                         if (big) " (beyond R's integer range)" else ""))
   }
   as.integer(x)
+}
+
+# Refuse a request whose memory would exceed `limit` bytes (default: 16
+# GB, or the LOGZ_MAX_BYTES environment variable), with the figure.
+check_memory <- function(bytes, what, limit = NULL) {
+  if (is.null(limit)) {
+    env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
+    limit <- if (is.finite(env) && env > 0) env else 16e9
+  }
+  if (!is.finite(bytes) || bytes >= limit)
+    stop_no_call(sprintf("%s would need %s GB of memory (limit %s GB); use a smaller size.",
+                         what, format(signif(bytes / 1e9, 3)), format(signif(limit / 1e9, 3))))
+  invisible(bytes)
+}
+
+# n_chains: the memory of the chains' states (`per_chain` bytes each) is
+# checked before the count, so that 2e9 chains are refused with the figure.
+check_chains <- function(n_chains, per_chain, name = "n_chains") {
+  if (is.numeric(n_chains) && length(n_chains) == 1L && !is.na(n_chains) && n_chains >= 1)
+    check_memory(as.double(n_chains) * (per_chain + 64),
+                 sprintf("`%s` = %s chains", name, format(n_chains)))
+  check_count(n_chains, name)
+}
+
+# Parameters so large that energies (sums of |parameter|) overflow or come
+# within a few doublings of overflow: the samplers' Inf - Inf would give NaN or
+# a silently wrong finite log Z. `total` is the largest possible |energy|.
+check_energy_scale <- function(total, what, limit = 1e300) {
+  if (is.na(total) || total > limit)
+    stop_no_call(sprintf(paste0("%s are too large: the largest |energy| (sum of their absolute ",
+                                "values) is %s, beyond %s where double precision overflows; ",
+                                "rescale them."), what, format(total), format(limit)))
+  invisible(total)
+}
+
+# match.arg() whose error names the argument: `x` one of the choices in the
+# caller's formal default for `name` (or `choices`).
+match_arg <- function(x, name, choices = NULL) {
+  if (is.null(choices)) choices <- eval(formals(sys.function(sys.parent()))[[name]])
+  if (identical(x, choices)) return(choices[1])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
+    hit <- if (is.character(x) && length(x) == 1L && !is.na(x) && nzchar(x))
+      choices[startsWith(choices, x)] else character()
+    if (length(hit) == 1L) return(hit)
+    stop_no_call(sprintf("`%s` must be one of %s, not %s.", name,
+                         paste0('"', choices, '"', collapse = ", "), describe(x)))
+  }
+  x
 }
 
 check_number <- function(x, name, lower = -Inf, upper = Inf, lower_open = FALSE,

@@ -304,7 +304,8 @@ static double target_bound(astar_target *tg, const double *lo, const double *hi)
 
 static void check_below_bound(const astar_target *tg, double o, double m, const double *x)
 {
-    if (o > m + 1e-8 * (1.0 + fabs(m)))
+    /* (an infinite bound gets no tolerance: -Inf + Inf would be NaN) */
+    if (o > m + (R_FINITE(m) ? 1e-8 * (1.0 + fabs(m)) : 0.0))
         error("target '%s': log_lik at x = (%g%s) is %g, above the bound %g of its region; "
               "`bound` must return an upper bound of `log_lik` over the box.",
               tg->name, x[0], tg->d > 1 ? ", ..." : "", o, m);
@@ -552,10 +553,9 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             if (!(LB < G + t->M[node])) continue;          /* cannot hold the maximum */
             memcpy(xp, loc->x + (size_t) j * d, sizeof(double) * d);
             if (expanded < L) {
-                if (ISNAN(o)) {
-                    o = target_log_lik(tg, xp);
-                    check_below_bound(tg, o, t->M[node], xp);
-                }
+                if (ISNAN(o)) o = target_log_lik(tg, xp);
+                /* also an inherited point: the node's own bound may be newer */
+                check_below_bound(tg, o, t->M[node], xp);
                 cnt->nodes += 1;
                 expanded++;
                 if (G + o > LB) {
@@ -569,10 +569,13 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             } else {
                 /* a leaf of the local expansion: bound it and queue it */
                 double Mc = tree_bound(t, tg, node);
+                /* the point inherited from the parent lies in this box: its
+                 * likelihood must not exceed the box's (new) bound */
+                if (!ISNAN(o)) check_below_bound(tg, o, Mc, xp);
                 if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
             }
         }
-        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -620,7 +623,7 @@ static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, dou
         node = next;
         G = Gnext;
         xp[0] = xc[0];
-        if (((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -934,7 +937,8 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             trials += 1;
             lw1 = logz_log_add_exp(lw1, lw);
             lw2 = logz_log_add_exp(lw2, 2 * lw);
-            if (++iter % 1024 == 0) R_CheckUserInterrupt();
+            /* an R log_lik may take long per call: check after each one */
+            if (++iter % 1024 == 0 || tg.model == MODEL_R) R_CheckUserInterrupt();
             if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
             if (refine == 1) {
                 int j = split_side(d, P.lo + (size_t) i * d, P.hi + (size_t) i * d, P.depth[i]);

@@ -126,8 +126,8 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
             }
             evals += ev;
             ns++;
+            R_CheckUserInterrupt();   /* master thread, between parallel sweeps */
         }
-        R_CheckUserInterrupt();
     }
     if (L > 0) logz_ais_trace(hist, L, M, log_z0, REAL(trace));
     SET_VECTOR_ELT(out, 4, ScalarInteger(ns));

@@ -4,6 +4,7 @@
 
 static const R_CallMethodDef callMethods[] = {
     {"rng_streams", (DL_FUNC) &rng_streams_call, 1},
+    {"check_interrupt", (DL_FUNC) &check_interrupt_call, 0},
     {"rng_stream_unif", (DL_FUNC) &rng_stream_unif_call, 2},
     {"rbm_exact_log_z", (DL_FUNC) &rbm_exact_log_z_call, 5},
     {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},

@@ -6,9 +6,12 @@
  * Opcodes (arg: index into constants / parameters / data columns, or the
  * body length of a sum over data rows). Intervals are [lo, hi] with possibly
  * infinite ends; 0 * Inf counts as 0 and an undefined end widens to -Inf/+Inf,
- * so the result is always a valid (perhaps loose) enclosure. Rounding is not
- * directed: enclosures can be off by an ulp or so, far inside the samplers'
- * tolerance for a point above its bound. */
+ * so the result is always a valid (perhaps loose) enclosure. Rounding is
+ * outward: every rounded end moves one ulp away from the interval (nextafter)
+ * after an arithmetic operation, and two ulps after a libm function (whose
+ * results are within one ulp of the exact value), so the enclosure holds the
+ * exact real value, not only its nearest-rounded approximation: exact
+ * sampling needs bounds that are valid. */
 #include <math.h>
 #include <Rmath.h>
 #include "logz.h"
@@ -94,6 +97,36 @@ double program_point(const logz_program *p, const double *x, double *stack)
 
 /* ---- over a box ------------------------------------------------------------ */
 
+/* One (k) ulp(s) down / up; infinite ends stay where they are, except that an
+ * end at +Inf / -Inf moving down / up becomes +/-DBL_MAX (still an enclosure). */
+static double rdown(double x, int k)
+{
+    if (ISNAN(x) || x == R_NegInf) return x;
+    while (k-- > 0) x = nextafter(x, R_NegInf);
+    return x;
+}
+
+static double rup(double x, int k)
+{
+    if (ISNAN(x) || x == R_PosInf) return x;
+    while (k-- > 0) x = nextafter(x, R_PosInf);
+    return x;
+}
+
+/* ulps to widen by after each opcode: 0 for exact ones */
+static int op_ulps(int op)
+{
+    switch (op) {
+    case OP_CONST: case OP_VAR: case OP_COL: case OP_NEG: case OP_ABS: case OP_SUM:
+    case OP_POWI:
+        return 0;   /* exact, or rounded outward in place (OP_SUM, OP_POWI) */
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+        return 1;
+    default:
+        return 2;   /* exp, log, sqrt, pow, sin, cos, tanh */
+    }
+}
+
 static double mul0(double a, double b)    /* 0 * Inf = 0 for enclosures */
 {
     return (a == 0.0 || b == 0.0) ? 0.0 : a * b;
@@ -166,7 +199,15 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             iv_mul(L[sp - 1], H[sp - 1], 1.0 / h2, 1.0 / l2, &L[sp - 1], &H[sp - 1]);
             break;
         case OP_NEG: l1 = L[sp - 1]; L[sp - 1] = -H[sp - 1]; H[sp - 1] = -l1; break;
-        case OP_POWI: iv_powi(L[sp - 1], H[sp - 1], (int) p->k[a], &L[sp - 1], &H[sp - 1]); break;
+        case OP_POWI: {
+            /* R_pow_di multiplies (|k| - 1 roundings, and 1/x for k < 0) */
+            int kk = (int) p->k[a];
+            iv_powi(L[sp - 1], H[sp - 1], kk, &L[sp - 1], &H[sp - 1]);
+            int u = kk < 0 ? -kk : kk;
+            L[sp - 1] = rdown(L[sp - 1], u);
+            H[sp - 1] = rup(H[sp - 1], u);
+            break;
+        }
         case OP_POWR: {
             /* real exponent: defined for a base >= 0, monotone there */
             double e = p->k[a];
@@ -212,8 +253,8 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             double sl = 0.0, sh = 0.0;
             for (int r = 0; r < p->nrow; r++) {
                 run_box(p, i + 1, i + 1 + a, r, xl, xh, L, H, sp);
-                sl += L[sp];
-                sh += H[sp];
+                sl = rdown(sl + L[sp], 1);
+                sh = rup(sh + H[sp], 1);
             }
             L[sp] = sl;
             H[sp] = sh;
@@ -222,8 +263,13 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             break;
         }
         }
-        /* an undefined end widens the enclosure */
+        /* outward rounding; an undefined end widens the enclosure */
         if (sp > 0) {
+            int u = op_ulps(p->op[i]);
+            if (u > 0) {
+                L[sp - 1] = rdown(L[sp - 1], u);
+                H[sp - 1] = rup(H[sp - 1], u);
+            }
             if (ISNAN(L[sp - 1])) L[sp - 1] = R_NegInf;
             if (ISNAN(H[sp - 1])) H[sp - 1] = R_PosInf;
         }

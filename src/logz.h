@@ -26,6 +26,7 @@ void logz_streams_seed(int n, logz_stream *out);
 void logz_streams_to_double(int n, const logz_stream *st, double *out);
 int logz_streams_from_double(int n, const double *in, logz_stream *st);
 SEXP rng_streams_call(SEXP n);
+SEXP check_interrupt_call(void);
 SEXP rng_stream_unif_call(SEXP state, SEXP n);
 
 /* ---- vexp.c: y[i] = exp(-|x[i]|), vectorised where libmvec is available -- */

@@ -151,3 +151,11 @@ void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, 
     if (!logz_streams_from_double(c->M, REAL(streams), c->st))
         error("internal error: stream state out of range");
 }
+
+/* For long loops written in R (byte-compiled loops check interrupts only every
+ * 1000 back-jumps): R_CheckUserInterrupt() honours interrupts and time limits. */
+SEXP check_interrupt_call(void)
+{
+    R_CheckUserInterrupt();
+    return R_NilValue;
+}

@@ -123,6 +123,6 @@ test_that("ais() rejects bad input with a message naming the argument", {
   expect_error(ais(m, schedule_linear(10), base = rbm(matrix(0, 3, 1))),
                "`base` has 3 visible units but `model` has 4")
   expect_error(ais(m, schedule_linear(10), base = "x"), "`base` must be NULL")
-  expect_error(ais(m, schedule_linear(10), kernel = "fast"), "should be one of")
+  expect_error(ais(m, schedule_linear(10), kernel = "fast"), "`kernel`")
   expect_error(ais(list(1)), "ais\\(\\) does not know how to handle `model`")
 })

@@ -116,7 +116,7 @@ test_that("Poisson lower bounds per node: same distribution, mean count as asked
   expect_error(astar_sample(tg, 5, lower_bounds_per_node = 2.5), "`lower_bounds_per_node`")
   expect_error(astar_sample(tg, 5, lower_bounds_per_node = 0.5, lower_bounds_dist = "poisson"),
                "`lower_bounds_per_node`")
-  expect_error(astar_sample(tg, 5, lower_bounds_dist = "binomial"), "should be one of")
+  expect_error(astar_sample(tg, 5, lower_bounds_dist = "binomial"), "`lower_bounds_dist`")
 })
 
 test_that("Gaussian mean: closed-form posterior and evidence for every bound type", {
@@ -310,10 +310,10 @@ test_that("bad input errors name the argument", {
   tg <- astar_example("peaky", a = 2)
   expect_error(astar_sample(1, 5), "`target`")
   expect_error(astar_sample(tg, 0), "`n`")
-  expect_error(astar_sample(tg, 5, method = "bfs"), "should be one of")
+  expect_error(astar_sample(tg, 5, method = "bfs"), "`method`")
   expect_error(astar_sample(tg, 5, reuse_bounds = NA), "`reuse_bounds`")
   expect_error(astar_sample(astar_example("clutter", D = 2), 5, method = "drill_down"), "1-D")
-  expect_error(os_star_sample(tg, 5, refine = "x"), "should be one of")
+  expect_error(os_star_sample(tg, 5, refine = "x"), "`refine`")
   expect_error(astar_target(3, "peaky"), "`proposal`")
   expect_error(astar_target(proposal_normal(c(0, 0)), function(x) 0, function(l, u) 0, dim = 3),
                "`dim` is 3")

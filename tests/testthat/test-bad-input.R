@@ -175,3 +175,190 @@ test_that("a table of bad inputs gives R errors naming the argument", {
       expect_match(conditionMessage(err), case[[2]], label = label)
   }
 })
+
+# ---- issue 15 (reliability pass 2): each case stands for a class ------------
+
+expect_error_naming <- function(expr, pattern) {
+  err <- tryCatch({
+    withCallingHandlers(expr, warning = function(w) invokeRestart("muffleWarning"))
+    NULL
+  }, error = function(e) e)
+  expect_true(inherits(err, "error"))
+  if (inherits(err, "error")) expect_match(conditionMessage(err), pattern)
+}
+
+test_that("counts beyond R's integer range are refused with the memory they need", {
+  m <- rbm(matrix(0.1, 6, 3))
+  d <- matrix(c(0, 1), 4, 6)
+  expect_error_naming(schedule_linear(.Machine$integer.max), "K = 2147483647.*[0-9.]+ GB")
+  expect_error_naming(schedule_geometric(1e10), "K = 1e\\+10.*GB")
+  expect_error_naming(ising(n = 3e9), "n = 3e\\+09.*96 GB")
+  expect_error_naming(ising_grid(1e5, 1e5), "100000 x 100000.*640 GB")
+  expect_error_naming(rbm_train(d, n_hidden = 1e9), "n_hidden = 1e\\+09.*GB")
+  expect_error_naming(ais(m, schedule_linear(5), n_chains = 2e9), "`n_chains` = 2e\\+09.*GB")
+  expect_error_naming(ais(ising_grid(2, 2), schedule_linear(5), n_chains = 3e9), "`n_chains`.*GB")
+  expect_error_naming(check_count(3e9, "k"), "`k`.*integer range")
+})
+
+test_that("match.arg-style choices are errors naming the argument", {
+  m <- rbm(matrix(0.1, 6, 3))
+  tg <- astar_example("peaky", a = 2)
+  expect_error_naming(exact_log_z(m, layer = "hidd3n"), "`layer`.*\"auto\", \"hidden\"")
+  expect_error_naming(ais(m, kernel = "fast"), "`kernel`")
+  expect_error_naming(ising_grid(3, type = "ferro"), "`type`")
+  expect_error_naming(ising_clique(3, spins = 1), "`spins`")
+  expect_error_naming(os_star_sample(tg, 5, refine = "best"), "`refine`")
+  expect_error_naming(astar_sample(tg, 5, method = c("astar", "x")), "`method`")
+  expect_error_naming(log_partition(m, method = "magic"), "`method`")
+  expect_error_naming(exact_log_z(ising_grid(2, 2), method = NA), "`method`")
+  # partial matching still works, as with match.arg()
+  expect_equal(exact_log_z(m, layer = "vis"), exact_log_z(m, layer = "visible"))
+})
+
+test_that("schedules are validated wherever they come from", {
+  m <- rbm(matrix(0.1, 6, 3))
+  fake <- structure(c(0, 0.3, 0.2, 5, 1), class = "logz_schedule")
+  expect_error_naming(as_schedule(fake), "`schedule`.*\\[0, 1\\]")
+  expect_error_naming(ais(m, fake, n_chains = 3), "`schedule`")
+  expect_error_naming(ais(m, structure(c(0, 0.6, 0.4, 1), class = "logz_schedule"), n_chains = 3),
+                      "non-decreasing")
+  expect_error_naming(ais(m, structure(c(0, NaN, 1), class = "logz_schedule"), n_chains = 3),
+                      "NaN")
+  # a tiny radius is a flat sigmoid: the (first-order exact) linear schedule
+  s <- schedule_sigmoid(10, radius = 1e-20)
+  expect_false(anyNA(s))
+  expect_equal(as.double(s), seq(0, 1, length.out = 11))
+  expect_true(is.finite(ais(m, s, n_chains = 5, progress = FALSE)$log_z))
+  expect_equal(as.double(schedule_sigmoid(10, radius = 1e-6)), seq(0, 1, length.out = 11),
+               tolerance = 1e-9)
+})
+
+test_that("overflowing parameters are errors, not NaN or silent finite values", {
+  expect_error_naming(rbm(matrix(1e308, 5, 3)), "`W`.*rescale")
+  expect_error_naming(rbm(matrix(0, 2, 2), a = c(1e308, 1e308)), "`a`.*rescale")
+  expect_error_naming(ising(data.frame(from = 1:2, to = 2:3, weight = 1e308)),
+                      "`edges` weights and `field`.*rescale")
+  expect_error_naming(ising(NULL, field = c(1e308, 1e308)), "`field`.*rescale")
+  d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+  expect_error_naming(gpc(y ~ x, d, lengthscale = 1, amplitude = 1e200), "`amplitude`")
+  expect_error_naming(gpc(y ~ x, d, lengthscale = 1, amplitude = 1e150), "`amplitude`")
+  # large but representable energies are still exact
+  big <- rbm(matrix(c(1e200, -1e200, 5e199, 1e200, 0, -1e200), 3, 2))
+  expect_equal(exact_log_z(big), 2e200)
+})
+
+test_that("a bound below the likelihood on sub-boxes is reported, not sampled from", {
+  # right over the whole support, 3 too low on every bounded box
+  tg <- astar_target(proposal_normal(0, 1), log_lik = function(x) -x^2 / 2,
+                     bound = function(lower, upper) {
+                       m <- -min(max(0, lower), upper)^2 / 2
+                       if (is.finite(lower) && is.finite(upper)) m - 3 else m
+                     })
+  set.seed(1)
+  expect_error_naming(astar_sample(tg, 2000), "above the bound.*upper bound of `log_lik`")
+  set.seed(1)
+  expect_error_naming(astar_sample(tg, 200, lower_bounds_per_node = 3), "above the bound")
+  set.seed(1)
+  expect_error_naming(os_star_sample(tg, 200), "above the bound")
+  # zero mass and a bound of -Inf: clear errors at construction
+  expect_error_naming(astar_target(proposal_normal(0, 1), log_lik = function(x) -Inf,
+                                   bound = function(l, u) -Inf), "zero mass")
+  expect_error_naming(astar_target(proposal_normal(0, 1), log_lik = function(x) 0,
+                                   bound = function(l, u) -Inf), "`bound` is below")
+})
+
+test_that("legitimate inputs are accepted", {
+  set.seed(1)
+  x <- matrix(rbinom(60, 1, 0.5), 10, 6)
+  # fewer rows than the default batch_size: one full batch per epoch
+  m <- rbm_train(x, n_hidden = 3, epochs = 2, progress = FALSE)
+  expect_s3_class(m, "rbm")
+  set.seed(2)
+  m1 <- rbm_train(x, n_hidden = 3, epochs = 2, progress = FALSE, seed = 5)
+  m2 <- rbm_train(x, n_hidden = 3, epochs = 2, progress = FALSE, seed = 5, batch_size = 10)
+  expect_error_naming(rbm_train(x, n_hidden = 3, batch_size = 11, progress = FALSE), "`batch_size`")
+  expect_identical(m1$W, m2$W)
+  # no couplings: g = 0 everywhere, every schedule is optimal; the linear one
+  for (model in list(ising(n = 4), ising(n = 3, field = c(0.5, -1, 2)),
+                     rbm(matrix(0, 4, 2)))) {
+    s1 <- schedule_gms13(model, K = 8, knots = 3, n_chains = 5, sweeps = 5, burn_in = 1)
+    s2 <- schedule_varopt(model, K = 8, pilot_K = 10, pilot_chains = 5)
+    expect_equal(as.double(s1), seq(0, 1, length.out = 9), label = "gms13")
+    expect_equal(as.double(s2), seq(0, 1, length.out = 9), label = "varopt")
+  }
+  # an Ising model with no edges (edges = NULL is the default)
+  expect_equal(exact_log_z(ising(n = 3)), 3 * log(2))
+})
+
+test_that("ising() takes character or factor node labels and keeps the names", {
+  num <- ising(data.frame(from = c(1, 2, 1), to = c(2, 3, 3), weight = c(0.5, -0.3, 0.2)),
+               field = c(0.1, 0, -0.2))
+  for (f in list(identity, factor)) {
+    e <- data.frame(from = f(c("a", "b", "a")), to = f(c("b", "c", "c")),
+                    weight = c(0.5, -0.3, 0.2))
+    lab <- ising(e, field = c(0.1, 0, -0.2))
+    expect_identical(lab$names, c("a", "b", "c"))
+    expect_equal(exact_log_z(lab), exact_log_z(num))
+    mg <- exact_marginals(lab)$node
+    expect_identical(names(mg), c("a", "b", "c"))
+    expect_equal(unname(mg), exact_marginals(num)$node)
+    expect_identical(colnames(gibbs_sample(lab, 3)), c("a", "b", "c"))
+    expect_identical(names(lab$field), c("a", "b", "c"))
+  }
+  # a named field fixes the node order and may add isolated nodes
+  lab <- ising(data.frame(from = c("b", "a"), to = c("c", "b"), weight = c(-0.3, 0.5)),
+               field = c(a = 0.1, b = 0, c = -0.2, d = 0.4))
+  expect_identical(lab$names, c("a", "b", "c", "d"))
+  expect_equal(exact_log_z(lab),
+               exact_log_z(ising(data.frame(from = c(2, 1), to = c(3, 2), weight = c(-0.3, 0.5)),
+                                 field = c(0.1, 0, -0.2, 0.4))))
+  # genuinely bad labels
+  expect_error_naming(ising(data.frame(from = c("a", NA), to = c("b", "c"), weight = 1)),
+                      "`edges\\$from`.*row 2.*NA")
+  expect_error_naming(ising(data.frame(from = c("a", "b"), to = c("b", ""), weight = 1)),
+                      "`edges\\$to`.*row 2")
+  expect_error_naming(ising(data.frame(from = "a", to = "a", weight = 1)), "self edge")
+  expect_error_naming(ising(data.frame(from = "a", to = "b", weight = 1), field = c(x = 0, b = 0)),
+                      "\"a\".*`field`")
+  expect_error_naming(ising(data.frame(from = "a", to = "b", weight = 1), field = c(0, 0, 0)),
+                      "`field`.*2 nodes")
+  expect_error_naming(ising(data.frame(from = "a", to = "b", weight = 1), n = 5), "`n`")
+  expect_error_naming(ising(data.frame(from = "a", to = TRUE, weight = 1)), "`edges\\$to`")
+})
+
+test_that("models classed by hand are validated before the engines trust them", {
+  fake_rbm <- structure(list(W = matrix(1e308, 3, 2), a = numeric(3), b = numeric(2),
+                             n_visible = 3L, n_hidden = 2L), class = "rbm")
+  expect_error_naming(ais(fake_rbm, schedule_linear(5), n_chains = 3), "`model`.*rescale")
+  expect_error_naming(exact_log_z(fake_rbm), "`model`")
+  bad_shape <- structure(list(W = matrix(0, 3, 2), a = numeric(2), b = numeric(2),
+                              n_visible = 3L, n_hidden = 2L), class = "rbm")
+  expect_error_naming(ais(bad_shape, schedule_linear(5), n_chains = 3), "not a valid rbm")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$edges$to[1] <- 9L
+  expect_error_naming(exact_log_z(g), "`model\\$edges`.*1\\.\\.4")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$field[2] <- NaN
+  expect_error_naming(gibbs_sample(g, 5), "`model`.*NA or infinite")
+  g <- ising_grid(2, 2, coupling = 0.3)
+  g$edges$weight <- 1e308
+  expect_error_naming(ais(g, schedule_linear(5), n_chains = 3), "`model`.*rescale")
+  d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+  gp <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+  gp$K <- gp$K * 1e308
+  expect_error_naming(ep_log_z(gp), "`model\\$K`")
+  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`model\\$K`")
+  gp <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+  gp$amplitude <- 1e150
+  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`amplitude`")
+})
+
+test_that("sample counts beyond memory are refused with the figure", {
+  tg <- astar_example("peaky", a = 2)
+  expect_error_naming(astar_sample(tg, 3e9), "`n` = 3e\\+09.*GB")
+  expect_error_naming(os_star_sample(tg, 1e10), "`n` = 1e\\+10.*GB")
+  expect_error_naming(rgumbel(3e9), "`n` = 3e\\+09.*24 GB")
+  expect_error_naming(rtruncgumbel(1e10, 0, 1), "`n`.*GB")
+  expect_error_naming(gibbs_sample(ising_grid(30, 30), 1e7), "`n` = 1e\\+07.*36 GB")
+  expect_length(rgumbel(0), 0L)
+})

@@ -87,3 +87,24 @@ test_that("the scale parameter matches the closed forms (evd/VGAM parametrisatio
   expect_error(pgumbel(1, scale = "a"), "`scale` must be a non-empty numeric")
   expect_equal(dgumbel(1, scale = NA_real_), NA_real_)
 })
+
+test_that("pgumbel and dgumbel keep full precision in the far tails", {
+  # log P(G > z) = log(1 - exp(-e^-z)), to 20 digits (mpmath, 40 digits)
+  ref <- c(`0.5` = -0.78798373870444865016, `20` = -20.000000001030576811,
+           `30.5` = -30.500000000000028378, `35` = -35.000000000000000315)
+  z <- as.numeric(names(ref))
+  expect_equal(pgumbel(z, lower.tail = FALSE, log.p = TRUE), unname(ref), tolerance = 1e-15)
+  # beyond z = 40 it is -z to double precision; e^-z is subnormal near 708
+  # and 0 after 745, where log(1 - exp(-e^-z)) gave -739.9974 and -Inf
+  far <- c(40, 700, 740, 800, 1e5, 1e300)
+  expect_equal(pgumbel(far, lower.tail = FALSE, log.p = TRUE), -far, tolerance = 1e-15)
+  expect_equal(pgumbel(1e6, location = 1e6 - 800, lower.tail = FALSE, log.p = TRUE), -800)
+  expect_equal(pgumbel(800, lower.tail = FALSE), 0)
+  expect_equal(pgumbel(30, lower.tail = FALSE), -expm1(-exp(-30)))
+  # the left tail: log P(G <= z) = -e^-z, exactly representable up to e^709
+  expect_equal(pgumbel(-700, log.p = TRUE), -exp(700))
+  expect_equal(pgumbel(-710, log.p = TRUE), -Inf)
+  expect_equal(dgumbel(c(800, 1e300), log = TRUE), -c(800, 1e300))
+  expect_equal(dgumbel(-700, log = TRUE), 700 - exp(700))
+  expect_true(all(is.na(pgumbel(c(NA, NaN), lower.tail = FALSE, log.p = TRUE))))
+})

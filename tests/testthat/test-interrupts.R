@@ -47,3 +47,46 @@ test_that("long runs stop at a time limit and the session stays usable", {
   expect_true(all(s$exact))
   expect_true(is.finite(ais(m, schedule_linear(10), n_chains = 5, progress = FALSE)$log_z))
 })
+
+test_that("EP and GP AIS stop at a time limit, also with threads > 1", {
+  skip_on_cran()
+  set.seed(3)
+  # EP's site updates run in R: each is O(n^2) (3-7 s per sweep at n = 1500),
+  # so the byte-code loop's own check (every 1000 iterations) is far too rare
+  n <- 1500
+  d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
+  d$y <- factor(d$x1 + rnorm(n) > 0)
+  big <- gpc(y ~ x1 + x2, d, lengthscale = 1, amplitude = 2)
+  small <- gpc(y ~ x1 + x2, d[1:300, ], lengthscale = 1, amplitude = 2)
+  runs <- list(
+    ep = quote(ep_log_z(big)),
+    # one annealing step of 1e5 sweeps: the check must come between sweeps
+    ais_gpc = quote(ais(small, schedule_linear(2), n_chains = 50, sweeps_per_step = 1e5,
+                        progress = FALSE)),
+    ais_gpc_threads = quote(ais(small, schedule_linear(2), n_chains = 50,
+                                sweeps_per_step = 1e5, threads = 2, progress = FALSE)))
+  for (nm in names(runs)) {
+    msg <- stops_on_time_limit(eval(runs[[nm]]))
+    expect_match(msg, "time limit|interrupted", label = nm)
+  }
+  d5 <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+  expect_true(is.finite(ep_log_z(gpc(y ~ x, d5, lengthscale = 1, amplitude = 2))))
+})
+
+test_that("A* and OS* with a slow R log_lik stop at a time limit", {
+  skip_on_cran()
+  # each call is one vectorised pass over 5e5 points (~5-100 ms, no R loop,
+  # so R's own evaluation-count check rarely fires): the samplers check after
+  # every node / trial for R targets, not every 1024th
+  y <- seq(-3, 3, length.out = 5e5)
+  tg <- astar_target(proposal_normal(0, 1),
+                     log_lik = function(x) sum(stats::dnorm(x, y, 100, log = TRUE)) -
+                       sum(stats::dnorm(0, y, 100, log = TRUE)),
+                     bound = function(lower, upper) 1)
+  runs <- list(astar = quote(astar_sample(tg, 1e5)),
+               os_star = quote(os_star_sample(tg, 1e5)))
+  for (nm in names(runs)) {
+    msg <- stops_on_time_limit(eval(runs[[nm]]))
+    expect_match(msg, "time limit|interrupted", label = nm)
+  }
+})

@@ -109,3 +109,38 @@ test_that("bad expressions are errors that say what is wrong", {
   tg <- astar_target(proposal_normal(0, 1), expr = quote(log(x)), name = "logx")
   expect_error(for (i in 1:10) astar_sample(tg, 10), "target 'logx'")
 })
+
+# TwoSum (Knuth): a + b = s + e exactly, with s = fl(a + b).
+two_sum_err <- function(a, b) {
+  s <- a + b
+  bb <- s - a
+  (a - (s - bb)) + (b - bb)
+}
+
+test_that("enclosures round outward: they hold the exact real value, not its rounding", {
+  # a degenerate box [a, a] for x + b: round-to-nearest gives [fl(a + b), fl(a + b)],
+  # which misses the exact sum whenever the addition rounds (most random pairs)
+  set.seed(2)
+  a <- rnorm(200)
+  b <- rnorm(200) / 3
+  inexact <- 0
+  for (i in seq_along(a)) {
+    tg <- astar_target(proposal_uniform(-10, 10), expr = bquote(x + .(b[i])), params = "x")
+    iv <- logz:::interval_eval(tg$program, a[i], a[i])
+    s <- a[i] + b[i]
+    e <- two_sum_err(a[i], b[i])
+    inexact <- inexact + (e != 0)
+    expect_true(iv[1] < s || (iv[1] == s && e >= 0), label = sprintf("lower end, pair %d", i))
+    expect_true(iv[2] > s || (iv[2] == s && e <= 0), label = sprintf("upper end, pair %d", i))
+    expect_lte(iv[2] - iv[1], 4 * .Machine$double.eps * abs(s))   # and stay tight
+  }
+  expect_gt(inexact, 100)   # the test exercises rounded sums
+  # libm results (exp, log, sin) are widened too: the point value lies strictly inside
+  for (e in list(quote(exp(x)), quote(log(x)), quote(sin(x)), quote(sqrt(x)))) {
+    tg <- astar_target(proposal_uniform(0.1, 10), expr = e, params = "x")
+    x <- c(0.3, 1.7, 2.9)
+    iv <- logz:::interval_eval(tg$program, x, x)
+    v <- astar_log_lik(tg, matrix(x))
+    expect_true(all(iv[, 1] < v & v < iv[, 2]), label = deparse(e))
+  }
+})

@@ -61,7 +61,7 @@ test_that("bad input gives errors that name the argument", {
   W <- matrix(c(0, 1, 0.5, 0), 2, 2)
   expect_error(ising(W), "`edges` must be a symmetric weight matrix")
   expect_error(ising(diag(2)), "`edges` has a self edge")
-  expect_error(ising(e, spins = "binary"), "should be one of")
+  expect_error(ising(e, spins = "binary"), "`spins`")
   expect_error(ising_grid(0, 3), "`rows` must be a whole number")
   expect_error(ising_grid(3, 3, coupling = -1), "`coupling` must be a finite number")
   expect_error(ising_random(4, n_edges = 7), "`n_edges` must be a whole number between 0 and 6")

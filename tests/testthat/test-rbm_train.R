@@ -48,7 +48,7 @@ test_that("rbm_train() rejects bad input with a message naming the argument", {
   expect_error(rbm_train(x, 5, learning_rate = NaN), "`learning_rate` must be a finite number")
   expect_error(rbm_train(x, 5, batch_size = 201), "`batch_size` must be a whole number between 1 and 200")
   expect_error(rbm_train(x, 5, momentum = 1), "`momentum` must be a finite number in \\[0, 1\\)")
-  expect_error(rbm_train(x, 5, method = "xyz"), "should be one of")
+  expect_error(rbm_train(x, 5, method = "xyz"), "`method`")
   expect_error(rbm_train(x, 5, init = rbm(matrix(0, 784, 4))), "`init` has 784 x 4 units")
   expect_error(rbm_train(x, 5, progress = NA), "`progress` must be TRUE or FALSE")
   expect_error(rbm_train(data.frame(a = letters[1:3]), 2), "only numeric or logical columns")

@@ -168,7 +168,7 @@ test_that("bad input to the schedule builders names the argument", {
   expect_error(schedule_varopt(x$model, 10, pilot_K = 1), "`pilot_K`")
   expect_error(schedule_varopt(x$model, 10, pilot_chains = 1.5), "`pilot_chains`")
   expect_error(schedule_varopt(x$model, 10, smooth = -1), "`smooth`")
-  expect_error(schedule_varopt(x$model, 10, g = "other"), "'arg'")
+  expect_error(schedule_varopt(x$model, 10, g = "other"), "`g`")
   expect_error(schedule_varopt(x$model, 10, from = schedule_linear(5)), "`from`")
   expect_error(schedule_varopt(x$model, 10, base = 1:3), "`base`")
   expect_error(schedule_gms13(x$model, 10, knots = 1), "`knots`")
