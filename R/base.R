@@ -104,8 +104,8 @@ logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform
     uniform = new_logz_base(model, numeric(n), "uniform", "all base biases zero"),
     data = {
       if (!rbm || is.null(model$base_rate))
-        stop_no_call(paste0("`type = \"data\"` needs an rbm trained by rbm_train() (it keeps ",
-                            "the data's base rates); this model has none. Use \"model\"."))
+        stop_no_call(paste0("`type = \"data\"` needs an rbm with `base_rate` (the data's base ",
+                            "rates, kept by rbm_train()); this model has none. Use \"model\"."))
       new_logz_base(model, model$base_rate, "data",
                     "base rates of the training data (smoothed pixel means)")
     },
