@@ -367,6 +367,7 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["resamples"]])))
   cat(sprintf("  %s particle-moves in %.2f s%s\n",
               format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  cat(base_line(x))
   invisible(x)
 }
 
