@@ -25,10 +25,12 @@
 #'   \item{`"model"`}{the moment-matched product distribution of the model
 #'     itself: the marginals of a short Gibbs run at \eqn{\beta = 1}.
 #'     `chains` chains start from the uniform distribution and make `sweeps`
-#'     sweeps (the C Gibbs kernels of [ais()] and [gibbs_sample()]); the
-#'     marginals are averaged over the second half of the sweeps (for an RBM
-#'     Rao-Blackwellized: the mean of \eqn{\sigma(a + Wh)} over the drawn
-#'     hidden states), then smoothed as in [rbm_base_rate()],
+#'     sweeps (the C Gibbs kernels of [ais()] and [gibbs_sample()]): the
+#'     first half anneal linearly from \eqn{\beta = 0} to 1 (which spreads
+#'     the chains over the model's modes better than Gibbs from noise), the
+#'     second half run at \eqn{\beta = 1} and their marginals are averaged
+#'     (for an RBM Rao-Blackwellized: the mean of \eqn{\sigma(a + Wh)} over
+#'     the drawn hidden states), then smoothed as in [rbm_base_rate()],
 #'     \eqn{p \to (p + s)/(1 + 2s)} with `smooth` \eqn{= s}, so that no unit
 #'     is certain. The base biases are \eqn{\mathrm{logit}(p)} (Ising:
 #'     \eqn{\mathrm{logit}(p) / (hi - lo)}). The run draws from R's RNG, so
@@ -121,8 +123,8 @@ logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform
       bias <- stats::qlogis(p)
       if (!rbm) bias <- bias / (model$values[2] - model$values[1])
       new_logz_base(model, bias, "model", sprintf(
-        "marginals of %d Gibbs chains x %d sweeps at beta = 1, smoothed (s = %g)",
-        chains, sweeps, smooth))
+        "marginals of %d Gibbs chains (%d sweeps annealing from uniform, %d at beta = 1), smoothed (s = %g)",
+        chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
     })
 }
 
@@ -202,9 +204,11 @@ base_line <- function(x) {
 }
 
 # Visible marginals of an RBM at beta = 1 from `chains` block-Gibbs chains of
-# `sweeps` sweeps, started uniform (the AIS engine run at a constant beta = 1,
-# so its weights stay 0), Rao-Blackwellized over the second half: the mean of
-# sigmoid(a + W h) over hidden states drawn from p(h | v).
+# `sweeps` sweeps: the first half anneals from the uniform distribution to
+# beta = 1 (the AIS engine, weights unused; it spreads the chains over the
+# modes better than Gibbs from noise at beta = 1), the second half runs at
+# beta = 1 and is Rao-Blackwellized: the mean of sigmoid(a + W h) over hidden
+# states drawn from p(h | v).
 rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
   nv <- model$n_visible
   if (model$n_hidden == 0L) return(stats::plogis(model$a))
@@ -221,11 +225,7 @@ rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
     state <<- list(V = res$V, log_w = numeric(chains), streams = res$streams,
                    density = res$density)
   }
-  if (isTRUE(getOption("logz.base_anneal", TRUE))) {
-    step(seq(0, 1, length.out = burn + 1L))   # anneal from uniform: spreads chains over modes
-  } else {
-    step(rep(1, burn + 1L))
-  }
+  step(seq(0, 1, length.out = burn + 1L))   # anneal from uniform
   for (s in seq_len(sweeps - burn)) {
     step(c(1, 1))
     pre <- crossprod(model$W, state$V) + model$b                  # n_h x chains
@@ -237,13 +237,19 @@ rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
 }
 
 # Marginals P(x_i = hi) of an Ising model at beta = 1 from `chains` Gibbs
-# chains of `sweeps` sweeps (started uniform), averaged over the second half.
+# chains of `sweeps` sweeps: the first half anneals from the uniform
+# distribution to beta = 1 (the AIS engine, weights unused), the states of the
+# second half are averaged.
 ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
   burn <- sweeps %/% 2L
-  state <- list(X = NULL, streams = .Call(C_rng_streams, chains))
-  control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = as.integer(burn),
+  order <- ising_sweep_order(model)
+  state <- list(X = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
+  ann <- .Call(C_ising_ais, ising_c_model(model, order = order, a0 = numeric(model$n)),
+               seq(0, 1, length.out = burn + 1L), state,
+               list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
+  state <- list(X = ann$X, streams = ann$streams)
+  control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
                   threads = threads)
-  res <- .Call(C_ising_gibbs, ising_c_model(model, order = ising_sweep_order(model)), state,
-               control)
+  res <- .Call(C_ising_gibbs, ising_c_model(model, order = order), state, control)
   rowMeans(res$samples == model$values[2])
 }

@@ -39,6 +39,20 @@ run_model <- function(name, model, truth, bases, rts_args = list(), ais = TRUE) 
   }
 }
 
+cat("\n== Ising models (exact log Z by junction tree) ==\n")
+cat("ais(): 1000 linear steps, 100 chains; rts(): K = 100, 100 chains, 1000 sweeps\n")
+header()
+set.seed(3)
+isings <- list(
+  "grid10 J.3 h.1" = ising_grid(10, 10, coupling = 0.3, field = 0.1),
+  "grid10 J.5 h.2" = ising_grid(10, 10, coupling = 0.5, field = 0.2),
+  "grid10 mix J1" = ising_grid(10, 10, coupling = 1, field = 0.5, type = "mixed"),
+  "rand60 mix J1" = ising_random(60, 120, coupling = 1, field = 0.5, type = "mixed"))
+for (nm in names(isings)) {
+  g <- isings[[nm]]
+  run_model(nm, g, exact_log_z(g), list(uniform = "uniform", field = "field", model = "model"))
+}
+
 cat("\n== 784 x 20 MNIST RBMs rebuilt by rbm(W, a, b) (no base_rate) ==\n")
 cat("ais(): schedule_sm08() (14,500 steps), 100 chains; rts(): K = 100, 100 chains, 1000 sweeps\n")
 cat("data = the training digits' base rates, as rbm_train() keeps them\n")
@@ -57,18 +71,4 @@ for (nm in c("cd25", "pcd")) {
   bare <- rbm(x$model$W, x$model$a, x$model$b)
   run_model(sprintf("rbm20-%s", nm), bare, x$log_z,
             list(uniform = "uniform", data = x$model$base_rate, model = "model"))
-}
-
-cat("\n== Ising models (exact log Z by junction tree) ==\n")
-cat("ais(): 1000 linear steps, 100 chains; rts(): K = 100, 100 chains, 1000 sweeps\n")
-header()
-set.seed(3)
-isings <- list(
-  "grid10 J.3 h.1" = ising_grid(10, 10, coupling = 0.3, field = 0.1),
-  "grid10 J.5 h.2" = ising_grid(10, 10, coupling = 0.5, field = 0.2),
-  "grid10 mix J1" = ising_grid(10, 10, coupling = 1, field = 0.5, type = "mixed"),
-  "rand60 mix J1" = ising_random(60, 120, coupling = 1, field = 0.5, type = "mixed"))
-for (nm in names(isings)) {
-  g <- isings[[nm]]
-  run_model(nm, g, exact_log_z(g), list(uniform = "uniform", field = "field", model = "model"))
 }
