@@ -6,10 +6,19 @@
 #' [ais()], [raise()] and [rts()] anneal from a tractable product
 #' distribution \eqn{p_0} (the "base", at \eqn{\beta = 0}) to the model; [arm()]
 #' on an RBM uses the base to order the visible units. The base must be close
-#' to the model for the estimate to be accurate: on a 784 x 20 MNIST RBM built
-#' by `rbm(W, a, b)`, the uniform base left [rts()] 224 nats off and [ais()]
-#' 0.13 nats off, while the base rates of the data gave both within 0.02 nats
-#' (`bench/base_default.R`).
+#' to the model for the estimate to be accurate: on the 784 x 20 MNIST RBM of
+#' the tests built by `rbm(W, a, b)`, default [rts()] from the uniform base
+#' was 151 nats off (its ladder never reached \eqn{\beta = 1}); from the
+#' model base below [rts()] and [ais()] were within 0.06 and 0.02 nats (1.2
+#' and 0.6 se), as from the data's base rates (`bench/base_default.R`).
+#'
+#' **Limits.** The model base is only as good as the pilot's picture of the
+#' model. On an RBM with modes that a short annealed Gibbs run does not find
+#' (Kiwaki's PCD model of `bench/train_rbm20.R`, log Z 439) it was worse than
+#' the uniform base (AIS 23 nats low, ESS 1 of 100, which the ESS flags
+#' report); when the training data are at hand, their base rates
+#' (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are the
+#' safer base.
 #'
 #' `logz_base()` computes a base once, so that it can be shown, reused by
 #' several estimators (`ais(m, base = b)`, `rts(m, base = b)`) or passed to
@@ -65,7 +74,7 @@
 #' @param threads OpenMP threads of the pilot run (the result does not depend
 #'   on it).
 #' @param x a `logz_base`.
-#' @param ... ignored.
+#' @param ... ignored (print method).
 #' @return An object of class `"logz_base"`: a list with `type`, `how` (a
 #'   sentence), `bias` (the base's visible biases or fields, one per unit),
 #'   `marginals` (the base's probabilities of the upper state) and `log_z0`
@@ -89,7 +98,7 @@
 #' exact_log_z(m)
 #' @export
 logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform"),
-                      chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L, ...) {
+                      chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L) {
   if (!is_rbm(model) && !is_ising(model))
     stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
   type <- tryCatch(match.arg(type), error = function(e)
