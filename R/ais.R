@@ -29,9 +29,13 @@
 #'   [schedule_linear()].
 #' @param n_chains number of independent AIS runs M (>= 1).
 #' @param sweeps_per_step Gibbs sweeps at each intermediate beta (>= 1).
-#' @param base the base distribution: `NULL` (the model's `base_rate` if it was
-#'   trained by [rbm_train()], else uniform), an `rbm` with zero `W` and `b`
-#'   such as [rbm_base_rate()], or a numeric vector of visible biases.
+#' @param base the base distribution (see [logz_base]): `NULL` (the model's
+#'   `base_rate` if it was trained by [rbm_train()], else the moment-matched
+#'   product of the model's own visible marginals from a short Gibbs run at
+#'   \eqn{\beta = 1}, `type = "model"`), a type name (`"model"`, `"data"`,
+#'   `"uniform"`), a [logz_base()], an `rbm` with zero `W` and `b` such as
+#'   [rbm_base_rate()], or a numeric vector of visible biases. The result's
+#'   `base` field records which was used.
 #' @param threads number of OpenMP threads for the per-unit work (the matrix
 #'   products use R's BLAS, which may have threads of its own).
 #' @param progress show a progress bar (default: in interactive sessions).
@@ -105,18 +109,19 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   kernel <- match_arg(kernel, "kernel")
-  a0 <- rbm_base_bias(model, base)
+  seed <- rng_state()
+  base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
-    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+    return(with_base(ais_pieces(n_chains, pieces, schedule, call, function(size)
       ais.rbm(model, schedule, size, sweeps_per_step, base, threads, FALSE, kernel, workers = 1L),
-      progress))
-  seed <- rng_state()
+      progress),
+      base, seed))
   t0 <- proc.time()[["elapsed"]]
-  run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, a0, threads,
+  run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, base$bias, threads,
                         progress, kernel)
-  new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps, n_chains,
-                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  with_base(new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps, n_chains,
+                           time = proc.time()[["elapsed"]] - t0, seed = seed, call = call), base)
 }
 
 # The chunked driver of the C engine (arguments already validated). With
@@ -218,26 +223,8 @@ new_ais_result <- function(log_w, log_z0, schedule, trace, sweeps, n_chains, tim
     diagnostics = diagnostics, seed = seed, call = call), "logz_ais")
 }
 
-rbm_base_bias <- function(model, base) {
-  nv <- model$n_visible
-  if (is.null(base)) {
-    a0 <- if (!is.null(model$base_rate)) model$base_rate else numeric(nv)
-  } else if (is_rbm(base)) {
-    if (base$n_visible != nv)
-      stop_no_call(sprintf("`base` has %d visible units but `model` has %d.", base$n_visible, nv))
-    if (any(base$W != 0) || any(base$b != 0))
-      stop_no_call(paste0("`base` must be a product of Bernoullis (an rbm with W = 0 and b = 0, ",
-                          "such as rbm_base_rate())."))
-    a0 <- base$a
-  } else if (is.numeric(base)) {
-    check_finite_numeric(base, "base", len = nv)
-    a0 <- as.double(base)
-  } else {
-    stop_no_call(sprintf("`base` must be NULL, an rbm from rbm_base_rate() or a numeric vector, not %s.",
-                         describe(base)))
-  }
-  a0
-}
+# The visible biases of the base (see resolve_base() in R/base.R).
+rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
 
 #' @export
 print.logz_ais <- function(x, ...) {
@@ -248,6 +235,7 @@ print.logz_ais <- function(x, ...) {
               x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(base_line(x))
   invisible(x)
 }
 

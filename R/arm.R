@@ -54,8 +54,9 @@
 #'   \item{`rbm`}{Visible units added one at a time with the hidden units
 #'     summed out (Eq. 13); move = `move_steps` block-Gibbs steps (h | x, then
 #'     the units added so far | h); smooth weight of Eq. 14. Default order: most
-#'     variable pixels first when the model carries the training data's base
-#'     rates (models from [rbm_train()]), else 1..n.}
+#'     variable pixels first under the base (the training data's base rates
+#'     for models from [rbm_train()], else the model's own marginals from a
+#'     short Gibbs run; see [logz_base]).}
 #' }
 #' Each particle slot owns an MRG32k3a stream (seeded from R's RNG) and
 #' resampling uses R's RNG, so [set.seed()] reproduces a run and the result
@@ -73,6 +74,10 @@
 #'   `ising`, 10 for `rbm` as in the paper).
 #' @param order the order in which variables (data points, spins, visible
 #'   units) are added: a permutation of `1..N`, or `NULL` for the default.
+#' @param base RBM with `order = NULL`: the base distribution whose marginals
+#'   order the visible units, most variable first (see [logz_base]; default the
+#'   model's `base_rate`, else the model-derived base); recorded in the
+#'   result's `base` field.
 #' @param workers `NULL` or the number of pieces to split the `repeats`
 #'   into, run through the active [future::plan()] (see [scale_out]).
 #' @param repeats number of independent runs (>= 1); with more than one,
@@ -164,18 +169,18 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
 arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                    progress = interactive(), workers = NULL, ...) {
+                    progress = interactive(), workers = NULL, base = NULL, ...) {
   N <- model$n_visible
-  if (is.null(order) && !is.null(model$base_rate)) {
-    p <- stats::plogis(model$base_rate)
-    order <- order(-p * (1 - p), seq_len(N))
-  }
+  seed <- rng_state()
+  base <- if (is.null(order)) resolve_base(model, base, threads)   # R/base.R
+  if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
   spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
                cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                          b = as.double(model$b)))
-  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
+  out <- arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
+                 ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
+  if (is.null(base)) out else with_base(out, base, seed)
 }
 
 arm_variant <- function(variant) {
@@ -362,6 +367,7 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["resamples"]])))
   cat(sprintf("  %s particle-moves in %.2f s%s\n",
               format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  cat(base_line(x))
   invisible(x)
 }
 

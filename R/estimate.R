@@ -56,6 +56,7 @@ print.logz_estimate <- function(x, ...) {
   if (!is.na(x$se)) cat(sprintf(" (se %.4f)", x$se))
   cat("\n")
   cat(sprintf("  %.2f s\n", x$time))
+  cat(base_line(x))
   invisible(x)
 }
 

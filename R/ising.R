@@ -573,9 +573,12 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
 #'   0 to 1 (default: 1000 linear steps).
 #' @param n_chains number of independent AIS runs M (>= 1).
 #' @param sweeps_per_step Gibbs sweeps at each intermediate beta (>= 1).
-#' @param base the base distribution: `NULL` or `"field"` (the model's own
-#'   fields without couplings, \eqn{a_0 = f}; the default), `"uniform"`
-#'   (\eqn{a_0 = 0}), or a numeric vector \eqn{a_0} of length `n`.
+#' @param base the base distribution (see [logz_base]): `NULL` or `"field"`
+#'   (the model's own fields without couplings, \eqn{a_0 = f}; the default),
+#'   `"model"` (the moment-matched product of the model's marginals from a
+#'   short Gibbs run), `"uniform"` (\eqn{a_0 = 0}), a [logz_base()], or a
+#'   numeric vector \eqn{a_0} of length `n`. Recorded in the result's `base`
+#'   field.
 #' @param threads number of OpenMP threads (chains are split over them).
 #' @param progress show a progress bar (default: in interactive sessions).
 #' @param workers `NULL` or the number of pieces to split the chains into,
@@ -609,13 +612,15 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
-  a0 <- ising_base_field(model, base)
+  seed <- rng_state()
+  base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  a0 <- base$bias
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
-    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+    return(with_base(ais_pieces(n_chains, pieces, schedule, call, function(size)
       ais.ising(model, schedule, size, sweeps_per_step, base, threads, FALSE, workers = 1L),
-      progress))
-  seed <- rng_state()
+      progress),
+      base, seed))
   t0 <- proc.time()[["elapsed"]]
 
   v <- model$values
@@ -634,22 +639,12 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   state <- run$state
   trace <- run$trace
   sweeps <- run$sweeps
-  new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
-                 time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  with_base(new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
+                           time = proc.time()[["elapsed"]] - t0, seed = seed, call = call), base)
 }
 
+# The base fields (see resolve_base() in R/base.R).
 ising_base_field <- function(model, base) {
   check_ising(model)
-  if (is.null(base)) return(model$field)
-  if (is.character(base)) {
-    if (length(base) != 1L || !base %in% c("field", "uniform"))
-      stop_no_call(sprintf("`base` must be NULL, \"field\", \"uniform\" or a numeric vector, not %s.",
-                           describe(base)))
-    return(if (base == "field") model$field else numeric(model$n))
-  }
-  if (!is.numeric(base))
-    stop_no_call(sprintf("`base` must be NULL, \"field\", \"uniform\" or a numeric vector, not %s.",
-                         describe(base)))
-  check_finite_numeric(base, "base", len = model$n)
-  as.double(base)
+  resolve_base(model, base)$bias
 }

@@ -48,7 +48,10 @@
 #' @param exact_max for `"auto"`: the largest number of units enumerated (the
 #'   smaller RBM layer, or the Ising variables); default 20.
 #' @param ... passed to the chosen estimator (e.g. `n_chains`, `schedule`,
-#'   `particles`, `n`); every estimator takes `progress`.
+#'   `particles`, `n`, `base`); every estimator takes `progress`. The annealing estimators start from the
+#'   default base of [logz_base] unless `base` is given: for an RBM without
+#'   `base_rate` (one built by [rbm()]) the moment-matched product of its own
+#'   marginals from a short Gibbs run; the result's `base` field says which.
 #' @return A `logz_estimate` (see [logz_estimate]); for the exact methods a
 #'   `c("logz_exact", "logz_estimate")` with `se = 0`. Its `method` says which
 #'   estimator was used.

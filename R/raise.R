@@ -50,7 +50,9 @@
 #'   0 to 1); it is run from 1 down to 0.
 #' @param n_chains number of RAISE chains per example (>= 1).
 #' @param sweeps_per_step Gibbs sweeps per transition (>= 1).
-#' @param base the base distribution, as in [ais()].
+#' @param base the base distribution, as in [ais()] (default: the model's
+#'   `base_rate`, else the model-derived base; see [logz_base]); recorded in
+#'   the result's `base` field.
 #' @param threads OpenMP threads for the per-unit work.
 #' @param progress show a progress bar.
 #' @param workers `NULL` or the number of pieces to split the data points
@@ -108,8 +110,9 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
-  a0 <- rbm_base_bias(model, base)
   seed <- rng_state()
+  base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   N <- nrow(data)
   pieces <- resolve_pieces(workers, N)
@@ -127,7 +130,7 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
       sweeps = sum(vapply(parts, function(p) p$counts[["gibbs_sweeps"]], numeric(1))),
       n_chains = n_chains, time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
     out$pieces <- pieces
-    return(out)
+    return(with_base(out, base))
   }
 
   M <- N * n_chains
@@ -152,9 +155,10 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
     w <- exp(x - max(x))
     sum(w)^2 / sum(w^2)
   })
-  new_raise_result(log_p, neg_f - log_p, ess, lw, log_z0, schedule,
-                   sweeps = K * sweeps_per_step * M, n_chains = n_chains,
-                   time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  with_base(new_raise_result(log_p, neg_f - log_p, ess, lw, log_z0, schedule,
+                             sweeps = K * sweeps_per_step * M, n_chains = n_chains,
+                             time = proc.time()[["elapsed"]] - t0, seed = seed, call = call),
+            base)
 }
 
 # The RAISE result from per-example log p-hat, log Z estimates (-F - log p)
@@ -183,5 +187,6 @@ print.logz_raise <- function(x, ...) {
               x$counts[["steps"]], attr(x$schedule, "name")))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(base_line(x))
   invisible(x)
 }

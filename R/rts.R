@@ -63,10 +63,11 @@
 #'   \eqn{\max_k |r_k - \hat c_k| <} `tol / K`.
 #' @param estimators which estimators to compute besides RTS (any of `"rts"`,
 #'   `"ts"`, `"ti"`, `"ti_rb"`, `"mbar"`).
-#' @param base the base distribution \eqn{p_1}, as in [ais()] (RBM: `NULL` for
-#'   the model's base rate or uniform; Ising: `NULL`/`"field"`/`"uniform"`/a
-#'   field vector); for a function `model`, a normalised [proposal][proposal_normal]
-#'   (required).
+#' @param base the base distribution \eqn{p_1}, as in [ais()] (see
+#'   [logz_base]; RBM: `NULL` for the model's base rate, else the
+#'   model-derived base; Ising: `NULL`/`"field"`, `"model"`, `"uniform"`, a
+#'   field vector); recorded in the result's `base` field. For a function
+#'   `model`, a normalised [proposal][proposal_normal] (required).
 #' @param mbar_samples at most this many stored samples for MBAR.
 #' @param pilot_sweeps RBM and Ising: sweeps of an optional annealing pass that
 #'   starts the sampler (0, the default: none, the paper's start from
@@ -177,14 +178,15 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
   args$kernel <- kernel[1]
   pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
-  a0 <- if (is_rbm(model)) rbm_base_bias(model, base) else ising_base_field(model, base)
   seed <- rng_state()
+  base <- resolve_base(model, base, args$threads)   # R/base.R: default base, its record
+  a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
   args$pilot <- if (pilot_sweeps > 0L) rts_pilot(p$run, p$X, args, pilot_sweeps)
   res <- rts_engine(p$run, p$X, p$log_z1, args)
-  new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
-                 call = call)
+  with_base(new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0,
+                           seed = seed, call = call), base)
 }
 
 #' @rdname rts

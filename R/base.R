@@ -1,0 +1,264 @@
+# The base distribution of the annealing estimators (ais, raise, rts, arm):
+# which product distribution they start from, and how it was chosen.
+
+#' Base distributions of the annealing estimators
+#'
+#' [ais()], [raise()] and [rts()] anneal from a tractable product
+#' distribution \eqn{p_0} (the "base", at \eqn{\beta = 0}) to the model; [arm()]
+#' on an RBM uses the base to order the visible units. The base must be close
+#' to the model for the estimate to be accurate: on the 784 x 20 MNIST RBM of
+#' the tests built by `rbm(W, a, b)`, default [rts()] from the uniform base
+#' was 151 nats off (its ladder never reached \eqn{\beta = 1}); from the
+#' model base below [rts()] and [ais()] were within 0.06 and 0.02 nats (1.2
+#' and 0.6 se), as from the data's base rates (`bench/base_default.R`).
+#'
+#' **Limits.** The model base is only as good as the pilot's picture of the
+#' model. On an RBM with modes that a short annealed Gibbs run does not find
+#' (Kiwaki's PCD model of `bench/train_rbm20.R`, log Z 439) it was worse than
+#' the uniform base (AIS 23 nats low, ESS 1 of 100, which the ESS flags
+#' report); when the training data are at hand, their base rates
+#' (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are the
+#' safer base.
+#'
+#' `logz_base()` computes a base once, so that it can be shown, reused by
+#' several estimators (`ais(m, base = b)`, `rts(m, base = b)`) or passed to
+#' the pieces of a split run. Each estimator calls it when its `base` is `NULL`
+#' or a type name, and records the result in its `base` field
+#' (`list(type =, how =)`), shown by `print()`.
+#'
+#' Types:
+#' \describe{
+#'   \item{`"data"`}{RBM: the base rates of the training data (smoothed pixel
+#'     means, as [rbm_base_rate()]), kept by [rbm_train()] in the model's
+#'     `base_rate`.}
+#'   \item{`"model"`}{the moment-matched product distribution of the model
+#'     itself: the marginals of a short Gibbs run at \eqn{\beta = 1}.
+#'     `chains` chains start from the uniform distribution and make `sweeps`
+#'     sweeps (the C Gibbs kernels of [ais()] and [gibbs_sample()]): the
+#'     first half anneal linearly from \eqn{\beta = 0} to 1 (which spreads
+#'     the chains over the model's modes better than Gibbs from noise), the
+#'     second half run at \eqn{\beta = 1} and their marginals are averaged
+#'     (for an RBM Rao-Blackwellized: the mean of \eqn{\sigma(a + Wh)} over
+#'     the drawn hidden states), then smoothed as in [rbm_base_rate()],
+#'     \eqn{p \to (p + s)/(1 + 2s)} with `smooth` \eqn{= s}, so that no unit
+#'     is certain. The base biases are \eqn{\mathrm{logit}(p)} (Ising:
+#'     \eqn{\mathrm{logit}(p) / (hi - lo)}). The run draws from R's RNG, so
+#'     it is reproducible under [set.seed()] (and the estimators record the
+#'     RNG state before it in their `seed`).}
+#'   \item{`"field"`}{Ising: the model's own fields without couplings.}
+#'   \item{`"uniform"`}{all base biases zero.}
+#'   \item{`"given"`}{biases supplied by the caller (a numeric vector, or an
+#'     RBM with `W = 0` and `b = 0` such as [rbm_base_rate()]).}
+#' }
+#' `type = "auto"` (what the estimators use for `base = NULL`) is `"data"`
+#' for an RBM that has `base_rate`, else `"model"`; for an Ising model it is
+#' `"field"` (on the grids and random graphs of `bench/base_default.R` the
+#' model base was no better than the field base; ask for it with
+#' `base = "model"`).
+#'
+#' **Unbiasedness.** The base is fixed before the estimator starts: it is a
+#' product distribution with exact \eqn{\log Z_0} from which the estimator's
+#' chains start as exact independent draws. The Gibbs run that chose it is
+#' independent of the estimator's own random numbers, so AIS stays unbiased
+#' for \eqn{Z} given any base; a poor base only costs variance (and, for a
+#' finite run, the downward bias of \eqn{\log \hat Z} that comes with it).
+#'
+#' @param model an [rbm()] or [ising()] model.
+#' @param type `"auto"`, `"model"`, `"data"` (RBMs with `base_rate`),
+#'   `"field"` (Ising) or `"uniform"`.
+#' @param chains,sweeps `type = "model"`: the number of Gibbs chains and
+#'   sweeps per chain of the pilot run (its cost is `chains * sweeps` sweeps,
+#'   about 1% of a default [ais()] run on an RBM).
+#' @param smooth `type = "model"`: the smoothing \eqn{s \ge 0} of the
+#'   marginals.
+#' @param threads OpenMP threads of the pilot run (the result does not depend
+#'   on it).
+#' @param x a `logz_base`.
+#' @param ... ignored (print method).
+#' @return An object of class `"logz_base"`: a list with `type`, `how` (a
+#'   sentence), `bias` (the base's visible biases or fields, one per unit),
+#'   `marginals` (the base's probabilities of the upper state) and `log_z0`
+#'   (its log normalising constant; for an RBM including \eqn{n_h \log 2}).
+#' @section Errors: `model` not an rbm or ising model; `type = "data"` for a
+#'   model without `base_rate`; `"field"` for an RBM; bad `chains`, `sweeps`,
+#'   `smooth` or `threads`. The estimators report a `base` of the wrong size,
+#'   an RBM base with couplings, or a base built for another model size.
+#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
+#'   analysis of deep belief networks. ICML (the base-rate base).
+#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and
+#'   Computing 11, 125-139.
+#' @seealso [ais()], [raise()], [rts()], [arm()], [rbm_base_rate()]
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(40, sd = 0.5), 10, 4), a = rnorm(10))
+#' b <- logz_base(m)
+#' b
+#' fit <- ais(m, schedule_linear(200), n_chains = 50, base = b, progress = FALSE)
+#' fit$base
+#' exact_log_z(m)
+#' @export
+logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform"),
+                      chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L) {
+  if (!is_rbm(model) && !is_ising(model))
+    stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
+  type <- tryCatch(match.arg(type), error = function(e)
+    stop_no_call(sprintf(paste0("`type` must be one of \"auto\", \"model\", \"data\", ",
+                                "\"field\", \"uniform\", not %s."), describe(type))))
+  chains <- check_count(chains, "chains")
+  sweeps <- check_count(sweeps, "sweeps", min = 2L)
+  smooth <- check_number(smooth, "smooth", lower = 0)
+  threads <- check_threads(threads)
+  rbm <- is_rbm(model)
+  if (type == "auto") type <- if (!rbm) "field" else if (is.null(model$base_rate)) "model" else "data"
+  n <- if (rbm) model$n_visible else model$n
+  switch(type,
+    uniform = new_logz_base(model, numeric(n), "uniform", "all base biases zero"),
+    data = {
+      if (!rbm || is.null(model$base_rate))
+        stop_no_call(paste0("`type = \"data\"` needs an rbm with `base_rate` (the data's base ",
+                            "rates, kept by rbm_train()); this model has none. Use \"model\"."))
+      new_logz_base(model, model$base_rate, "data",
+                    "base rates of the training data (smoothed pixel means)")
+    },
+    field = {
+      if (rbm) stop_no_call("`type = \"field\"` applies to Ising models only.")
+      new_logz_base(model, model$field, "field", "the model's fields without couplings")
+    },
+    model = {
+      p <- if (rbm) rbm_pilot_marginals(model, chains, sweeps, threads)
+           else ising_pilot_marginals(model, chains, sweeps, threads)
+      p <- (p + smooth) / (1 + 2 * smooth)
+      p <- pmin(pmax(p, 1e-12), 1 - 1e-12)
+      bias <- stats::qlogis(p)
+      if (!rbm) bias <- bias / (model$values[2] - model$values[1])
+      new_logz_base(model, bias, "model", sprintf(
+        "marginals of %d Gibbs chains (%d sweeps annealing from uniform, %d at beta = 1), smoothed (s = %g)",
+        chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
+    })
+}
+
+new_logz_base <- function(model, bias, type, how) {
+  bias <- as.double(bias)
+  if (is_rbm(model)) {
+    p <- stats::plogis(bias)
+    log_z0 <- sum(softplus(bias)) + model$n_hidden * log(2)
+  } else {
+    v <- model$values
+    p <- stats::plogis(bias * (v[2] - v[1]))
+    log_z0 <- sum(bias * v[1] + softplus(bias * (v[2] - v[1])))
+  }
+  structure(list(type = type, how = how, bias = bias, marginals = p, log_z0 = log_z0,
+                 n = length(bias)), class = "logz_base")
+}
+
+#' @rdname logz_base
+#' @export
+print.logz_base <- function(x, ...) {
+  cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
+  cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
+              max(x$marginals), mean(x$marginals), x$log_z0))
+  invisible(x)
+}
+
+# The base an estimator starts from, for `base` as given to ais(), raise(),
+# rts(), arm() (NULL, a type name, a logz_base, an rbm product model or a
+# numeric vector of biases): a logz_base. Any Gibbs pilot run draws from R's
+# RNG, so callers take their `seed` before calling this.
+resolve_base <- function(model, base, threads = 1L) {
+  rbm <- is_rbm(model)
+  n <- if (rbm) model$n_visible else model$n
+  if (is.null(base)) return(logz_base(model, threads = threads))
+  if (inherits(base, "logz_base")) {
+    if (base$n != n)
+      stop_no_call(sprintf("`base` is a base over %d units but `model` has %d.", base$n, n))
+    return(base)
+  }
+  if (is.character(base)) {
+    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "data", "field",
+                                                          "uniform"))
+      stop_no_call(sprintf(paste0("`base` must be NULL, one of \"model\", \"data\", \"field\", ",
+                                  "\"uniform\", a logz_base(), %sor a numeric vector, not %s."),
+                           if (rbm) "an rbm from rbm_base_rate() " else "", describe(base)))
+    return(logz_base(model, base, threads = threads))
+  }
+  if (rbm && is_rbm(base)) {
+    if (base$n_visible != n)
+      stop_no_call(sprintf("`base` has %d visible units but `model` has %d.", base$n_visible, n))
+    if (any(base$W != 0) || any(base$b != 0))
+      stop_no_call(paste0("`base` must be a product of Bernoullis (an rbm with W = 0 and b = 0, ",
+                          "such as rbm_base_rate())."))
+    return(new_logz_base(model, base$a, "given", "visible biases of the rbm given as `base`"))
+  }
+  if (is.numeric(base)) {
+    check_finite_numeric(base, "base", len = n)
+    return(new_logz_base(model, base, "given", "biases given as `base`"))
+  }
+  stop_no_call(sprintf(paste0("`base` must be NULL, a type name (\"model\", \"uniform\", ...), a ",
+                              "logz_base(), %sor a numeric vector, not %s."),
+                       if (rbm) "an rbm from rbm_base_rate() " else "", describe(base)))
+}
+
+# The record kept in a result's `base` field, and the one line print() shows.
+base_record <- function(b) list(type = b$type, how = b$how)
+
+with_base <- function(x, b, seed = NULL) {
+  x$base <- base_record(b)
+  if (!is.null(seed)) x$seed <- seed
+  x
+}
+
+base_line <- function(x) {
+  if (is.null(x$base)) return("")
+  sprintf("  base: %s (%s)\n", x$base$type, x$base$how)
+}
+
+# Visible marginals of an RBM at beta = 1 from `chains` block-Gibbs chains of
+# `sweeps` sweeps: the first half anneals from the uniform distribution to
+# beta = 1 (the AIS engine, weights unused; it spreads the chains over the
+# modes better than Gibbs from noise at beta = 1), the second half runs at
+# beta = 1 and is Rao-Blackwellized: the mean of sigmoid(a + W h) over hidden
+# states drawn from p(h | v).
+rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
+  nv <- model$n_visible
+  if (model$n_hidden == 0L) return(stats::plogis(model$a))
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = numeric(nv))
+  mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
+  state <- list(V = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
+  control <- list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0, kernel = 2L,
+                  moments = FALSE, crossover = ais_crossover())
+  burn <- sweeps %/% 2L
+  acc <- numeric(nv)
+  kept <- 0L
+  step <- function(betas) {
+    res <- .Call(C_ais_rbm, mlist, betas, state, control)
+    state <<- list(V = res$V, log_w = numeric(chains), streams = res$streams,
+                   density = res$density)
+  }
+  step(seq(0, 1, length.out = burn + 1L))   # anneal from uniform
+  for (s in seq_len(sweeps - burn)) {
+    step(c(1, 1))
+    pre <- crossprod(model$W, state$V) + model$b                  # n_h x chains
+    H <- matrix(as.double(stats::runif(length(pre)) < stats::plogis(pre)), nrow(pre))
+    acc <- acc + rowSums(stats::plogis(model$W %*% H + model$a))
+    kept <- kept + chains
+  }
+  acc / kept
+}
+
+# Marginals P(x_i = hi) of an Ising model at beta = 1 from `chains` Gibbs
+# chains of `sweeps` sweeps: the first half anneals from the uniform
+# distribution to beta = 1 (the AIS engine, weights unused), the states of the
+# second half are averaged.
+ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
+  burn <- sweeps %/% 2L
+  order <- ising_sweep_order(model)
+  state <- list(X = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
+  ann <- .Call(C_ising_ais, ising_c_model(model, order = order, a0 = numeric(model$n)),
+               seq(0, 1, length.out = burn + 1L), state,
+               list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
+  state <- list(X = ann$X, streams = ann$streams)
+  control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
+                  threads = threads)
+  res <- .Call(C_ising_gibbs, ising_c_model(model, order = order), state, control)
+  rowMeans(res$samples == model$values[2])
+}

@@ -1,0 +1,140 @@
+# The default base of the annealing estimators (R/base.R).
+
+# The trained 784 x 20 MNIST RBM of helper-models.R rebuilt from its weights
+# alone, so it has no `base_rate` (as a model from rbm(W, a, b)).
+bare_rbm20 <- function() {
+  fx <- mnist_rbm20()
+  list(model = rbm(fx$model$W, fx$model$a, fx$model$b), trained = fx$model, log_z = fx$log_z)
+}
+
+test_that("default ais() on an rbm(W, a, b) uses the model base and lands within 0.1 nats", {
+  fx <- bare_rbm20()
+  expect_null(fx$model$base_rate)
+  set.seed(31)
+  fit <- ais(fx$model, progress = FALSE)
+  expect_identical(fit$base$type, "model")
+  expect_match(fit$base$how, "Gibbs chains .*annealing")
+  expect_lt(abs(fit$log_z - fx$log_z), 0.1)
+  expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
+})
+
+test_that("default rts() on an rbm(W, a, b) uses the model base and lands within 0.1 nats", {
+  fx <- bare_rbm20()
+  set.seed(32)
+  fit <- suppressWarnings(rts(fx$model, K = 100, n_chains = 100, sweeps = 1000,
+                              estimators = "rts", progress = FALSE))
+  expect_identical(fit$base$type, "model")
+  expect_lt(abs(fit$log_z - fx$log_z), 0.1)
+  expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
+})
+
+test_that("the uniform base is far off on the same model (the test above can fail)", {
+  fx <- bare_rbm20()
+  set.seed(32)
+  fit <- suppressWarnings(rts(fx$model, K = 100, n_chains = 100, sweeps = 1000,
+                              estimators = "rts", base = "uniform", progress = FALSE))
+  expect_identical(fit$base$type, "uniform")
+  expect_gt(abs(fit$log_z - fx$log_z), 1)
+})
+
+test_that("the model base is close to the data's base rates and reproducible", {
+  fx <- bare_rbm20()
+  set.seed(33)
+  b1 <- logz_base(fx$model)
+  set.seed(33)
+  b2 <- logz_base(fx$model)
+  expect_identical(b1, b2)
+  expect_s3_class(b1, "logz_base")
+  expect_identical(b1$type, "model")
+  expect_length(b1$bias, 784L)
+  expect_equal(b1$log_z0, sum(log1p(exp(b1$bias))) + 20 * log(2))
+  # smoothed: no unit certain
+  expect_true(all(b1$marginals >= 0.05 / 1.1 - 1e-12 & b1$marginals <= 1.05 / 1.1 + 1e-12))
+  # the model was trained on these digits: its marginals track their pixel means
+  expect_gt(cor(b1$marginals, plogis(fx$trained$base_rate)), 0.8)
+  # threads do not change it
+  set.seed(33)
+  expect_identical(logz_base(fx$model, threads = 2)$bias, b1$bias)
+})
+
+test_that("exact marginals of a small RBM are recovered by the model base", {
+  set.seed(34)
+  m <- random_rbm(6, 3, sd = 1)
+  V <- as.matrix(expand.grid(rep(list(0:1), 6)))
+  lp <- -free_energy(m, V)
+  p <- colSums(exp(lp - max(lp)) * V) / sum(exp(lp - max(lp)))
+  b <- logz_base(m, chains = 200, sweeps = 400, smooth = 0)
+  expect_lt(max(abs(b$marginals - p)), 0.03)
+})
+
+test_that("AIS from the model base stays unbiased for Z (mean of Z_hat / Z is 1)", {
+  set.seed(37)
+  m <- random_rbm(8, 5, sd = 0.8)
+  truth <- exact_log_z(m)
+  # a fresh pilot (and so a fresh base) in every run
+  est <- vapply(1:40, function(i)
+    ais(m, schedule_linear(30), n_chains = 10, progress = FALSE)$log_z, numeric(1))
+  ratio <- exp(est - truth)
+  expect_lt(abs(mean(ratio) - 1), 4 * sd(ratio) / sqrt(length(ratio)))
+  # and the exact moment-matched base does at least as well as the uniform one here
+  fu <- ais(m, schedule_linear(30), n_chains = 400, base = "uniform", progress = FALSE)
+  fm <- ais(m, schedule_linear(30), n_chains = 400, progress = FALSE)
+  expect_gt(fm$ess, fu$ess)
+})
+
+test_that("estimators record the base; results reproduce from their seed", {
+  set.seed(35)
+  m <- random_rbm(10, 4, sd = 0.5)
+  fit <- ais(m, schedule_linear(100), n_chains = 20, progress = FALSE)
+  expect_identical(fit$base$type, "model")
+  assign(".Random.seed", fit$seed, envir = globalenv())
+  again <- ais(m, schedule_linear(100), n_chains = 20, progress = FALSE)
+  expect_identical(again$log_weights, fit$log_weights)
+  expect_output(print(fit), "base: model")
+  # the same base object reused
+  b <- logz_base(m)
+  expect_identical(ais(m, schedule_linear(10), n_chains = 5, base = b,
+                       progress = FALSE)$base, list(type = b$type, how = b$how))
+  expect_identical(ais(m, schedule_linear(10), n_chains = 5, base = "uniform",
+                       progress = FALSE)$base$type, "uniform")
+  expect_identical(ais(m, schedule_linear(10), n_chains = 5, base = rep(0.1, 10),
+                       progress = FALSE)$base$type, "given")
+  r <- raise(m, matrix(rbinom(30, 1, 0.5), 3), schedule_linear(10), n_chains = 2,
+             progress = FALSE)
+  expect_identical(r$base$type, "model")
+  a <- arm(m, particles = 50, progress = FALSE)
+  expect_identical(a$base$type, "model")
+  expect_null(arm(m, particles = 50, order = 10:1, progress = FALSE)$base)
+  # a trained model keeps its data base rates
+  tr <- mnist_rbm20()$model
+  expect_identical(ais(tr, schedule_linear(10), n_chains = 5, progress = FALSE)$base$type, "data")
+  # Ising: the field base by default, the model base on request
+  g <- ising_grid(3, 3, coupling = 0.3, field = 0.1)
+  expect_identical(ais(g, schedule_linear(10), n_chains = 5, progress = FALSE)$base$type, "field")
+  expect_identical(ais(g, schedule_linear(10), n_chains = 5, base = "model",
+                       progress = FALSE)$base$type, "model")
+  expect_identical(suppressWarnings(rts(g, K = 5, n_chains = 5, sweeps = 20, init_iter = 0,
+                                        progress = FALSE))$base$type, "field")
+})
+
+test_that("a model base of an Ising model matches its exact marginals", {
+  set.seed(36)
+  g <- ising_grid(4, 4, coupling = 0.2, field = 0.3)
+  ex <- exact_marginals(g)$node   # P(x_i = +1)
+  b <- logz_base(g, type = "model", chains = 200, sweeps = 400, smooth = 0)
+  expect_lt(max(abs(b$marginals - ex)), 0.03)
+})
+
+test_that("bad bases give clear errors", {
+  m <- random_rbm(4, 2)
+  expect_error(logz_base(m, type = "data"), "base_rate")
+  expect_error(logz_base(m, type = "field"), "Ising")
+  expect_error(logz_base(list()), "`model` must be an rbm or an ising model")
+  expect_error(logz_base(m, type = "nope"), "`type` must be one of")
+  expect_error(logz_base(m, chains = 0), "`chains`")
+  expect_error(logz_base(m, smooth = -1), "`smooth`")
+  expect_error(ais(m, schedule_linear(10), base = "nope"), "`base` must be NULL")
+  expect_error(ais(m, schedule_linear(10), base = logz_base(random_rbm(5, 2))),
+               "base over 5 units")
+  expect_error(ais(m, schedule_linear(10), base = list()), "`base` must be NULL")
+})
