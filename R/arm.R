@@ -129,6 +129,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   order <- arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
@@ -142,6 +143,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
                       gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   N <- model$n
   order <- arm_order(order, N)
   pos <- integer(N)
@@ -165,6 +167,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   N <- model$n_visible
   if (is.null(order) && !is.null(model$base_rate)) {
     p <- stats::plogis(model$base_rate)
@@ -231,7 +234,8 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
   diagnostics <- do.call(rbind, lapply(seq_len(repeats), function(j)
     data.frame(run = j, runs[[j]]$trace)))
   moves <- vapply(runs, `[[`, 0, "moves")
-  new_logz_estimate(list(
+  min_gamma <- min(diagnostics$gamma)
+  out <- new_logz_estimate(list(
     log_z = log_sum_exp(lz) - log(repeats),
     se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
     sd = if (repeats > 1L) stats::sd(lz) else NA_real_,
@@ -245,7 +249,11 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
                expansions = sum(vapply(runs, `[[`, 0, "expansions")),
                resamples = sum(diagnostics$resampled)),
     pieces = if (pieces > 1L) pieces,
-    diagnostics = diagnostics, seed = seed, call = call), "logz_arm")
+    diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
+    se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
+    flags = if (is.finite(min_gamma) && min_gamma < 0.1)
+      sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
+  warn_unreliable(out)
 }
 
 # log of the ESS (sum w)^2 / sum w^2 from log weights
@@ -350,10 +358,10 @@ arm_new_block <- function(variant, blk, w, R, gamma, gthr) {
 
 #' @export
 print.logz_arm <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_arm> %s estimate of log Z\n", x$method))
-  cat(sprintf("  log Z = %.4f", x$log_z))
-  if (!is.na(x$se)) cat(sprintf(" (se %.4f, sd over %d runs %.4f)", x$se,
-                                as.integer(x$counts[["repeats"]]), x$sd))
+  cat(sprintf("  %s", format_log_z(x)))
+  if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
   cat("\n")
   d <- x$diagnostics
   cat(sprintf("  %d iterations, R = %d particles (mean R_n %.1f, max %d); %d expansions, %d resamples\n",
@@ -362,6 +370,7 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["resamples"]])))
   cat(sprintf("  %s particle-moves in %.2f s%s\n",
               format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  print_flags(x)
   invisible(x)
 }
 

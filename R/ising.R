@@ -214,6 +214,7 @@ spin_label <- function(spins) if (spins == "pm1") "{-1, +1}" else "{0, 1}"
 
 #' @export
 print.ising <- function(x, ...) {
+  check_dots_used(...)
   m <- nrow(x$edges)
   cat(sprintf("<ising> %d variables, %d edges; spins in %s%s\n", x$n, m, spin_label(x$spins),
               if (!is.null(x$grid)) sprintf("; %d x %d grid", x$grid[1], x$grid[2]) else ""))
@@ -228,6 +229,7 @@ print.ising <- function(x, ...) {
 
 #' @export
 summary.ising <- function(object, ...) {
+  check_dots_used(...)
   deg <- tabulate(c(object$edges$from, object$edges$to), nbins = object$n)
   width <- NA_character_
   if (object$n <= jt_max_n) {
@@ -243,6 +245,7 @@ summary.ising <- function(object, ...) {
 
 #' @export
 print.summary.ising <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("Ising model: %d variables, %d edges, spins in %s%s\n", x$n, x$n_edges,
               spin_label(x$spins),
               if (!is.null(x$grid)) sprintf(" (%d x %d grid)", x$grid[1], x$grid[2]) else ""))
@@ -380,6 +383,7 @@ NULL
 #' @export
 exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                               max_states = 2^26, max_treewidth = 20L, threads = 1L, ...) {
+  check_dots_used(...)
   method <- match.arg(method)
   ising_exact(model, method, 0L, max_states, max_treewidth, threads)$log_z
 }
@@ -399,6 +403,7 @@ exact_marginals.default <- function(model, ...) {
 exact_marginals.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                                   pairwise = FALSE, max_states = 2^26, max_treewidth = 20L,
                                   threads = 1L, ...) {
+  check_dots_used(...)
   method <- match.arg(method)
   check_flag(pairwise, "pairwise")
   res <- ising_exact(model, method, if (pairwise) 2L else 1L, max_states, max_treewidth, threads)
@@ -536,6 +541,7 @@ gibbs_sample.default <- function(model, ...) {
 #' @export
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1L, init = NULL,
                                threads = 1L, ...) {
+  check_dots_used(...)
   n <- check_count(n, "n")
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
@@ -621,6 +627,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, chains = 1
 ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains")

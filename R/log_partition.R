@@ -96,9 +96,14 @@ exact_estimate <- function(model, ...) {
 ep_estimate <- function(model, ...) {
   t0 <- proc.time()[["elapsed"]]
   lz <- ep_log_z(model, ...)
-  new_logz_estimate(list(log_z = as.numeric(lz), se = NA_real_, method = "EP",
-                         time = proc.time()[["elapsed"]] - t0,
-                         counts = c(sweeps = attr(lz, "sweeps")), diagnostics = data.frame(),
-                         converged = isTRUE(attr(lz, "converged")), seed = NULL,
-                         call = match.call()), "logz_ep")
+  conv <- isTRUE(attr(lz, "converged"))
+  # (no warn_unreliable(): ep_log_z() has warned about non-convergence already)
+  new_logz_estimate(list(
+    log_z = as.numeric(lz), se = NA_real_, method = "EP", time = proc.time()[["elapsed"]] - t0,
+    counts = c(sweeps = attr(lz, "sweeps")), diagnostics = data.frame(), converged = conv,
+    seed = NULL, call = match.call(),
+    se_note = paste0("EP is a deterministic approximation (bias unknown); for an se use ",
+                     "method = \"arm\" with repeats >= 2, or method = \"ais\""),
+    flags = if (!conv) sprintf("EP did not converge in %d sweeps", as.integer(attr(lz, "sweeps")))),
+    "logz_ep")
 }

@@ -80,7 +80,8 @@ run_pieces <- function(n_units, pieces, fun) {
     stop_no_call(paste0("`workers` > 1 (or a parallel future plan) needs the future.apply ",
                         "package: install.packages(\"future.apply\")."))
   sizes <- piece_sizes(n_units, pieces)
-  future.apply::future_lapply(seq_len(pieces), function(i) fun(sizes[i], i),
+  # each piece's own reliability warning is muffled: the merged result warns once
+  future.apply::future_lapply(seq_len(pieces), function(i) muffle_unreliable(fun(sizes[i], i)),
                               future.seed = TRUE, future.packages = "logz")
 }
 
