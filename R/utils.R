@@ -149,11 +149,14 @@ check_dots_used <- function(..., .fn = NULL, .valid = NULL) {
   if (is.null(nms)) nms <- character(length(exprs))
   named <- nms[nzchar(nms)]
   n_unnamed <- sum(!nzchar(nms))
-  what <- c(if (length(named)) paste0("`", named, "`", collapse = ", "),
-            if (n_unnamed) sprintf("%d unnamed argument%s", n_unnamed,
-                                   if (n_unnamed > 1L) "s" else ""))
-  msg <- sprintf("unused argument%s %s in %s().", if (length(exprs) > 1L) "s" else "",
-                 paste(what, collapse = " and "), sub("\\(\\)$", "", .fn))
+  fn <- sub("\\(\\)$", "", .fn)
+  msg <- if (!length(named)) {
+    sprintf("%d unused unnamed argument%s in %s().", n_unnamed, if (n_unnamed > 1L) "s" else "", fn)
+  } else {
+    sprintf("unused argument%s %s%s in %s().", if (length(exprs) > 1L) "s" else "",
+            paste0("`", named, "`", collapse = ", "),
+            if (n_unnamed) sprintf(" and %d unnamed", n_unnamed) else "", fn)
+  }
   hints <- character()
   for (nm in named) {
     s <- suggest_name(nm, .valid)
