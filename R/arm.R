@@ -93,7 +93,10 @@
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
 #'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `gamma0` (ESS / R of
 #'   the R moved particles, before any expansion), `log_z` (running
-#'   estimate of log Z_n), `resampled`), `seed` and `call`.
+#'   estimate of log Z_n), `resampled`), `seed` and `call`; `min_ess_ratio`
+#'   (the smallest `gamma`), flagged in `flags` with a warning (class
+#'   `logz_unreliable`) when below 0.1 (see [logz_reliability]), and
+#'   `se_note` (why there is no se with one run: use `repeats = 4`).
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole

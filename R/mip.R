@@ -581,7 +581,7 @@ summary.logz_mip <- function(object, ...) {
 print.summary.logz_mip <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("%s: %d samples, %d exact, %.3f s\n", x$method, x$n, x$exact, x$time))
-  if (!is.na(x$log_z)) cat(sprintf("log Z = %.4f (se %.4f)\n", x$log_z, x$se))
+  if (!is.na(x$log_z)) cat(sprintf("log Z = %.4f nats (se %.4f)\n", x$log_z, x$se))
   print(x$bounds)
   cat("\nper sample:\n")
   print(signif(x$cost, 4))
@@ -662,7 +662,7 @@ log_z_bounds <- function(x, delta = 0.05) {
 #' @export
 print.logz_mip_bounds <- function(x, ...) {
   check_dots_used(...)
-  cat(sprintf("<logz_mip_bounds> log Z in [%.4f, %.4f]\n", x$lower, x$upper))
+  cat(sprintf("<logz_mip_bounds> log Z in [%.4f, %.4f] nats\n", x$lower, x$upper))
   cat(sprintf("  mean v* - C_E = %.4f, mean U - C_E = %.4f, eps = %.4f (T = %d, delta = %g)\n",
               x$mean_value - euler_gamma, x$mean_upper - euler_gamma, x$eps, x$T, x$delta))
   cat(" ", x$statement, "\n")

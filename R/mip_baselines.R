@@ -125,7 +125,7 @@ print.logz_mip_rejection <- function(x, ...) {
   cat(sprintf("<logz_mip_rejection> %d exact sample%s by %s%s\n", x$accepted,
               if (x$accepted == 1) "" else "s", x$method,
               if (x$complete) "" else " (time limit reached)"))
-  cat(sprintf("  log Z = %.4f (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
+  cat(sprintf("  log Z = %.4f nats (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
               x$acceptance, format(x$trials, big.mark = ",")))
   cat(sprintf("  preprocessing %.3f s, %.4g s per sample\n", x$preprocess_time, x$sample_time))
   invisible(x)
@@ -219,7 +219,7 @@ print.logz_perturb_map <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("<logz_perturb_map> %d approximate samples by %s; %d MAPs proven\n",
               length(x$map_value), x$method, sum(x$exact)))
-  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f\n", x$log_z_upper))
+  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f nats\n", x$log_z_upper))
   cat(sprintf("  %.1f nodes per MAP; %.3f s\n", mean(x$nodes), x$time))
   invisible(x)
 }

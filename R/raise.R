@@ -72,6 +72,8 @@
 #'   \item{`diagnostics`}{data frame: `example`, `log_p`, `log_z` (implied per
 #'     example), `ess` (of the chains' \eqn{\hat p} for that example).}
 #'   \item{`counts`}{`gibbs_sweeps`, `chains`, `examples`, `steps`.}
+#'   \item{`ess_ratio`}{mean over the examples of ESS / `n_chains`; below
+#'     0.1 it is flagged in `flags` with a warning (see [logz_reliability]).}
 #' }
 #' @section Errors: `model` not an rbm; bad `data` (NA, non-binary, wrong
 #'   number of columns); a bad `schedule`; `n_chains`, `sweeps_per_step`,
