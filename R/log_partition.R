@@ -55,6 +55,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                                             "mip"),
                           exact_max = 20L, ...) {
   method <- match.arg(method)
+  auto <- method == "auto"
   exact_max <- check_count(exact_max, "exact_max", max = 40L)
   kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"
           else if (inherits(model, "gpc")) "gpc"
@@ -75,6 +76,15 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
     stop_no_call(sprintf("`method = \"%s\"` does not apply to %s; use one of %s.", method,
                          if (kind == "astar") "an A* target" else sprintf("a %s model", kind),
                          paste0('"', allowed, '"', collapse = ", ")))
+  # an unused argument is an error of the chosen estimator; under "auto", say
+  # which one was chosen (e.g. `n_chains` when the exact value was cheap)
+  if (auto) return(withCallingHandlers(log_partition(model, method, exact_max, ...),
+    error = function(e) {
+      msg <- conditionMessage(e)
+      if (grepl("unused (unnamed )?argument", msg))
+        stop_no_call(sprintf("%s (method = \"auto\" chose \"%s\" for this model; ask for another by `method`.)",
+                             msg, method))
+    }))
   switch(method,
     exact = exact_estimate(model, ...),
     ais = if (kind == "rbm" && !"schedule" %in% names(list(...)))

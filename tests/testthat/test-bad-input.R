@@ -233,3 +233,11 @@ test_that("misspelt or unknown arguments are errors naming them, with a suggesti
   set.seed(1)
   expect_identical(ais(m, schedule_linear(20), n_chain = 7, progress = FALSE)$counts[["chains"]], 7)
 })
+
+test_that("log_partition(method = \"auto\") says which estimator an unused argument met", {
+  m <- rbm(matrix(0.1, 6, 3))
+  expect_error(log_partition(m, n_chains = 50),
+               "unused argument `n_chains` in exact_log_z.rbm().*chose \"exact\"")
+  expect_error(log_partition(m, method = "exact", n_chains = 50),
+               "unused argument `n_chains` in exact_log_z.rbm\\(\\)\\.$")
+})
