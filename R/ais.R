@@ -61,8 +61,14 @@
 #'   \item{`se`}{delta-method standard error of `log_z`,
 #'     \eqn{\mathrm{sd}(w) / (\sqrt{M}\,\mathrm{mean}(w))}.}
 #'   \item{`bounds`}{`c(lower, upper)` = \eqn{\log(\hat Z \mp 3\,\mathrm{sd}(\hat Z))}
-#'     as reported by Salakhutdinov & Murray (lower is `-Inf` when the
-#'     3-sd interval reaches 0).}
+#'     as reported by Salakhutdinov & Murray; when the 3-sd interval of
+#'     \eqn{\hat Z} reaches 0 the lower bound would be `-Inf`, and the
+#'     delta-method (log-normal) bound `log_z - 3 * se` is given instead
+#'     (`bounds_method` is then `"delta"`, else `"sm08"`).}
+#'   \item{`ess_ratio`, `khat`}{ESS/M and the Pareto \eqn{\hat k} of the
+#'     final weights (see [logz_reliability]); `flags` holds
+#'     `"ESS/M = ... < 0.1"` and `"Pareto k-hat = ... > 0.7"` when crossed,
+#'     and a warning (class `logz_unreliable`) is raised.}
 #'   \item{`ess`}{effective sample size \eqn{(\sum w)^2/\sum w^2} of the final
 #'     weights (between 1 and M).}
 #'   \item{`log_weights`}{the M final log importance weights.}
@@ -102,6 +108,7 @@ ais.default <- function(model, ...) {
 ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_per_step = 1L,
                     base = NULL, threads = 1L, progress = interactive(),
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
+  check_dots_used(...)
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
@@ -204,9 +211,13 @@ ais_summary <- function(log_w, log_z0) {
   rel_sd <- if (M > 1L) stats::sd(w) / mw else NA_real_
   log_z <- log_z0 + mx + log(mw)
   rel <- 3 * rel_sd / sqrt(M)
+  # when 3 sd of Z-hat exceed Z-hat, log(Z-hat - 3 sd) is -Inf: use the
+  # delta-method (log-normal) bound log Z-hat - 3 se instead, and say so
+  delta <- !is.na(rel) && rel >= 1
   list(log_z = log_z, se = rel_sd / sqrt(M),
-       bounds = c(lower = if (is.na(rel)) NA_real_ else if (rel >= 1) -Inf else log_z + log1p(-rel),
+       bounds = c(lower = if (is.na(rel)) NA_real_ else if (delta) log_z - rel else log_z + log1p(-rel),
                   upper = log_z + log1p(rel)),
+       bounds_method = if (delta) "delta" else "sm08",
        ess = sum(w)^2 / sum(w^2))
 }
 
@@ -216,11 +227,16 @@ new_ais_result <- function(log_w, log_z0, schedule, trace, sweeps, n_chains, tim
   K <- length(schedule) - 1L
   diagnostics <- data.frame(step = seq_len(K), beta = as.double(schedule)[-1],
                             ess = trace[, 1], log_z = trace[, 2])
-  new_logz_estimate(list(
+  wd <- weight_diagnostics(log_w)
+  out <- new_logz_estimate(list(
     log_z = s$log_z, se = s$se, bounds = s$bounds, ess = s$ess, log_weights = log_w,
     log_z0 = log_z0, schedule = schedule, method = method, time = time,
     counts = c(gibbs_sweeps = sweeps * n_chains, chains = n_chains, steps = K),
-    diagnostics = diagnostics, seed = seed, call = call), "logz_ais")
+    diagnostics = diagnostics, seed = seed, call = call,
+    bounds_method = s$bounds_method, ess_ratio = wd$ess_ratio, khat = wd$khat,
+    se_note = if (n_chains < 2L) "one chain; use n_chains >= 2",
+    flags = weight_flags(wd)), "logz_ais")
+  warn_unreliable(out)
 }
 
 # The visible biases of the base (see resolve_base() in R/base.R).
@@ -228,14 +244,21 @@ rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
 
 #' @export
 print.logz_ais <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_ais> %s estimate of log Z\n", x$method))
-  cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
-              x$bounds[[1]], x$bounds[[2]]))
-  cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
-              x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
+  cat(sprintf("  %s\n", format_log_z(x)))
+  if (all(is.finite(x$bounds)))
+    cat(sprintf("  3-sd bounds [%.4f, %.4f]%s\n", x$bounds[[1]], x$bounds[[2]],
+                if (identical(x$bounds_method, "delta"))
+                  " (lower: log Z - 3 se; the 3-sd interval of Z reaches 0)" else ""))
+  cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d (ESS/M %.2f)%s\n",
+              x$counts[["chains"]], x$counts[["steps"]], attr(x$schedule, "name"), x$ess,
+              x$counts[["chains"]], x$ess / x$counts[["chains"]],
+              if (is.null(x$khat) || is.na(x$khat)) "" else sprintf(", Pareto k-hat %.2f", x$khat)))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
   cat(base_line(x))
+  print_flags(x)
   invisible(x)
 }
 

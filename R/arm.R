@@ -98,7 +98,10 @@
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
 #'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `gamma0` (ESS / R of
 #'   the R moved particles, before any expansion), `log_z` (running
-#'   estimate of log Z_n), `resampled`), `seed` and `call`.
+#'   estimate of log Z_n), `resampled`), `seed` and `call`; `min_ess_ratio`
+#'   (the smallest `gamma`), flagged in `flags` with a warning (class
+#'   `logz_unreliable`) when below 0.1 (see [logz_reliability]), and
+#'   `se_note` (why there is no se with one run: use `repeats = 4`).
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
@@ -134,6 +137,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   order <- arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
@@ -147,6 +151,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
                       gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   N <- model$n
   order <- arm_order(order, N)
   pos <- integer(N)
@@ -170,6 +175,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, base = NULL, ...) {
+  check_dots_used(...)
   N <- model$n_visible
   seed <- rng_state()
   base <- if (is.null(order)) resolve_base(model, base, threads)   # R/base.R
@@ -236,7 +242,8 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
   diagnostics <- do.call(rbind, lapply(seq_len(repeats), function(j)
     data.frame(run = j, runs[[j]]$trace)))
   moves <- vapply(runs, `[[`, 0, "moves")
-  new_logz_estimate(list(
+  min_gamma <- min(diagnostics$gamma)
+  out <- new_logz_estimate(list(
     log_z = log_sum_exp(lz) - log(repeats),
     se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
     sd = if (repeats > 1L) stats::sd(lz) else NA_real_,
@@ -250,7 +257,11 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
                expansions = sum(vapply(runs, `[[`, 0, "expansions")),
                resamples = sum(diagnostics$resampled)),
     pieces = if (pieces > 1L) pieces,
-    diagnostics = diagnostics, seed = seed, call = call), "logz_arm")
+    diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
+    se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
+    flags = if (is.finite(min_gamma) && min_gamma < 0.1)
+      sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
+  warn_unreliable(out)
 }
 
 # log of the ESS (sum w)^2 / sum w^2 from log weights
@@ -355,10 +366,10 @@ arm_new_block <- function(variant, blk, w, R, gamma, gthr) {
 
 #' @export
 print.logz_arm <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_arm> %s estimate of log Z\n", x$method))
-  cat(sprintf("  log Z = %.4f", x$log_z))
-  if (!is.na(x$se)) cat(sprintf(" (se %.4f, sd over %d runs %.4f)", x$se,
-                                as.integer(x$counts[["repeats"]]), x$sd))
+  cat(sprintf("  %s", format_log_z(x)))
+  if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
   cat("\n")
   d <- x$diagnostics
   cat(sprintf("  %d iterations, R = %d particles (mean R_n %.1f, max %d); %d expansions, %d resamples\n",
@@ -368,6 +379,7 @@ print.logz_arm <- function(x, ...) {
   cat(sprintf("  %s particle-moves in %.2f s%s\n",
               format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
   cat(base_line(x))
+  print_flags(x)
   invisible(x)
 }
 

@@ -421,6 +421,7 @@ nonlinear_target <- function(proposal, data, name) {
 
 #' @export
 print.logz_astar_target <- function(x, ...) {
+  check_dots_used(...)
   kind <- names(astar_models)[match(x$model, astar_models)]
   if (!is.null(x$builtin)) kind <- x$builtin
   cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
@@ -670,6 +671,7 @@ rejection_sample <- function(target, n = 1L, ...) UseMethod("rejection_sample")
 #' @rdname astar_sample
 #' @export
 rejection_sample.default <- function(target, n = 1L, ...) {
+  check_dots_used(...)
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
@@ -752,19 +754,22 @@ NULL
 #' @rdname logz_samples
 #' @export
 print.logz_samples <- function(x, ...) {
+  check_dots_used(...)
   n <- nrow(x$samples)
   cat(sprintf("<%s> %d exact sample%s by %s from %s (d = %d)\n", class(x)[1], n,
               if (n == 1L) "" else "s", x$method, x$target$name, ncol(x$samples)))
-  cat(sprintf("  log Z = %.4f (se %.4f)\n", x$log_z, x$se))
+  cat(sprintf("  %s\n", format_log_z(x)))
   cat(sprintf("  per sample: %.1f likelihood, %.1f bound evaluations, %.1f nodes\n",
               mean(x$cost$likelihood), mean(x$cost$bound), mean(x$cost$nodes)))
   cat(sprintf("  %.3f s (%.0f samples/s)%s\n", x$time, n / max(x$time, 1e-9), pieces_note(x)))
+  print_flags(x)
   invisible(x)
 }
 
 #' @rdname logz_samples
 #' @export
 summary.logz_samples <- function(object, ...) {
+  check_dots_used(...)
   s <- object$samples
   stats <- t(apply(s, 2L, function(v) c(mean = mean(v), sd = if (length(v) > 1) stats::sd(v) else NA,
                                         stats::quantile(v, c(0.025, 0.5, 0.975)))))
@@ -777,8 +782,9 @@ summary.logz_samples <- function(object, ...) {
 
 #' @export
 print.summary.logz_samples <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("%s: %d exact samples from %s\n", x$method, x$n, x$target))
-  cat(sprintf("log Z = %.4f (se %.4f); %.3f s\n\nsamples:\n", x$log_z, x$se, x$time))
+  cat(sprintf("log Z = %.4f nats (se %.4f); %.3f s\n\nsamples:\n", x$log_z, x$se, x$time))
   print(signif(x$samples, 4))
   cat("\nevaluations per sample:\n")
   print(signif(x$cost, 4))

@@ -4,7 +4,8 @@
 #' "logz_estimate")` holding at least:
 #' \describe{
 #'   \item{`log_z`}{the estimate of log Z (nats).}
-#'   \item{`se`}{its standard error (`NA` where none is available).}
+#'   \item{`se`}{its standard error (`NA` where none is available; then
+#'     `se_note` says why and how to get one).}
 #'   \item{`method`}{a short name, e.g. `"AIS"`.}
 #'   \item{`time`}{elapsed seconds.}
 #'   \item{`counts`}{named numeric vector of work done (Gibbs sweeps, ...).}
@@ -14,7 +15,8 @@
 #'   \item{`call`}{the matched call.}
 #'   \item{`flags`}{character vector: the reasons the estimate may be unreliable,
 #'     each naming the threshold it crossed (empty when none).}
-#'   \item{`reliable`}{logical: `length(flags) == 0`.}
+#'   \item{`reliable`}{logical: `length(flags) == 0`. The thresholds and what
+#'     to do are in [logz_reliability].}
 #'   \item{`base`}{`NULL`, or a list (`type`, `how`) saying which base
 #'     distribution the estimator started from and how it was chosen.}
 #' }
@@ -26,7 +28,9 @@
 #' @param object,x a `logz_estimate`.
 #' @param parm ignored (there is one parameter, log Z).
 #' @param level confidence level.
-#' @param row.names,optional,... passed on / ignored.
+#' @param row.names,optional passed on to [as.data.frame()].
+#' @param ... for `as.data.frame()`, passed on; for the other methods, must be
+#'   empty (an unused argument is an error naming it).
 #' @return `confint()`: a 1 x 2 matrix; `as.data.frame()`: a one-row data
 #'   frame (as `generics::glance()`); `summary()`: an object of class `summary.logz_estimate`.
 #' @name logz_estimate
@@ -51,41 +55,47 @@ add_flags <- function(x, reasons) {
 #' @rdname logz_estimate
 #' @export
 print.logz_estimate <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<%s> %s estimate of log Z\n", class(x)[1], x$method))
-  cat(sprintf("  log Z = %.4f", x$log_z))
-  if (!is.na(x$se)) cat(sprintf(" (se %.4f)", x$se))
-  cat("\n")
+  cat(sprintf("  %s\n", format_log_z(x)))
   cat(sprintf("  %.2f s\n", x$time))
   cat(base_line(x))
+  print_flags(x)
   invisible(x)
 }
 
 #' @rdname logz_estimate
 #' @export
 summary.logz_estimate <- function(object, ...) {
+  check_dots_used(...)
   structure(list(method = object$method, class = class(object)[1], log_z = object$log_z,
                  se = object$se, ci = stats::confint(object), counts = object$counts,
-                 time = object$time, ess = object$ess),
+                 time = object$time, ess = object$ess, se_note = object$se_note,
+                 flags = object$flags),
             class = "summary.logz_estimate")
 }
 
 #' @export
 print.summary.logz_estimate <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("%s estimate of log Z (%s)\n", x$method, x$class))
-  cat(sprintf("  log Z    %.6f\n", x$log_z))
-  cat(sprintf("  se       %s\n", if (is.na(x$se)) "NA" else sprintf("%.6f", x$se)))
+  cat(sprintf("  log Z    %.6f nats\n", x$log_z))
+  cat(sprintf("  se       %s\n", if (!is.na(x$se)) sprintf("%.6f", x$se)
+                                    else sprintf("NA (%s)", se_reason(x))))
   if (all(is.finite(x$ci)))
     cat(sprintf("  95%% CI   [%.6f, %.6f]\n", x$ci[1], x$ci[2]))
   if (!is.null(x$ess)) cat(sprintf("  ESS      %.1f\n", x$ess))
   cat(sprintf("  time     %.3f s\n", x$time))
   cnt <- x$counts
   for (nm in names(cnt)) cat(sprintf("  %-8s %s\n", nm, format(cnt[[nm]], big.mark = ",")))
+  if (length(x$flags)) cat(sprintf("  flag     %s\n", x$flags), sep = "")
   invisible(x)
 }
 
 #' @rdname logz_estimate
 #' @export
 confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
+  check_dots_used(...)
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE)
   z <- stats::qnorm(1 - (1 - level) / 2)

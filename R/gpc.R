@@ -154,6 +154,7 @@ validate_gpc <- function(model, name = "model") {
 
 #' @export
 print.gpc <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<gpc> Gaussian-process probit classifier: %d points, %d inputs\n", x$n,
               ncol(x$x)))
   cat(sprintf("  classes: %s (-1) %d, %s (+1) %d\n", x$levels[1], sum(x$y < 0), x$levels[2],
@@ -302,6 +303,7 @@ ep_evidence <- function(post, K, y, ttau, tnu) {
 ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L,
                     sweeps_per_step = 1L, threads = 1L, progress = interactive(),
                     workers = NULL, ...) {
+  check_dots_used(...)
   call <- match.call()
   validate_gpc(model)
   schedule <- as_schedule(schedule)

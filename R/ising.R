@@ -171,6 +171,7 @@ spin_label <- function(spins) if (spins == "pm1") "{-1, +1}" else "{0, 1}"
 
 #' @export
 print.ising <- function(x, ...) {
+  check_dots_used(...)
   m <- nrow(x$edges)
   cat(sprintf("<ising> %d variables, %d edges; spins in %s%s\n", x$n, m, spin_label(x$spins),
               if (!is.null(x$grid)) sprintf("; %d x %d grid", x$grid[1], x$grid[2]) else ""))
@@ -185,6 +186,7 @@ print.ising <- function(x, ...) {
 
 #' @export
 summary.ising <- function(object, ...) {
+  check_dots_used(...)
   deg <- tabulate(c(object$edges$from, object$edges$to), nbins = object$n)
   width <- NA_character_
   if (object$n <= jt_max_n) {
@@ -200,6 +202,7 @@ summary.ising <- function(object, ...) {
 
 #' @export
 print.summary.ising <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("Ising model: %d variables, %d edges, spins in %s%s\n", x$n, x$n_edges,
               spin_label(x$spins),
               if (!is.null(x$grid)) sprintf(" (%d x %d grid)", x$grid[1], x$grid[2]) else ""))
@@ -344,6 +347,7 @@ NULL
 exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                               max_states = 2^26, max_treewidth = 20L, threads = 1L,
                               progress = interactive(), ...) {
+  check_dots_used(...)
   method <- match_arg(method, "method")
   check_flag(progress, "progress")
   ising_exact(model, method, 0L, max_states, max_treewidth, threads, progress)$log_z
@@ -364,6 +368,7 @@ exact_marginals.default <- function(model, ...) {
 exact_marginals.ising <- function(model, method = c("auto", "enumerate", "junction_tree"),
                                   pairwise = FALSE, max_states = 2^26, max_treewidth = 20L,
                                   threads = 1L, ...) {
+  check_dots_used(...)
   method <- match_arg(method, "method")
   check_flag(pairwise, "pairwise")
   res <- ising_exact(model, method, if (pairwise) 2L else 1L, max_states, max_treewidth, threads)
@@ -512,6 +517,7 @@ gibbs_sample.default <- function(model, ...) {
 #' @export
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains = 1L, init = NULL,
                                threads = 1L, ..., chains) {
+  check_dots_used(...)
   if (!missing(chains)) {
     warning("`chains` is deprecated; use `n_chains`.", call. = FALSE)
     n_chains <- chains
@@ -606,6 +612,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
 ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * model$n)

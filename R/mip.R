@@ -257,6 +257,7 @@ mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
 
 #' @export
 print.logz_mip_model <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_mip_model> %d binary variables, %d linear constraints\n", x$n, nrow(x$A)))
   cat(sprintf("  objective in [%.3g, %.3g]; offset %g\n", min(x$objective), max(x$objective),
               x$offset))
@@ -532,8 +533,11 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
             method = method, time = time,
             counts = c(samples = n, exact = sum(exact), nodes = sum(res$nodes),
                        lp_solves = sum(res$lp_solves), lp_failures = sum(res$lp_failures)),
-            diagnostics = diag, trace = trace, seed = seed, call = call, model = model)
-  new_logz_estimate(x, c(subclass, "logz_samples"))
+            diagnostics = diag, trace = trace, seed = seed, call = call, model = model,
+            se_note = if (!all_exact) "not all samples exact; log Z is only bounded (log_z_bounds())",
+            flags = if (!all_exact) sprintf("%d of %d samples not exact within the time/node limit",
+                                            n - sum(exact), n))
+  warn_unreliable(new_logz_estimate(x, c(subclass, "logz_samples")))
 }
 
 #' @rdname mip_sample
@@ -544,23 +548,26 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
 #' @param ... ignored by `print()`; graphical parameters for `plot()`.
 #' @export
 print.logz_mip <- function(x, ...) {
+  check_dots_used(...)
   n <- length(x$value)
   cat(sprintf("<logz_mip> %d sample%s by %s; %d exact\n", n, if (n == 1L) "" else "s",
               x$method, sum(x$exact)))
-  if (!is.na(x$log_z)) cat(sprintf("  log Z = %.4f (se %.4f)\n", x$log_z, x$se))
+  if (!is.na(x$log_z)) cat(sprintf("  %s\n", format_log_z(x)))
   else {
     b <- log_z_bounds(x)
-    cat(sprintf("  not all exact: log Z in [%.4f, %.4f] (Theorem 2, delta = %g each side)\n",
+    cat(sprintf("  not all exact: log Z in [%.4f, %.4f] nats (Theorem 2, delta = %g each side)\n",
                 b$lower, b$upper, b$delta))
   }
   cat(sprintf("  per sample: %.1f nodes, %.1f LP solves, %.4f s%s\n", mean(x$nodes),
               mean(x$lp_solves), mean(x$sample_time), pieces_note(x)))
+  print_flags(x)
   invisible(x)
 }
 
 #' @rdname mip_sample
 #' @export
 summary.logz_mip <- function(object, ...) {
+  check_dots_used(...)
   q <- function(v) c(mean = mean(v), stats::quantile(v, c(0, 0.5, 0.9, 1)))
   structure(list(method = object$method, n = length(object$value), exact = sum(object$exact),
                  log_z = object$log_z, se = object$se, bounds = log_z_bounds(object),
@@ -573,8 +580,9 @@ summary.logz_mip <- function(object, ...) {
 
 #' @export
 print.summary.logz_mip <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("%s: %d samples, %d exact, %.3f s\n", x$method, x$n, x$exact, x$time))
-  if (!is.na(x$log_z)) cat(sprintf("log Z = %.4f (se %.4f)\n", x$log_z, x$se))
+  if (!is.na(x$log_z)) cat(sprintf("log Z = %.4f nats (se %.4f)\n", x$log_z, x$se))
   print(x$bounds)
   cat("\nper sample:\n")
   print(signif(x$cost, 4))
@@ -672,7 +680,8 @@ log_z_bounds <- function(x, delta = 0.05) {
 
 #' @export
 print.logz_mip_bounds <- function(x, ...) {
-  cat(sprintf("<logz_mip_bounds> log Z in [%.4f, %.4f]\n", x$lower, x$upper))
+  check_dots_used(...)
+  cat(sprintf("<logz_mip_bounds> log Z in [%.4f, %.4f] nats\n", x$lower, x$upper))
   cat(sprintf("  mean v* - C_E = %.4f, mean U - C_E = %.4f, eps = %.4f (T = %d, delta = %g)\n",
               x$mean_value - euler_gamma, x$mean_upper - euler_gamma, x$eps, x$T, x$delta))
   cat(" ", x$statement, "\n")

@@ -48,6 +48,7 @@
 #' @export
 rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                    batch = 4096L, ...) {
+  check_dots_used(...)
   mip_rejection(target, n, depth, time_limit, batch, match.call())
 }
 
@@ -55,6 +56,7 @@ rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = In
 #' @export
 rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                  batch = 4096L, ...) {
+  check_dots_used(...)
   mip_rejection(target, n, depth, time_limit, batch, match.call())
 }
 
@@ -62,6 +64,7 @@ rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
 #' @export
 rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                            batch = 4096L, ...) {
+  check_dots_used(...)
   mip_rejection(target, n, depth, time_limit, batch, match.call())
 }
 
@@ -118,10 +121,11 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call) {
 
 #' @export
 print.logz_mip_rejection <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_mip_rejection> %d exact sample%s by %s%s\n", x$accepted,
               if (x$accepted == 1) "" else "s", x$method,
               if (x$complete) "" else " (time limit reached)"))
-  cat(sprintf("  log Z = %.4f (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
+  cat(sprintf("  log Z = %.4f nats (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
               x$acceptance, format(x$trials, big.mark = ",")))
   cat(sprintf("  preprocessing %.3f s, %.4g s per sample\n", x$preprocess_time, x$sample_time))
   invisible(x)
@@ -212,9 +216,10 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
 
 #' @export
 print.logz_perturb_map <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_perturb_map> %d approximate samples by %s; %d MAPs proven\n",
               length(x$map_value), x$method, sum(x$exact)))
-  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f\n", x$log_z_upper))
+  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f nats\n", x$log_z_upper))
   cat(sprintf("  %.1f nodes per MAP; %.3f s\n", mean(x$nodes), x$time))
   invisible(x)
 }
@@ -331,6 +336,7 @@ conditional_problem <- function(p, B, s) {
 
 #' @export
 print.logz_blocked_gibbs <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_blocked_gibbs> %d iterations, blocks of %d (GumbelMIP), %d states kept\n",
               x$iterations, x$block_size, nrow(x$states)))
   cat(sprintf("  %.1f search nodes per block; %d inexact updates; %.2f s\n", mean(x$nodes),

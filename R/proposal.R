@@ -134,6 +134,7 @@ c.logz_proposal <- function(..., recursive = FALSE) {
 
 #' @export
 print.logz_proposal <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<logz_proposal> %d-dimensional product of univariate distributions\n", x$dim))
   fams <- names(prop_families)[x$family]
   desc <- vapply(seq_len(x$dim), function(j) {

@@ -74,6 +74,8 @@
 #'   \item{`diagnostics`}{data frame: `example`, `log_p`, `log_z` (implied per
 #'     example), `ess` (of the chains' \eqn{\hat p} for that example).}
 #'   \item{`counts`}{`gibbs_sweeps`, `chains`, `examples`, `steps`.}
+#'   \item{`ess_ratio`}{mean over the examples of ESS / `n_chains`; below
+#'     0.1 it is flagged in `flags` with a warning (see [logz_reliability]).}
 #' }
 #' @section Errors: `model` not an rbm; bad `data` (NA, non-binary, wrong
 #'   number of columns); a bad `schedule`; `n_chains`, `sweeps_per_step`,
@@ -102,6 +104,7 @@ raise.default <- function(model, ...) {
 raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
   call <- match.call()
   validate_rbm(model)
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
@@ -166,27 +169,36 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
 new_raise_result <- function(log_p, log_z_i, ess, log_weights, log_z0, schedule, sweeps,
                              n_chains, time, seed, call) {
   N <- length(log_p)
-  new_logz_estimate(list(
+  out <- new_logz_estimate(list(
     log_z = mean(log_z_i), se = if (N > 1L) stats::sd(log_z_i) / sqrt(N) else NA_real_,
     log_likelihood = mean(log_p), log_p = log_p, log_weights = log_weights, log_z0 = log_z0,
     schedule = schedule, method = "RAISE", time = time,
     counts = c(gibbs_sweeps = sweeps, chains = n_chains, examples = N,
                steps = length(schedule) - 1L),
     diagnostics = data.frame(example = seq_len(N), log_p = log_p, log_z = log_z_i, ess = ess),
-    seed = seed, call = call), "logz_raise")
+    seed = seed, call = call, ess_ratio = mean(ess) / n_chains,
+    se_note = if (N < 2L) "one example; pass >= 2 rows of `data`",
+    flags = if (n_chains > 1L)
+      weight_flags(list(ess_ratio = mean(ess) / n_chains, khat = NA))), "logz_raise")
+  if (n_chains > 1L && length(out$flags))
+    out$flags <- sub("^ESS/M", "mean ESS/M over examples", out$flags)
+  out$reliable <- length(out$flags) == 0L
+  warn_unreliable(out)
 }
 
 #' @export
 print.logz_raise <- function(x, ...) {
+  check_dots_used(...)
   cat("<logz_raise> RAISE (reverse AIS) stochastic bounds\n")
-  cat(sprintf("  average log-likelihood >= %.4f over %d examples\n", x$log_likelihood,
+  cat(sprintf("  average log-likelihood >= %.4f nats over %d examples\n", x$log_likelihood,
               x$counts[["examples"]]))
-  cat(sprintf("  implied log Z = %.4f (se %.4f over examples; biased upward)\n", x$log_z,
-              x$se))
-  cat(sprintf("  %d chains per example, %d steps (%s schedule)\n", x$counts[["chains"]],
-              x$counts[["steps"]], attr(x$schedule, "name")))
+  cat(sprintf("  implied %s; se over examples, biased upward\n", format_log_z(x)))
+  cat(sprintf("  %d chains per example, %d steps (%s schedule); mean ESS/M %.2f\n",
+              x$counts[["chains"]], x$counts[["steps"]], attr(x$schedule, "name"),
+              if (is.null(x$ess_ratio)) NA_real_ else x$ess_ratio))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
   cat(base_line(x))
+  print_flags(x)
   invisible(x)
 }

@@ -103,6 +103,7 @@ validate_rbm <- function(model, name = "model") {
 
 #' @export
 print.rbm <- function(x, ...) {
+  check_dots_used(...)
   cat(sprintf("<rbm> %d visible x %d hidden units\n", x$n_visible, x$n_hidden))
   if (!is.null(x$method)) {
     h <- x$history
@@ -120,6 +121,7 @@ print.rbm <- function(x, ...) {
 
 #' @export
 summary.rbm <- function(object, ...) {
+  check_dots_used(...)
   print(object, ...)
   invisible(object)
 }
@@ -351,6 +353,7 @@ exact_log_z.default <- function(model, ...) {
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                             max_states = 2^26, threads = 1L, progress = interactive(), ...) {
+  check_dots_used(...)
   layer <- match_arg(layer, "layer")
   validate_rbm(model)
   check_number(max_states, "max_states", lower = 1)

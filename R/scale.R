@@ -82,8 +82,9 @@ run_pieces <- function(n_units, pieces, fun, progress = FALSE) {
                         "package: install.packages(\"future.apply\")."))
   sizes <- piece_sizes(n_units, pieces)
   tick <- piece_progressor(progress, pieces)
+  # each piece's own reliability warning is muffled: the merged result warns once
   future.apply::future_lapply(seq_len(pieces), function(i) {
-    out <- fun(sizes[i], i)
+    out <- muffle_unreliable(fun(sizes[i], i))
     tick()
     out
   }, future.seed = TRUE, future.packages = "logz")

@@ -141,6 +141,7 @@ new_schedule <- function(betas, name, ...) {
 
 #' @export
 print.logz_schedule <- function(x, ...) {
+  check_dots_used(...)
   d <- diff(unclass(x))
   cat(sprintf("<logz_schedule> %s: %d steps (%d betas from 0 to 1)\n", attr(x, "name"),
               length(d), length(x)))

@@ -208,3 +208,67 @@ blas_info <- function() {
   paste0("BLAS: ", if (nzchar(blas)) blas else "unknown",
          "; LAPACK: ", if (nzchar(lapack)) lapack else "unknown")
 }
+
+# Error on arguments that reached an S3 method's `...` without being used (a
+# misspelt or unknown argument would otherwise be ignored silently), naming
+# them and suggesting the closest formal argument of the method, like base R's
+# chkDots() but an error. Call it as `check_dots_used(...)` from a method whose
+# `...` must be empty; `.fn` names the function in the message (default: the
+# caller), `.valid` the argument names to suggest from (default: the caller's
+# formals). The arguments are not evaluated.
+check_dots_used <- function(..., .fn = NULL, .valid = NULL) {
+  if (...length() == 0L) return(invisible(NULL))
+  caller <- sys.function(sys.parent())
+  if (is.null(.fn)) {
+    cl <- sys.call(sys.parent())
+    .fn <- if (is.null(cl)) "this function" else deparse(cl[[1L]])[1L]
+    # dispatched methods show the generic's name in sys.call(); use the method's
+    gen <- dispatched_method_name(sys.parent())
+    if (!is.null(gen)) .fn <- gen
+  }
+  if (is.null(.valid)) .valid <- setdiff(names(formals(caller)), "...")
+  exprs <- as.list(substitute(list(...)))[-1L]
+  nms <- names(exprs)
+  if (is.null(nms)) nms <- character(length(exprs))
+  named <- nms[nzchar(nms)]
+  n_unnamed <- sum(!nzchar(nms))
+  fn <- sub("\\(\\)$", "", .fn)
+  msg <- if (!length(named)) {
+    sprintf("%d unused unnamed argument%s in %s().", n_unnamed, if (n_unnamed > 1L) "s" else "", fn)
+  } else {
+    sprintf("unused argument%s %s%s in %s().", if (length(exprs) > 1L) "s" else "",
+            paste0("`", named, "`", collapse = ", "),
+            if (n_unnamed) sprintf(" and %d unnamed", n_unnamed) else "", fn)
+  }
+  hints <- character()
+  for (nm in named) {
+    s <- suggest_name(nm, .valid)
+    if (!is.na(s)) hints <- c(hints, if (length(named) > 1L)
+      sprintf("`%s` (for `%s`)", s, nm) else sprintf("`%s`", s))
+  }
+  if (length(hints)) msg <- paste0(msg, " Did you mean ", paste(hints, collapse = ", "), "?")
+  stop_no_call(msg)
+}
+
+# The method name ("ais.rbm") of the frame `n` when it was reached by S3
+# dispatch, else NULL.
+dispatched_method_name <- function(n) {
+  if (n < 1L) return(NULL)
+  env <- sys.frame(n)
+  gen <- get0(".Generic", envir = env, inherits = FALSE)
+  cls <- get0(".Class", envir = env, inherits = FALSE)
+  if (is.null(gen) || !length(cls)) {
+    if (!is.null(gen)) return(paste0(gen, ".default"))
+    return(NULL)
+  }
+  paste0(gen, ".", cls[1L])
+}
+
+# The formal argument name closest to `name` (edit distance at most 2, or a
+# third of its length), else NA.
+suggest_name <- function(name, valid) {
+  if (!length(valid)) return(NA_character_)
+  d <- drop(utils::adist(name, valid, ignore.case = TRUE))
+  best <- which.min(d)
+  if (d[best] <= max(2L, nchar(name) %/% 3L)) valid[best] else NA_character_
+}

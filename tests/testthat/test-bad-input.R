@@ -362,3 +362,69 @@ test_that("sample counts beyond memory are refused with the figure", {
   expect_error_naming(gibbs_sample(ising_grid(30, 30), 1e7), "`n` = 1e\\+07.*36 GB")
   expect_length(rgumbel(0), 0L)
 })
+
+test_that("misspelt or unknown arguments are errors naming them, with a suggestion", {
+  m <- rbm(matrix(0.1, 6, 3))
+  g <- ising_grid(3, 3, coupling = 0.2)
+  gp <- gpc(y ~ x, data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1)),
+            lengthscale = 1, amplitude = 2)
+  d <- matrix(c(0, 1), 4, 6)
+  cases <- list(
+    list(quote(ais(m, n_chainz = 5, progress = FALSE)), "ais.rbm", "n_chainz", "n_chains"),
+    list(quote(ais(g, n_chainz = 5, progress = FALSE)), "ais.ising", "n_chainz", "n_chains"),
+    list(quote(ais(gp, n_chainz = 5, progress = FALSE)), "ais.gpc", "n_chainz", "n_chains"),
+    list(quote(ais(m, sweeps_per_stp = 2, progress = FALSE)), "ais.rbm", "sweeps_per_stp",
+         "sweeps_per_step"),
+    list(quote(arm(gp, n_particles = 50, progress = FALSE)), "arm.gpc", "n_particles", "particles"),
+    list(quote(arm(g, n_particles = 50, progress = FALSE)), "arm.ising", "n_particles",
+         "particles"),
+    list(quote(arm(m, n_particles = 50, progress = FALSE)), "arm.rbm", "n_particles", "particles"),
+    list(quote(raise(m, d, n_chainz = 2, progress = FALSE)), "raise.rbm", "n_chainz", "n_chains"),
+    list(quote(log_partition(gp, bogus = 1)), "arm.gpc", "bogus", NA),
+    list(quote(log_partition(m, method = "ais", n_chainz = 5, progress = FALSE)), "ais.rbm",
+         "n_chainz", "n_chains"),
+    list(quote(log_partition(m, bogus = 1)), "exact_log_z.rbm", "bogus", NA),
+    list(quote(log_partition(g, bogus = 1)), "exact_log_z.ising", "bogus", NA),
+    list(quote(exact_log_z(m, max_state = 10, bogus = 1)), "exact_log_z.rbm", "bogus", NA),
+    list(quote(exact_marginals(g, pairwize = TRUE)), "exact_marginals.ising", "pairwize",
+         "pairwise"),
+    list(quote(gibbs_sample(g, 5, burnin = 3)), "gibbs_sample.ising", "burnin", "burn_in"),
+    list(quote(rejection_sample(g, 2, dpth = 2)), "rejection_sample.ising", "dpth", "depth"),
+    list(quote(print(m, digits = 3)), "print.rbm", "digits", NA),
+    list(quote(summary(g, foo = 1)), "summary.ising", "foo", NA)
+  )
+  for (case in cases) {
+    label <- paste(deparse(case[[1]], width.cutoff = 200L), collapse = "")
+    err <- tryCatch({
+      suppressWarnings(eval(case[[1]]))
+      NULL
+    }, error = function(e) e)
+    expect_true(inherits(err, "error"), label = paste("an error from", label))
+    if (!inherits(err, "error")) next
+    msg <- conditionMessage(err)
+    expect_match(msg, sprintf("unused argument `%s` in %s()", case[[3]], case[[2]]), fixed = TRUE,
+                 label = label)
+    if (!is.na(case[[4]]))
+      expect_match(msg, sprintf("Did you mean `%s`?", case[[4]]), fixed = TRUE, label = label)
+  }
+  # results' methods too
+  set.seed(1)
+  fit <- ais(m, schedule_linear(20), n_chains = 10, progress = FALSE)
+  expect_error(print(fit, digits = 3), "unused argument `digits` in print.logz_ais()", fixed = TRUE)
+  expect_error(summary(fit, foo = 1), "unused argument `foo` in summary.logz_estimate()",
+               fixed = TRUE)
+  expect_error(confint(fit, levl = 0.9), "Did you mean `level`?", fixed = TRUE)
+  expect_error(print(fit, 1, 2), "2 unused unnamed arguments in print.logz_ais()",
+               fixed = TRUE)
+  # a partial name still matches the argument it abbreviates (R's own rule)
+  set.seed(1)
+  expect_identical(ais(m, schedule_linear(20), n_chain = 7, progress = FALSE)$counts[["chains"]], 7)
+})
+
+test_that("log_partition(method = \"auto\") says which estimator an unused argument met", {
+  m <- rbm(matrix(0.1, 6, 3))
+  expect_error(log_partition(m, n_chains = 50),
+               "unused argument `n_chains` in exact_log_z.rbm().*chose \"exact\"")
+  expect_error(log_partition(m, method = "exact", n_chains = 50),
+               "unused argument `n_chains` in exact_log_z.rbm\\(\\)\\.$")
+})

@@ -33,3 +33,32 @@ test_that("log_partition() handles GP classifiers and rejects what does not appl
   expect_error(log_partition("m"), "`model`")
   expect_error(log_partition(m, exact_max = 0), "`exact_max`")
 })
+
+test_that("log_partition() on a GP classifier gives an se by default, and it is honest", {
+  skip_if_not_installed("mvtnorm")
+  set.seed(23)
+  d <- data.frame(x1 = rnorm(10), x2 = rnorm(10))
+  d$y <- ifelse(d$x1 + 0.7 * rnorm(10) > 0, 1, -1)
+  gp <- gpc(y ~ x1 + x2, d, lengthscale = 1.5, amplitude = 2)
+  lo <- ifelse(gp$y > 0, 0, -Inf)
+  up <- ifelse(gp$y > 0, Inf, 0)
+  exact <- log(as.numeric(mvtnorm::pmvnorm(lo, up, sigma = gp$sigma,
+                                            algorithm = mvtnorm::GenzBretz(maxpts = 2e6,
+                                                                           abseps = 1e-8))))
+  set.seed(1)
+  a <- log_partition(gp, progress = FALSE)
+  expect_s3_class(a, "logz_arm")
+  expect_identical(a$counts[["repeats"]], 4)
+  expect_identical(a$particles, 250L)
+  expect_false(is.na(a$se))
+  expect_lt(abs(a$log_z - exact), 4 * a$se + 0.02)
+  expect_output(print(a), "nats \\(se [0-9.]+\\)")
+  # the caller's particles and repeats are kept
+  set.seed(1)
+  b <- log_partition(gp, particles = 100, progress = FALSE)
+  expect_identical(c(b$particles, b$counts[["repeats"]]), c(100, 4))
+  set.seed(1)
+  one <- log_partition(gp, method = "arm", repeats = 1, progress = FALSE)
+  expect_true(is.na(one$se))
+  expect_identical(one$particles, 1000L)
+})

@@ -2,6 +2,10 @@
 # enumeration), Gumbel values against exact log Z, early stopping (Theorem 2),
 # GLPK error trapping, bad input.
 
+# Early-stopped samples raise a logz_unreliable warning (tested in
+# test-reliability.R); the runs here stop early on purpose.
+no_flag_warning <- function(expr) suppressWarnings(expr, classes = "logz_unreliable")
+
 # All 2^n configurations of a problem (0/1 rows) with their log-weights.
 mip_enumerate <- function(model) {
   p <- logz:::mip_problem(model)
@@ -70,9 +74,9 @@ test_that("the min-cut LP bound equals GLPK's on attractive models and samples e
   m <- ising_clique(7, coupling = 1, field = 1)
   for (k in 1:5) {
     set.seed(k)
-    a <- mip_sample(m, 1, node_limit = k, lp_solver = "glpk", progress = FALSE)
+    a <- no_flag_warning(mip_sample(m, 1, node_limit = k, lp_solver = "glpk", progress = FALSE))
     set.seed(k)
-    b <- mip_sample(m, 1, node_limit = k, lp_solver = "cut", progress = FALSE)
+    b <- no_flag_warning(mip_sample(m, 1, node_limit = k, lp_solver = "cut", progress = FALSE))
     if (k == 1) expect_equal(a$upper, b$upper, tolerance = 1e-6)
     expect_true(b$upper >= b$value)
   }
@@ -129,7 +133,7 @@ test_that("early-stopped runs: upper >= value, Theorem 2 intervals cover log Z",
   set.seed(5)
   m <- ising_clique(10, coupling = 0.6, field = 0.5, type = "mixed")
   z <- exact_log_z(m)
-  s <- mip_sample(m, 30, node_limit = 3, progress = FALSE)
+  s <- no_flag_warning(mip_sample(m, 30, node_limit = 3, progress = FALSE))
   expect_false(all(s$exact))
   expect_true(all(s$upper >= s$value))
   expect_true(all(s$rank_bound >= 1))
@@ -140,14 +144,14 @@ test_that("early-stopped runs: upper >= value, Theorem 2 intervals cover log Z",
   expect_match(b$statement, "probability >= 0.8")
   delta <- 0.2
   cover <- replicate(30, {
-    r <- mip_sample(m, 12, node_limit = sample(2:6, 1), progress = FALSE)
+    r <- no_flag_warning(mip_sample(m, 12, node_limit = sample(2:6, 1), progress = FALSE))
     bb <- log_z_bounds(r, delta)
     c(lower = bb$lower <= z, upper = bb$upper >= z)
   })
   expect_gte(mean(cover["lower", ]), 1 - delta)
   expect_gte(mean(cover["upper", ]), 1 - delta)
   # E[v*] <= log Z + C_E <= E[U] (means over many short runs)
-  r <- mip_sample(m, 400, node_limit = 3, progress = FALSE)
+  r <- no_flag_warning(mip_sample(m, 400, node_limit = 3, progress = FALSE))
   se <- pi / sqrt(6 * 400)
   expect_lt(mean(r$value) - 0.5772156649, z + 4 * se)
   expect_gt(mean(r$upper) - 0.5772156649, z - 4 * se)
@@ -182,9 +186,9 @@ test_that("threads give identical results (min-cut LP and simple bound)", {
     expect_identical(a$nodes, t2$nodes)
   }
   set.seed(14)
-  e1 <- mip_sample(m, 6, node_limit = 5, threads = 1, progress = FALSE)
+  e1 <- no_flag_warning(mip_sample(m, 6, node_limit = 5, threads = 1, progress = FALSE))
   set.seed(14)
-  e2 <- mip_sample(m, 6, node_limit = 5, threads = 2, progress = FALSE)
+  e2 <- no_flag_warning(mip_sample(m, 6, node_limit = 5, threads = 2, progress = FALSE))
   expect_identical(e1$upper, e2$upper)
   cols <- c("sample", "nodes", "value", "upper")
   expect_identical(e1$trace[cols], e2$trace[cols])
@@ -287,7 +291,7 @@ test_that("print, summary and plot methods of the results run", {
   set.seed(10)
   m <- ising_grid(3, 3, coupling = 0.5)
   s <- mip_sample(m, 10, progress = FALSE)
-  e <- mip_sample(m, 10, node_limit = 2, progress = FALSE)
+  e <- no_flag_warning(mip_sample(m, 10, node_limit = 2, progress = FALSE))
   expect_output(print(s), "10 exact")
   expect_output(print(e), "Theorem 2")
   sm <- summary(e)

@@ -1,0 +1,188 @@
+# Reliability diagnostics: ESS/M, Pareto k-hat, flags, the warning, print.
+
+rgpd <- function(n, k, sigma = 1) sigma * (stats::runif(n)^(-k) - 1) / k
+
+test_that("gpd_fit recovers the shape of generalized Pareto draws", {
+  for (k in c(0.2, 0.5, 0.9)) {
+    for (s in 1:3) {
+      set.seed(s)
+      x <- rgpd(2000, k, sigma = 2)
+      fit <- logz:::gpd_fit(x, wip = FALSE)
+      expect_lt(abs(fit$k - k), 0.1)
+      expect_lt(abs(fit$sigma / 2 - 1), 0.15)
+    }
+  }
+})
+
+test_that("the Pareto k-hat of log weights recovers the tail shape", {
+  # the tail of a GPD is a GPD with the same shape, so the PSIS tail fit of
+  # log weights log(x), x ~ GPD(k), estimates k
+  for (k in c(0.2, 0.5, 0.9)) {
+    set.seed(10 + round(10 * k))
+    d <- weight_diagnostics(log(rgpd(20000, k)), method = "logz")
+    expect_lt(abs(d$khat - k), 0.2)
+    expect_identical(d$khat_method, "logz")
+  }
+  # light tails: k-hat well below 0.5; equal weights: no tail to fit
+  set.seed(3)
+  expect_lt(weight_diagnostics(stats::rnorm(4000, sd = 0.1), method = "logz")$khat, 0.3)
+  expect_true(is.na(weight_diagnostics(rep(0, 100))$khat))
+  # too few weights for a tail of 5
+  expect_true(is.na(weight_diagnostics(stats::rnorm(20))$khat))
+})
+
+test_that("the in-house k-hat agrees with loo::psis where loo is installed", {
+  skip_if_not_installed("loo")
+  for (k in c(0.2, 0.5, 0.9)) {
+    set.seed(20 + round(10 * k))
+    lw <- log(rgpd(1000, k))
+    ours <- weight_diagnostics(lw, method = "logz")$khat
+    theirs <- suppressWarnings(loo::psis(lw, r_eff = 1))$diagnostics$pareto_k
+    expect_equal(ours, theirs, tolerance = 0.05)
+  }
+})
+
+test_that("ESS/M of normalised weights has its closed form", {
+  w <- c(1, 2, 3, 4)
+  d <- weight_diagnostics(log(w) + 100)
+  expect_equal(d$ess, sum(w)^2 / sum(w^2))
+  expect_equal(d$ess_ratio, sum(w)^2 / sum(w^2) / 4)
+  expect_equal(weight_diagnostics(rep(-5, 10))$ess_ratio, 1)
+  expect_equal(weight_diagnostics(c(0, rep(-Inf, 9)))$ess_ratio, 0.1)
+  expect_error(weight_diagnostics(c(1, NA)), "`log_w`")
+  expect_error(weight_diagnostics("a"), "`log_w`")
+})
+
+test_that("weight_flags names the thresholds it crossed", {
+  expect_identical(weight_flags(list(ess_ratio = 0.5, khat = 0.3)), character())
+  expect_identical(weight_flags(list(ess_ratio = 0.04, khat = 0.83)),
+                   c("ESS/M = 0.04 < 0.1", "Pareto k-hat = 0.83 > 0.7"))
+  expect_identical(weight_flags(list(ess_ratio = 0.2, khat = NA)), character())
+  expect_identical(weight_flags(list(ess_ratio = 0.2, khat = 0.6), khat_max = 0.5),
+                   "Pareto k-hat = 0.60 > 0.5")
+})
+
+peaked_rbm <- function() {
+  set.seed(1)
+  rbm(matrix(stats::rnorm(200, sd = 3), 20, 10), a = stats::rnorm(20), b = stats::rnorm(10))
+}
+
+test_that("a too-short AIS schedule on a peaked RBM is flagged, with one warning", {
+  m <- peaked_rbm()
+  set.seed(2)
+  expect_warning(bad <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE),
+                 class = "logz_unreliable")
+  expect_false(bad$reliable)
+  expect_match(bad$flags, "^(ESS/M = [0-9.]+ < 0.1|Pareto k-hat = [0-9.]+ > 0.7)$")
+  expect_true(any(grepl("ESS/M", bad$flags)))
+  expect_lt(bad$ess_ratio, 0.1)
+  expect_equal(bad$ess_ratio, bad$ess / 100)
+  # the estimate is indeed off: well below the exact value
+  expect_lt(bad$log_z, exact_log_z(m) - 0.05)
+  # exactly one warning
+  n_warn <- 0L
+  set.seed(2)
+  withCallingHandlers(ais(m, schedule_linear(10), n_chains = 100, progress = FALSE),
+                      warning = function(w) {
+                        n_warn <<- n_warn + 1L
+                        invokeRestart("muffleWarning")
+                      })
+  expect_identical(n_warn, 1L)
+  # the option silences it; the flags stay
+  old <- options(logz.warn_unreliable = FALSE)
+  on.exit(options(old))
+  set.seed(2)
+  expect_no_warning(quiet <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE))
+  expect_identical(quiet$flags, bad$flags)
+  out <- capture.output(print(bad))
+  expect_true(any(grepl("log Z = [0-9.]+ nats \\(se [0-9.]+\\)", out)))
+  expect_true(any(grepl("unreliable", out)))
+  expect_true(any(grepl("ESS/M = [0-9.]+ < 0.1", out)))
+})
+
+test_that("a long AIS schedule on the same RBM is not flagged", {
+  m <- peaked_rbm()
+  set.seed(2)
+  expect_no_warning(good <- ais(m, schedule_linear(3000), n_chains = 100, progress = FALSE))
+  expect_true(good$reliable)
+  expect_identical(good$flags, character())
+  expect_gt(good$ess_ratio, 0.5)
+  expect_lt(good$khat, 0.7)
+  expect_lt(abs(good$log_z - exact_log_z(m)), 4 * good$se + 0.02)
+  out <- capture.output(print(good))
+  expect_true(any(grepl("nats", out)))
+  expect_false(any(grepl("unreliable", out)))
+})
+
+test_that("the AIS lower 3-sd bound is finite when the 3-sd interval of Z reaches 0", {
+  lw <- c(0, rep(-8, 9))
+  s <- logz:::ais_summary(lw, 0)
+  expect_true(3 * s$se >= 1)
+  expect_identical(s$bounds_method, "delta")
+  expect_equal(s$bounds[["lower"]], s$log_z - 3 * s$se)
+  expect_true(is.finite(s$bounds[["lower"]]))
+  s2 <- logz:::ais_summary(c(0, 0.1, -0.1, 0.05), 0)
+  expect_identical(s2$bounds_method, "sm08")
+  expect_equal(s2$bounds[["lower"]], s2$log_z + log1p(-3 * s2$se))
+})
+
+test_that("split AIS runs warn once, for the merged result", {
+  skip_if_not_installed("future.apply")
+  m <- peaked_rbm()
+  n_warn <- 0L
+  set.seed(2)
+  fit <- withCallingHandlers(
+    ais(m, schedule_linear(3), n_chains = 100, workers = 2, progress = FALSE),
+    warning = function(w) {
+      n_warn <<- n_warn + 1L
+      invokeRestart("muffleWarning")
+    })
+  expect_identical(fit$pieces, 2L)
+  expect_identical(n_warn, 1L)
+  expect_false(fit$reliable)
+})
+
+test_that("estimates without an se say why and how to get one", {
+  d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+  g <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+  set.seed(1)
+  a <- arm(g, particles = 50, progress = FALSE)
+  expect_true(is.na(a$se))
+  expect_output(print(a), "log Z = -?[0-9.]+ nats \\(no se: one run; use repeats = 4")
+  set.seed(1)
+  a4 <- arm(g, particles = 50, repeats = 4, progress = FALSE)
+  expect_output(print(a4), "log Z = -?[0-9.]+ nats \\(se [0-9.]+\\)")
+  ep <- log_partition(g, method = "ep")
+  expect_output(print(ep), "nats \\(no se: EP is a deterministic approximation")
+  expect_output(print(summary(ep)), "NA \\(EP is a deterministic")
+  ex <- log_partition(ising_grid(3, 3, coupling = 0.3))
+  expect_output(print(ex), "log Z = [0-9.]+ nats \\(exact\\)")
+})
+
+test_that("GumbelMIP samples stopped at the node limit are flagged", {
+  m <- ising_grid(4, 4, coupling = 1.5, field = 0.1)
+  set.seed(3)
+  expect_warning(s <- mip_sample(m, 10, node_limit = 1, progress = FALSE),
+                 class = "logz_unreliable")
+  expect_false(s$reliable)
+  expect_match(s$flags, sprintf("^%d of 10 samples not exact within the time/node limit$",
+                                sum(!s$exact)))
+  expect_output(print(s), "not exact within the time/node limit")
+  set.seed(3)
+  expect_no_warning(s2 <- mip_sample(m, 5, progress = FALSE))
+  expect_true(s2$reliable)
+})
+
+test_that("RAISE flags a low mean ESS/M over examples", {
+  m <- peaked_rbm()
+  set.seed(4)
+  x <- matrix(stats::rbinom(5 * 20, 1, 0.5), 5, 20)
+  expect_warning(r <- raise(m, x, schedule_linear(5), n_chains = 50, progress = FALSE),
+                 class = "logz_unreliable")
+  expect_match(r$flags, "^mean ESS/M over examples = [0-9.e-]+ < 0.1$")
+  expect_equal(r$ess_ratio, mean(r$diagnostics$ess) / 50)
+  expect_output(print(r), "nats")
+  set.seed(4)
+  expect_no_warning(r2 <- raise(m, x, schedule_linear(2000), n_chains = 10, progress = FALSE))
+  expect_true(r2$reliable)
+})
