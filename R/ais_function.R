@@ -92,6 +92,7 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
                          adapt = c("pilot", "online", "none"), pilot_chains = NULL,
                          target_accept = 0.35, ...) {
   call <- match.call()
+  check_dots_used(...)
   if (missing(base) || !inherits(base, "logz_proposal"))
     stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
                                 "the normalised base density, not %s."),
@@ -100,7 +101,7 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
   n_chains <- check_count(n_chains, "n_chains", min = 2L)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   check_flag(vectorized, "vectorized")
-  adapt <- match.arg(adapt)
+  adapt <- match_arg(adapt, "adapt")
   pilot_chains <- if (is.null(pilot_chains)) max(10L, n_chains %/% 5L) else
     check_count(pilot_chains, "pilot_chains", min = 2L)
   target_accept <- check_number(target_accept, "target_accept", lower = 0, upper = 1,
@@ -217,7 +218,7 @@ print.logz_ais_function <- function(x, ...) {
 #' @export
 plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "schedule", "accept",
                                                "estimate"), main = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type != "accept") return(NextMethod(type = type, main = main))
   d <- x$diagnostics[!is.na(x$diagnostics$accept), ]
   op <- graphics::par(mar = c(5, 4, 4, 4) + 0.1)
