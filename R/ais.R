@@ -110,6 +110,7 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   check_dots_used(...)
   call <- match.call()
+  validate_rbm(model)
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")

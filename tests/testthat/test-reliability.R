@@ -70,7 +70,7 @@ peaked_rbm <- function() {
 test_that("a too-short AIS schedule on a peaked RBM is flagged, with one warning", {
   m <- peaked_rbm()
   set.seed(2)
-  expect_warning(bad <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE),
+  expect_warning(bad <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE, base = "uniform"),
                  class = "logz_unreliable")
   expect_false(bad$reliable)
   expect_match(bad$flags, "^(ESS/M = [0-9.]+ < 0.1|Pareto k-hat = [0-9.]+ > 0.7)$")
@@ -82,7 +82,7 @@ test_that("a too-short AIS schedule on a peaked RBM is flagged, with one warning
   # exactly one warning
   n_warn <- 0L
   set.seed(2)
-  withCallingHandlers(ais(m, schedule_linear(10), n_chains = 100, progress = FALSE),
+  withCallingHandlers(ais(m, schedule_linear(10), n_chains = 100, progress = FALSE, base = "uniform"),
                       warning = function(w) {
                         n_warn <<- n_warn + 1L
                         invokeRestart("muffleWarning")
@@ -92,7 +92,7 @@ test_that("a too-short AIS schedule on a peaked RBM is flagged, with one warning
   old <- options(logz.warn_unreliable = FALSE)
   on.exit(options(old))
   set.seed(2)
-  expect_no_warning(quiet <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE))
+  expect_no_warning(quiet <- ais(m, schedule_linear(10), n_chains = 100, progress = FALSE, base = "uniform"))
   expect_identical(quiet$flags, bad$flags)
   out <- capture.output(print(bad))
   expect_true(any(grepl("log Z = [0-9.]+ nats \\(se [0-9.]+\\)", out)))
@@ -132,7 +132,7 @@ test_that("split AIS runs warn once, for the merged result", {
   n_warn <- 0L
   set.seed(2)
   fit <- withCallingHandlers(
-    ais(m, schedule_linear(3), n_chains = 100, workers = 2, progress = FALSE),
+    ais(m, schedule_linear(3), n_chains = 100, workers = 2, progress = FALSE, base = "uniform"),
     warning = function(w) {
       n_warn <<- n_warn + 1L
       invokeRestart("muffleWarning")
@@ -177,7 +177,7 @@ test_that("RAISE flags a low mean ESS/M over examples", {
   m <- peaked_rbm()
   set.seed(4)
   x <- matrix(stats::rbinom(5 * 20, 1, 0.5), 5, 20)
-  expect_warning(r <- raise(m, x, schedule_linear(5), n_chains = 50, progress = FALSE),
+  expect_warning(r <- raise(m, x, schedule_linear(5), n_chains = 50, progress = FALSE, base = "uniform"),
                  class = "logz_unreliable")
   expect_match(r$flags, "^mean ESS/M over examples = [0-9.e-]+ < 0.1$")
   expect_equal(r$ess_ratio, mean(r$diagnostics$ess) / 50)
