@@ -183,6 +183,7 @@ SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 SEXP mip_sample_call(SEXP model, SEXP lp, SEXP streams, SEXP control);
 SEXP mip_lp_bounds_call(SEXP model, SEXP lp, SEXP fix);
 SEXP mip_glpk_version_call(void);
+SEXP mip_has_glpk_call(void);
 
 /* ---- rts.c: Rao-Blackwellized tempered sampling (RBM, Ising) -------------- */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);

@@ -17,6 +17,7 @@
  * in R, so a sample does not depend on how many others were drawn or on the
  * thread split. */
 #include <string.h>
+#include <time.h>
 #include <setjmp.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -81,9 +82,74 @@ mip_work *mip_work_new(int n)
 {
     mip_work *W = (mip_work *) R_alloc(1, sizeof(mip_work));
     memset(W, 0, sizeof *W);
+    W->deadline = R_PosInf;
     W->cur = malloc(sizeof(int) * n);
     W->tau = malloc(sizeof(double) * n);
     return W;
+}
+
+/* The samples of one call, shared by the threads. */
+typedef struct {
+    const mip_value_model *M;
+    const mip_lp_def *L;
+    mip_work **Wt;
+    mip_control *Ct;
+    logz_stream *rs;
+    int *best, n, ns, trace_cap;
+    double *tball;
+    int *tlen, *sstat;
+    double **col;
+    int *exact;
+    volatile int *stop;
+    int next, running;       /* next sample to start; threads still searching */
+} sample_job;
+
+static void run_one(sample_job *J, int t, int s)
+{
+    mip_result R;
+    mip_trace T = {J->tball + (size_t) 4 * J->trace_cap * s, 0, J->trace_cap};
+    mip_search(J->Wt[t], J->M, J->L, &J->Ct[t], J->rs + s, J->best + (size_t) s * J->n, &R, &T);
+    J->sstat[s] = R.status;
+    if (R.status) *J->stop = 1;
+    double **col = J->col;
+    col[0][s] = R.value; col[1][s] = R.upper; J->exact[s] = R.exact;
+    col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
+    col[6][s] = R.lp_failures; col[7][s] = R.time;
+    J->tlen[s] = T.len;
+}
+
+/* Thread t takes the next sample until none is left (samples have their own
+ * streams, so the results do not depend on the split). With threads, the
+ * master (t = 0, R's thread) then keeps polling for interrupts until the
+ * others finish, so a long last search can still be interrupted. */
+static void run_samples(sample_job *J, int t)
+{
+    for (;;) {
+        int s;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+        s = J->next++;
+        if (s >= J->ns || *J->stop) break;
+        run_one(J, t, s);
+    }
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    J->running--;
+    if (t == 0) {
+        for (;;) {
+            int r;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+            r = J->running;
+            if (r <= 0) break;
+            if (mip_poll(J->Wt[0]) == 2) break;   /* sets *stop: the others return */
+            struct timespec ts = {0, 20000000};   /* 20 ms */
+            nanosleep(&ts, NULL);
+        }
+    }
 }
 
 /* mip_sample_call(model, lp, streams (6 x ns), control) */
@@ -105,6 +171,10 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     if (LENGTH(order) != n) error("internal error: bad order");
     C.order = INTEGER(order);
     int selftest = asInteger(logz_need(control, "selftest", INTSXP));
+#ifndef LOGZ_HAVE_GLPK
+    if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP)))
+        error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");
+#endif
     C.cut = NULL; C.cut_m = 0; C.cut_c0 = 0.0;
     if (C.bound_lp && asInteger(logz_need(control, "cut", INTSXP))) {
         if (M.kind != 0) error("internal error: the cut bound needs a pairwise model");
@@ -173,14 +243,17 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
      * thread has its own work space and cut graph; each sample its own stream. */
     int nt = (C.bound_lp && !C.cut) ? 1 : logz_threads(nthreads_req);
     if (nt > ns) nt = ns > 0 ? ns : 1;
-    C.interrupts = nt == 1;
     mip_work **Wt = (mip_work **) R_alloc(nt, sizeof(mip_work *));
     mip_control *Ct = (mip_control *) R_alloc(nt, sizeof(mip_control));
+    volatile int stop = 0;   /* interrupted (or out of memory): every thread stops */
     Wt[0] = W;
     Ct[0] = C;
+    W->interrupts = 1;       /* the master thread (R's) polls for interrupts */
+    W->stop = &stop;
     int oom = 0;
     for (int t = 1; t < nt; t++) {
         Wt[t] = mip_work_new(n);
+        Wt[t]->stop = &stop;
         if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
         if (!Wt[t]->cur || !Wt[t]->tau || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
         Ct[t] = C;
@@ -190,26 +263,15 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int *tlen = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     int *sstat = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     for (int s = 0; s < ns; s++) { sstat[s] = 0; tlen[s] = 0; }
-    volatile int stop = 0;   /* a sample was interrupted (or ran out of memory): skip the rest */
+    sample_job J = {&M, &L, Wt, Ct, rs, best, n, ns, trace_cap, tball, tlen, sstat, col, exact,
+                    &stop, 0, nt};
     if (!oom) {
+        if (nt == 1) run_samples(&J, 0);    /* no OpenMP region around GLPK's longjmp */
+        else {
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#pragma omp parallel num_threads(nt)
+            run_samples(&J, omp_get_thread_num());
 #endif
-        for (int s = 0; s < ns; s++) {
-            int t = 0;
-#ifdef _OPENMP
-            t = omp_get_thread_num();
-#endif
-            if (stop) continue;
-            mip_result R;
-            mip_trace T = {tball + (size_t) 4 * trace_cap * s, 0, trace_cap};
-            mip_search(Wt[t], &M, &L, &Ct[t], rs + s, best + (size_t) s * n, &R, &T);
-            sstat[s] = R.status;
-            if (R.status) stop = 1;
-            col[0][s] = R.value; col[1][s] = R.upper; exact[s] = R.exact;
-            col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
-            col[6][s] = R.lp_failures; col[7][s] = R.time;
-            tlen[s] = T.len;
         }
     }
     for (int t = 1; t < nt; t++) mip_work_free(Wt[t]);

@@ -45,6 +45,11 @@ typedef struct {
     double *rowact;           /* linear models: row activities */
     int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
     double *tau;
+    /* polling (mip_poll): interrupts only on R's main thread, through
+     * R_ToplevelExec; stop is shared by the threads of one call */
+    int interrupts;
+    volatile int *stop;
+    double next_poll, deadline;
 } mip_work;
 
 /* ---- mip_cut.c -------------------------------------------------------------- */
@@ -66,7 +71,6 @@ mip_cut *mip_cut_clone(const mip_cut *G);
 typedef struct {
     int bound_lp, best_first, branching, perturb;
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
-    int interrupts;          /* check for user interrupts (single thread only) */
     int cut_m;
     double cut_c0;
     double node_limit, time_limit;
@@ -82,6 +86,7 @@ typedef struct {
 typedef struct { double *buf; int len, cap; } mip_trace;
 
 double mip_now(void);
+int mip_poll(mip_work *W);   /* 0 go on, 1 time limit reached, 2 interrupted */
 double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
 double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
 void mip_work_free(mip_work *W);
@@ -93,6 +98,7 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
 extern mip_work *mip_W;      /* the work space GLPK's error hook must free */
 extern jmp_buf mip_jmp;      /* where GLPK's error hook longjmps to */
 void mip_lp_open(mip_work *W, const mip_lp_def *L, int n);
+/* 1 optimal, 0 infeasible, -1 solver failure, -2 interrupted, -3 time limit */
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
 void mip_glpk_begin(void);

@@ -1,5 +1,7 @@
 /* GumbelMIP: the LP bound by GNU GLPK (the local-polytope or compact LP of
  * R/mip.R), and the two .Call routines that only need GLPK.
+ * Without GLPK (configure did not find it) the same functions exist as stubs
+ * at the end of this file; R checks logz_has_glpk() before calling them.
  *
  * One GLPK problem per call is kept and warm-started: a search node only
  * changes the bounds of the columns it fixes, then the dual simplex restarts
@@ -8,11 +10,23 @@
  * our memory and raises an R error, so R never aborts. */
 #include <string.h>
 #include <setjmp.h>
-#include <glpk.h>
 #include "mip.h"
 
 mip_work *mip_W = NULL;
 jmp_buf mip_jmp;
+
+/* Built with GLPK? (configure defines LOGZ_HAVE_GLPK when glpk.h links) */
+SEXP mip_has_glpk_call(void)
+{
+#ifdef LOGZ_HAVE_GLPK
+    return ScalarLogical(1);
+#else
+    return ScalarLogical(0);
+#endif
+}
+
+#ifdef LOGZ_HAVE_GLPK
+#include <glpk.h>
 #define LP(W) ((glp_prob *) (W)->lp)
 static char mip_msg[600];
 
@@ -68,9 +82,24 @@ static glp_prob *mip_lp_create(const mip_lp_def *L)
     return lp;
 }
 
+/* glp_simplex in slices of parm->tm_lim ms (it resumes from the basis it
+ * stopped at); between slices mip_poll() checks for user interrupts and the
+ * sample's time limit. Returns GLPK's code, -2 interrupted, -3 time limit. */
+static int simplex_polled(mip_work *W, const glp_smcp *parm)
+{
+    for (;;) {
+        int ret = glp_simplex(LP(W), parm);
+        if (ret != GLP_ETMLIM) return ret;
+        int pl = mip_poll(W);
+        if (pl == 2) return -2;
+        if (pl == 1) return -3;
+    }
+}
+
 /* Set the bounds of the binary columns to the node's fixings (only those that
  * changed) and solve by the dual simplex from the current basis.
- * Returns 1 optimal (*val, tau filled), 0 infeasible, -1 solver failure. */
+ * Returns 1 optimal (*val, tau filled), 0 infeasible, -1 solver failure,
+ * -2 interrupted, -3 the sample's time limit reached. */
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st,
                  double *val)
 {
@@ -86,13 +115,15 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.meth = GLP_DUALP;
-    int ret = glp_simplex(LP(W), &parm);
+    parm.tm_lim = 200;       /* ms: poll for interrupts and the time limit between slices */
+    int ret = simplex_polled(W, &parm);
     if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND || ret == GLP_EFAIL ||
-        ret == GLP_EITLIM || ret == GLP_ETMLIM) {
+        ret == GLP_EITLIM) {
         glp_std_basis(LP(W));
         parm.meth = GLP_PRIMAL;
-        ret = glp_simplex(LP(W), &parm);
+        ret = simplex_polled(W, &parm);
     }
+    if (ret < 0) return ret;
     if (ret != 0) return -1;
     int status = glp_get_status(LP(W));
     if (status == GLP_NOFEAS || status == GLP_INFEAS) {
@@ -163,6 +194,7 @@ SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
     unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
     mip_work *W = mip_work_new(n);
     if (!W->cur || !W->tau) { mip_work_free(W); UNPROTECT(1); error("out of memory"); }
+    W->interrupts = 1;
     mip_W = W;
     if (setjmp(mip_jmp)) mip_glpk_failed(1, "an LP bound");
     mip_glpk_begin();
@@ -172,6 +204,13 @@ SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
         for (int j = 0; j < n; j++) st[j] = f[j] == NA_INTEGER ? 0 : (unsigned char) (2 | (f[j] & 1));
         double v;
         int s = mip_lp_solve(W, &L, n, st, &v);
+        if (s == -2) {
+            mip_glpk_end(W);
+            mip_work_free(W);
+            mip_W = NULL;
+            UNPROTECT(1);
+            error("interrupted");
+        }
         REAL(out)[k] = s == 1 ? v : s == 0 ? R_NegInf : R_NaN;
     }
     mip_glpk_end(W);
@@ -186,3 +225,42 @@ SEXP mip_glpk_version_call(void)
 {
     return mkString(glp_version());
 }
+
+#else  /* no GLPK: stubs, never reached from R (R checks logz_has_glpk()) */
+
+static const char *no_glpk = "internal error: logz was built without GLPK (logz_has_glpk())";
+
+void mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
+{
+    (void) W; (void) L; (void) n;
+}
+
+int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val)
+{
+    (void) W; (void) L; (void) n; (void) st; (void) val;
+    return -1;
+}
+
+void mip_lp_selftest(mip_work *W, const mip_lp_def *L) { (void) W; (void) L; }
+void mip_glpk_begin(void) {}
+void mip_glpk_end(mip_work *W) { W->lp = NULL; }
+
+void NORET mip_glpk_failed(int nprotect, const char *where)
+{
+    (void) where;
+    UNPROTECT(nprotect);
+    error("%s", no_glpk);
+}
+
+SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
+{
+    (void) cm; (void) lpdef; (void) fix;
+    error("%s", no_glpk);
+}
+
+SEXP mip_glpk_version_call(void)
+{
+    return ScalarString(NA_STRING);
+}
+
+#endif

@@ -27,6 +27,26 @@ double mip_now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+static void chk_int(void *d) { (void) d; R_CheckUserInterrupt(); }
+
+/* Called every search node and between GLPK simplex slices (mip_glpk.c):
+ * the master thread checks for user interrupts (and R's time limits) every
+ * 0.1 s through R_ToplevelExec, so no longjmp crosses the search or GLPK; an
+ * interrupt sets the shared stop flag that the other threads read. */
+int mip_poll(mip_work *W)
+{
+    if (W->stop && *W->stop) return 2;
+    double t = mip_now();
+    if (W->interrupts && t >= W->next_poll) {
+        W->next_poll = t + 0.1;
+        if (!R_ToplevelExec(chk_int, NULL)) {
+            if (W->stop) *W->stop = 1;
+            return 2;
+        }
+    }
+    return t >= W->deadline ? 1 : 0;
+}
+
 /* ---- values and the simple bound ---------------------------------------- */
 
 double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact)
@@ -172,7 +192,6 @@ static double log_trunc_survival(double g, double b)
 
 /* ---- one sample ----------------------------------------------------------- */
 
-static void chk_int(void *d) { (void) d; R_CheckUserInterrupt(); }
 
 static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
 {
@@ -188,6 +207,7 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
     int n = M->n;
     double t0 = mip_now();
     W->nheap = 0; W->nfree = 0; W->nused = 0;
+    W->deadline = t0 + C->time_limit;
     memset(R, 0, sizeof *R);
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = 1; return; }
@@ -202,12 +222,9 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
     int limited = 0;
     while (W->nheap > 0) {
         if (R->nodes >= C->node_limit) { limited = 1; break; }
-        if (((long) R->nodes & 63) == 0 && R->nodes > 0) {
-            if (mip_now() - t0 >= C->time_limit) { limited = 1; break; }
-            if (C->interrupts && ((long) R->nodes & 1023) == 0 && !R_ToplevelExec(chk_int, NULL)) {
-                R->status = 2; return;
-            }
-        }
+        int pl = mip_poll(W);
+        if (pl == 2) { R->status = 2; return; }
+        if (pl == 1 && R->nodes > 0) { limited = 1; break; }
         if (R->nodes >= next_trace) {
             trace_add(T, R->nodes, mip_now() - t0, vstar,
                       fmax(vstar, open_max_key(W, C->best_first)));
@@ -246,6 +263,13 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
                 bnd = mip_cut_solve(C->cut, C->cut_m, sp, C->cut_c0, W->tau);
                 s = 1;
             } else s = mip_lp_solve(W, L, n, sp, &bnd);
+            if (s == -2) { R->status = 2; return; }
+            if (s == -3) {       /* time limit inside GLPK: P stays open */
+                R->lp_solves--;
+                open_push(W, P, C->best_first);
+                limited = 1;
+                break;
+            }
             if (s == 0) { pool_release(W, P); continue; }
             if (s < 0) { R->lp_failures++; bnd = W->key[P] - gP; }   /* parent's bound */
             else {
