@@ -365,6 +365,19 @@ print.logz_mip_model <- function(x, ...) {
 #' error flag instead of the `longjmp`. Parallel search within one sample
 #' (the paper's 48 CPLEX threads) is not implemented.
 #'
+#' **Primal heuristic** (`heuristic = "dive"`; not in the paper, whose solver
+#' brings its own). After the root's LP bound, the search dives: it rounds
+#' the LP solution, improves it by ICM (single flips that raise
+#' \eqn{v}) to a target \eqn{h}, and splits the root's sub-problems along
+#' \eqn{h} down to the leaf \eqn{\{h\}}, pushing every sibling. The leaf
+#' carries \eqn{h}'s own Gumbel, so the incumbent \eqn{v^*} starts at
+#' \eqn{v(h) + \gamma_h} instead of a random configuration's value: better
+#' anytime samples and Theorem 2 lower bounds, more pruning. The dive only
+#' chooses where to split, from what is known so far, so the top-down Gumbel
+#' process and the exact sample's distribution are unchanged (tested by
+#' chi-square against enumeration); the random draws differ from
+#' `heuristic = "none"`, so do individual samples under the same seed.
+#'
 #' **Interrupts and time limits.** The search checks for user interrupts
 #' (and R's [setTimeLimit()]) every 0.1 s on R's thread, also while the other
 #' threads search and between slices of 0.2 s of one GLPK simplex call, and
@@ -397,6 +410,8 @@ print.logz_mip_model <- function(x, ...) {
 #' @param encoding LP encoding for pairwise models: `"compact"` or `"local"`
 #'   (GLPK only).
 #' @param lp_solver `"auto"`, `"glpk"` or `"cut"` (see LP solver).
+#' @param heuristic `"dive"` (default) or `"none"`: the primal heuristic
+#'   (see Primal heuristic).
 #' @param threads number of threads for independent samples (see Threads).
 #' @param progress show a progress bar over samples.
 #' @param workers `NULL` or the number of pieces to split the `n` samples
@@ -450,7 +465,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
-                       threads = 1L, progress = interactive(), workers = NULL) {
+                       heuristic = c("dive", "none"), threads = 1L, progress = interactive(),
+                       workers = NULL) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
@@ -461,6 +477,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   branching <- mip_choice(branching, "branching")
   encoding <- mip_choice(encoding, "encoding")
   lp_solver <- mip_choice(lp_solver, "lp_solver")
+  heuristic <- mip_choice(heuristic, "heuristic")
   attractive <- mip_attractive(p)
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
@@ -479,7 +496,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  threads = threads)
+                  threads = threads, dive = heuristic == "dive")
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE))
@@ -525,6 +542,7 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
   if (is.null(control$threads)) control$threads <- 1L
+  control$dive <- as.integer(if (is.null(control$dive)) TRUE else control$dive)
   control$threads <- as.integer(control$threads)
   streams <- .Call(C_rng_streams, n)
   # chunks for the progress bar, each a multiple of the threads

@@ -85,6 +85,7 @@ mip_work *mip_work_new(int n)
     W->deadline = R_PosInf;
     W->cur = malloc(sizeof(int) * n);
     W->tau = malloc(sizeof(double) * n);
+    W->dive = malloc(n > 0 ? n : 1);
     return W;
 }
 
@@ -165,6 +166,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     C.best_first = asInteger(logz_need(control, "best_first", INTSXP));
     C.branching = asInteger(logz_need(control, "branching", INTSXP));
     C.perturb = asInteger(logz_need(control, "perturb", INTSXP));
+    C.dive = asInteger(logz_need(control, "dive", INTSXP));
     C.node_limit = asReal(logz_need(control, "node_limit", REALSXP));
     C.time_limit = asReal(logz_need(control, "time_limit", REALSXP));
     SEXP order = logz_need(control, "order", INTSXP);
@@ -226,7 +228,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 
     mip_work *W = mip_work_new(n);
     if (M.kind == 1 && M.nrow) W->rowact = malloc(sizeof(double) * M.nrow);
-    if (!W->cur || !W->tau || (M.kind == 1 && M.nrow && !W->rowact)) {
+    if (!W->cur || !W->tau || !W->dive || (M.kind == 1 && M.nrow && !W->rowact)) {
         mip_work_free(W);
         error("mip_sample: out of memory");
     }
@@ -255,7 +257,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         Wt[t] = mip_work_new(n);
         Wt[t]->stop = &stop;
         if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
-        if (!Wt[t]->cur || !Wt[t]->tau || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
+        if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
         Ct[t] = C;
         if (C.cut) Ct[t].cut = mip_cut_clone(C.cut);
     }

@@ -45,6 +45,7 @@ typedef struct {
     double *rowact;           /* linear models: row activities */
     int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
     double *tau;
+    unsigned char *dive;      /* the dive's target configuration (n bytes) */
     /* polling (mip_poll): interrupts only on R's main thread, through
      * R_ToplevelExec; stop is shared by the threads of one call */
     int interrupts;
@@ -70,6 +71,7 @@ mip_cut *mip_cut_clone(const mip_cut *G);
 /* ---- mip_search.c ----------------------------------------------------------- */
 typedef struct {
     int bound_lp, best_first, branching, perturb;
+    int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
     int cut_m;
     double cut_c0;

@@ -15,7 +15,8 @@ void mip_work_free(mip_work *W)
 {
     if (!W) return;
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
-    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau);
+    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive);
+    W->dive = NULL;
     W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
 }
@@ -192,6 +193,92 @@ static double log_trunc_survival(double g, double b)
 
 /* ---- one sample ----------------------------------------------------------- */
 
+/* Split the open node P (bound bnd) on its free variable x: P keeps
+ * x = sigma_x and (gamma_P, sigma) (perturbation inheritance); the new child Q
+ * gets x flipped, a Gumbel truncated at gamma_P and the other free variables
+ * redrawn; sigma_Q may become the incumbent. Returns Q, -1 out of memory. */
+static int split_node(mip_work *W, const mip_value_model *M, const mip_control *C,
+                      logz_stream *rs, int P, int x, double bnd, int *best, double *vstar)
+{
+    int n = M->n;
+    int Q = pool_alloc(W, n);
+    if (Q < 0) return -1;
+    unsigned char *sp = W->state + (size_t) P * n;        /* the pool may have moved */
+    unsigned char *sq = W->state + (size_t) Q * n;
+    double gP = W->gam[P];
+    int free_vars = n - W->nfix[P];
+    double gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
+    for (int j = 0; j < n; j++) {
+        if (sp[j] & 2) sq[j] = sp[j] & 3;
+        else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+        else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
+    }
+    W->gam[Q] = gQ; W->nfix[Q] = W->nfix[P] + 1; W->key[Q] = bnd + gQ;
+    double vq = mip_value(M, sq, W->rowact) + gQ;
+    if (vq > *vstar) {
+        *vstar = vq;
+        for (int i = 0; i < n; i++) best[i] = sq[i] & 1;
+    }
+    sp[x] |= 2;
+    W->nfix[P]++;
+    W->key[P] = bnd + gP;
+    W->flag[P] = W->flag[Q] = 0;
+    return Q;
+}
+
+/* ICM on v: flip single variables while v improves (at most 8 sweeps). */
+static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
+{
+    double v = mip_value(M, x, rowact);
+    for (int sweep = 0; sweep < 8; sweep++) {
+        int improved = 0;
+        for (int i = 0; i < M->n; i++) {
+            x[i] ^= 1;
+            double w = mip_value(M, x, rowact);
+            if (w > v && (v == R_NegInf || w > v + 1e-12 * (1.0 + fabs(v)))) {
+                v = w;
+                improved = 1;
+            }
+            else x[i] ^= 1;
+        }
+        if (!improved) break;
+    }
+}
+
+/* The dive (issue 19): from the bounded root P, split along the target
+ * h = ICM(round(tau)) until the leaf {h}; every sibling goes to the open list
+ * with the root's bound. The leaf's sigma is h with its own Gumbel, so the
+ * incumbent gets v(h) + gamma_h at once, and the search continues as usual.
+ * Splitting choices that depend only on what is known so far leave the
+ * top-down Gumbel process, hence the sample, unchanged. Returns 1 when out of
+ * memory. */
+static int dive(mip_work *W, const mip_value_model *M, const mip_control *C, logz_stream *rs,
+                int P, double bnd, int *best, double *vstar)
+{
+    int n = M->n;
+    unsigned char *h = W->dive;
+    for (int j = 0; j < n; j++) h[j] = W->tau[j] > 0.5;
+    icm(M, h, W->rowact);
+    for (;;) {
+        unsigned char *sp = W->state + (size_t) P * n;
+        int x = -1, agree = 0;
+        for (int j = 0; j < n && !agree; j++) {      /* first a variable where sigma = h */
+            if (sp[j] & 2) continue;
+            if ((sp[j] & 1) == h[j]) { x = j; agree = 1; }
+            else if (x < 0) x = j;
+        }
+        if (x < 0) break;                            /* P = {h}: counted when created */
+        int Q = split_node(W, M, C, rs, P, x, bnd, best, vstar);
+        if (Q < 0) return 1;
+        int follow = agree ? P : Q, other = agree ? Q : P;
+        if (W->key[other] > *vstar) open_push(W, other, C->best_first);
+        else pool_release(W, other);
+        P = follow;
+    }
+    pool_release(W, P);
+    return 0;
+}
+
 
 static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
 {
@@ -282,6 +369,12 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
             bnd = mip_simple_bound(M, sp);
         }
         if (bnd + gP <= vstar) { pool_release(W, P); continue; }
+        /* primal heuristic at the root: dive to the LP solution's rounding,
+         * improved by ICM (a search order only: the distribution is unchanged) */
+        if (C->dive && have_tau && W->nfix[P] == 0) {
+            if (dive(W, M, C, rs, P, bnd, best, &vstar)) { R->status = 1; return; }
+            continue;
+        }
         /* branching variable */
         int x = -1;
         if (have_tau && C->branching != 2) {
@@ -303,29 +396,10 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
             for (int k = 0; k < n; k++)
                 if (!(sp[C->order[k]] & 2)) { x = C->order[k]; break; }
         }
-        /* the child with x = sigma_x inherits (gamma_P, sigma); the other gets a
-         * truncated Gumbel and a fresh configuration */
-        int Q = pool_alloc(W, n);
+        int Q = split_node(W, M, C, rs, P, x, bnd, best, &vstar);
         if (Q < 0) { R->status = 1; return; }
         sp = W->state + (size_t) P * n;        /* the pool may have moved */
-        unsigned char *sq = W->state + (size_t) Q * n;
-        double gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
-        for (int j = 0; j < n; j++) {
-            if (sp[j] & 2) sq[j] = sp[j] & 3;
-            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
-            else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
-        }
-        W->gam[Q] = gQ; W->nfix[Q] = W->nfix[P] + 1; W->key[Q] = bnd + gQ;
-        double vq = mip_value(M, sq, W->rowact) + gQ;
-        if (vq > vstar) {
-            vstar = vq;
-            for (int i = 0; i < n; i++) best[i] = sq[i] & 1;
-        }
-        sp[x] |= 2;
-        W->nfix[P]++;
-        W->key[P] = bnd + gP;
         /* the child on the side of an integral LP solution keeps LP and tau */
-        W->flag[P] = W->flag[Q] = 0;
         if (tau_int) {
             int tx = W->tau[x] > 0.5, child = tx == (sp[x] & 1) ? P : Q;
             unsigned char *sc = W->state + (size_t) child * n;

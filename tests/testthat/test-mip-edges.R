@@ -138,3 +138,32 @@ test_that("long GumbelMIP runs stop at a time limit: GLPK, threads, MAPs, blocke
   expect_true(all(mip_sample(small, 5, bound = if (logz_has_glpk()) "lp" else "simple",
                              progress = FALSE)$exact))
 })
+
+test_that("the dive heuristic (issue 19) leaves the samples exact: chi-square, every bound", {
+  # attractive (min cut), mixed (GLPK), a constrained binary program (GLPK), the
+  # simple bound (no dive: no LP solution) and 'none' for comparison
+  att <- ising_clique(6, coupling = 0.8, field = 0.7)
+  set.seed(21)
+  s <- mip_sample(att, 4000, heuristic = "dive", progress = FALSE)
+  expect_gt(mip_chisq((s$states + 1) / 2, mip_enumerate(att)), 1e-3)
+  expect_error(mip_sample(att, 2, heuristic = "icm"), "`heuristic` must be one of")
+  skip_if_no_glpk()
+  mixed <- ising_clique(5, coupling = 1, field = 0.5, type = "mixed")
+  for (h in c("dive", "none")) {
+    set.seed(22)
+    s <- mip_sample(mixed, 4000, heuristic = h, progress = FALSE)
+    expect_gt(mip_chisq((s$states + 1) / 2, mip_enumerate(mixed)), 1e-3)
+    expect_lt(abs(s$log_z - exact_log_z(mixed)), 4 * s$se)
+  }
+  A <- rbind(rep(1, 6), c(1, 1, 0, 0, 0, 0), c(0, 0, 0, 0, 1, 1))
+  mm <- mip_model(c(1, 0.8, -0.5, 0.3, 0.2, -1), A, b = c(3, 1, 1), dir = c("<=", "<=", ">="))
+  set.seed(23)
+  s <- mip_sample(mm, 3000, progress = FALSE)
+  expect_gt(mip_chisq(s$states, mip_enumerate(mm)), 1e-3)
+  # early stopped: the Theorem 2 statements still hold on average
+  m <- ising_clique(10, coupling = 0.6, field = 0.5, type = "mixed")
+  r <- mip_sample(m, 300, node_limit = 3, progress = FALSE)
+  se <- pi / sqrt(6 * 300)
+  expect_lt(mean(r$value) - 0.5772156649, exact_log_z(m) + 4 * se)
+  expect_gt(mean(r$upper) - 0.5772156649, exact_log_z(m) - 4 * se)
+})
