@@ -18,6 +18,9 @@
  * thread split. */
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 #include <setjmp.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -147,8 +150,12 @@ static void run_samples(sample_job *J, int t)
             r = J->running;
             if (r <= 0) break;
             if (mip_poll(J->Wt[0]) == 2) break;   /* sets *stop: the others return */
+#ifdef _WIN32
+            Sleep(20);                            /* ms */
+#else
             struct timespec ts = {0, 20000000};   /* 20 ms */
             nanosleep(&ts, NULL);
+#endif
         }
     }
 }
