@@ -16,9 +16,51 @@ pairwise_problem <- function(n, from, to, node, edge, c0 = 0, values = c(0, 1), 
             class = "logz_mip_problem")
 }
 
-# The problem of a model: ising, rbm, logz_mip_model (or a problem itself).
+# The problem of a model: ising, rbm, logz_mip_model (or a problem itself),
+# checked for log-weights too large for double precision (mip_check_scale()).
 mip_problem <- function(model, name = "model") {
   if (inherits(model, "logz_mip_problem")) return(model)
+  mip_check_scale(mip_problem_raw(model, name), name)
+}
+
+# Largest total log-weight magnitude that the search resolves: the values
+# v(x) + Gumbel are compared in double precision, so their rounding error,
+# about 2^-52 times the sum of the factors' largest |log-weights|, must stay
+# far below the O(1) Gumbel differences (1e12 gives ~1e-4).
+mip_max_scale <- 1e12
+
+# Log-weights whose sum overflows or loses the O(1) Gumbel perturbations give
+# wrong frequencies: a clear error instead. The constant c0 does not count
+# (mip_run() searches without it). Constraint rows of a linear problem are
+# scaled to a largest |coefficient| of 1 (the same feasible set), so huge
+# constraint coefficients cannot overflow the row activities.
+mip_check_scale <- function(p, name = "model") {
+  big <- function(x) if (length(x)) max(abs(x)) else 0
+  if (p$kind == 0L) {
+    S <- sum(apply(abs(p$node), 2L, max)) + if (length(p$from)) sum(apply(abs(p$edge), 2L, max)) else 0
+  } else {
+    S <- sum(abs(p$c))
+    if (nrow(p$A)) {
+      s <- apply(abs(p$A), 1L, max)
+      s[s == 0 | !is.finite(s)] <- 1
+      p$A <- p$A / s
+      p$rlo <- p$rlo / s
+      p$rhi <- p$rhi / s
+    }
+  }
+  if (!is.finite(S) || S > mip_max_scale)
+    stop_no_call(sprintf(paste0(
+      "`%s` has log-weights too large for exact sampling in double precision: the factors' ",
+      "largest |log-weights| sum to %s (limit %g), so v(x) + Gumbel noise cannot be compared ",
+      "exactly (the largest single log-weight is %s). Rescale the weights, fields or objective."),
+      name, format(S, digits = 3), mip_max_scale,
+      format(if (p$kind == 0L) max(big(p$node), big(p$edge)) else big(p$c), digits = 3)))
+  if (!is.finite(p$c0))
+    stop_no_call(sprintf("`%s` has a non-finite constant log-weight (offset): %s.", name, p$c0))
+  p
+}
+
+mip_problem_raw <- function(model, name) {
   if (is_ising(model)) {
     v <- model$values
     e <- model$edges
@@ -32,10 +74,11 @@ mip_problem <- function(model, name = "model") {
     nh <- model$n_hidden
     idx <- which(model$W != 0, arr.ind = TRUE)
     w <- model$W[idx]
-    edge <- rbind(0, 0, 0, w)
+    edge <- matrix(0, 4L, length(w))       # (also with no hidden units: no edges)
+    edge[4L, ] <- w
     node <- rbind(0, c(model$a, model$b))
     return(pairwise_problem(nv + nh, idx[, 1], nv + idx[, 2], node, edge, 0,
-                            labels = c(paste0("v", seq_len(nv)), paste0("h", seq_len(nh)))))
+                            labels = c(sprintf("v%d", seq_len(nv)), sprintf("h%d", seq_len(nh)))))
   }
   if (inherits(model, "logz_mip_model")) {
     return(structure(list(kind = 1L, n = length(model$objective), c = model$objective,
@@ -169,13 +212,6 @@ mip_order <- function(p) {
   order(-s) - 1L
 }
 
-# LP bounds for partial assignments (rows of `fix`: NA free, else 0/1).
-mip_lp_bounds <- function(p, fix, encoding = "compact") {
-  fix <- matrix(as.integer(fix), ncol = p$n)
-  .Call(C_mip_lp_bounds, mip_c_model(p), mip_lp(p, encoding), t(fix))
-}
-
-glpk_version <- function() .Call(C_mip_glpk_version)
 
 # ---- general binary programs ------------------------------------------------------
 
@@ -245,7 +281,7 @@ mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
   names(obj) <- names(objective)
   m <- structure(list(objective = obj, A = A, rlo = as.double(rlo), rhi = as.double(rhi),
                       offset = offset, n = n), class = "logz_mip_model")
-  if (nrow(A)) {
+  if (nrow(A) && .Call(C_mip_has_glpk)) {   # without GLPK: mip_sample() reports it
     root <- mip_lp_bounds(mip_problem(m), matrix(NA_integer_, 1L, n))
     if (root == -Inf)
       stop_no_call(sprintf(paste0("The constraints `A` x `dir` `b` are infeasible: no x in [0, 1]^%d ",
@@ -327,9 +363,37 @@ print.logz_mip_model <- function(x, ...) {
 #' hook that frees that environment and `longjmp`s out) cannot cross OpenMP
 #' threads. Parallel GLPK searches would need one problem and environment per
 #' thread (a TLS build, checked with `glp_config("TLS")`) and a per-thread
-#' error flag instead of the `longjmp`. Interrupts are checked only with one
-#' thread. Parallel search within one sample (the paper's 48 CPLEX threads)
-#' is not implemented.
+#' error flag instead of the `longjmp`. Parallel search within one sample
+#' (the paper's 48 CPLEX threads) is not implemented.
+#'
+#' **Primal heuristic** (`heuristic = "dive"`; not in the paper, whose solver
+#' brings its own). After the root's LP bound, the search dives: it rounds
+#' the LP solution, improves it by ICM (single flips that raise
+#' \eqn{v}) to a target \eqn{h}, and splits the root's sub-problems along
+#' \eqn{h} down to the leaf \eqn{\{h\}}, pushing every sibling. The leaf
+#' carries \eqn{h}'s own Gumbel, so the incumbent \eqn{v^*} starts at
+#' \eqn{v(h) + \gamma_h} instead of a random configuration's value: better
+#' anytime samples and Theorem 2 lower bounds, more pruning. The dive only
+#' chooses where to split, from what is known so far, so the top-down Gumbel
+#' process and the exact sample's distribution are unchanged (tested by
+#' chi-square against enumeration); the random draws differ from
+#' `heuristic = "none"`, so do individual samples under the same seed.
+#'
+#' **Interrupts and time limits.** The search checks for user interrupts
+#' (and R's [setTimeLimit()]) every 0.1 s on R's thread, also while the other
+#' threads search and between slices of 0.2 s of one GLPK simplex call, and
+#' then stops every thread with an error.
+#'
+#' **GLPK is optional** at build time (see [logz_has_glpk()]): without it the
+#' LP bound of models that are not attractive stops with an error saying how
+#' to get GLPK; the min-cut LP and the simple bound need no GLPK.
+#'
+#' **Scale.** Values \eqn{v(x) + \gamma} are compared in double precision, so
+#' log-weights whose factor-wise largest magnitudes sum to more than
+#' \eqn{10^{12}} (or overflow) are an error rather than silently wrong
+#' frequencies. A constant offset is searched without (any size), and the
+#' constraint rows of a [mip_model()] are rescaled to a largest coefficient
+#' of 1 (any size).
 #'
 #' @param model an [ising] model, an [rbm] (visible and hidden units jointly)
 #'   or a [mip_model()].
@@ -347,6 +411,8 @@ print.logz_mip_model <- function(x, ...) {
 #' @param encoding LP encoding for pairwise models: `"compact"` or `"local"`
 #'   (GLPK only).
 #' @param lp_solver `"auto"`, `"glpk"` or `"cut"` (see LP solver).
+#' @param heuristic `"dive"` (default) or `"none"`: the primal heuristic
+#'   (see Primal heuristic).
 #' @param threads number of threads for independent samples (see Threads).
 #' @param progress show a progress bar over samples.
 #' @param workers `NULL` or the number of pieces to split the `n` samples
@@ -372,8 +438,10 @@ print.logz_mip_model <- function(x, ...) {
 #' @section Errors: `model` not a supported model; `n`, `threads` not whole
 #'   numbers (`threads` other than 1); `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
-#'   mip_model with no feasible binary point; GLPK failures (raised as R
-#'   errors with GLPK's message; R does not abort).
+#'   mip_model with no feasible binary point; log-weights too large (see
+#'   Scale); the LP bound of a model that is not attractive when logz was
+#'   built without GLPK; GLPK failures (raised as R errors with GLPK's
+#'   message; R does not abort); an interrupt or time limit.
 #' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
 #'   with integer linear programs and random perturbations. AAAI
 #'   (Algorithm 1, Proposition 1, Theorem 2). Wainwright, M. J. and Jordan,
@@ -398,7 +466,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
-                       threads = 1L, progress = interactive(), workers = NULL) {
+                       heuristic = c("dive", "none"), threads = 1L, progress = interactive(),
+                       workers = NULL) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
@@ -409,6 +478,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   branching <- mip_choice(branching, "branching")
   encoding <- mip_choice(encoding, "encoding")
   lp_solver <- mip_choice(lp_solver, "lp_solver")
+  heuristic <- mip_choice(heuristic, "heuristic")
   attractive <- mip_attractive(p)
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
@@ -427,7 +497,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  threads = threads)
+                  threads = threads, dive = heuristic == "dive")
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -463,14 +533,18 @@ check_limit <- function(x, name) {
 # C result with the states as an n x p 0/1 matrix.
 mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selftest = FALSE,
                     order = mip_order(p)) {
+  c0 <- p$c0                # searched without the constant, added back at the end
+  p$c0 <- 0
   cm <- mip_c_model(p)
   if (is.null(control$cut)) control$cut <- control$bound_lp == 1L && mip_attractive(p)
   control$cut <- as.integer(control$cut)
+  if (control$bound_lp && !control$cut) need_glpk(glpk_what(p, control$perturb))
   lp <- if (control$bound_lp && !control$cut) mip_lp(p, encoding) else NULL
   control$order <- as.integer(order)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
   if (is.null(control$threads)) control$threads <- 1L
+  control$dive <- as.integer(if (is.null(control$dive)) TRUE else control$dive)
   control$threads <- as.integer(control$threads)
   streams <- .Call(C_rng_streams, n)
   # chunks for the progress bar, each a multiple of the threads
@@ -489,11 +563,19 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
     pb$update(max(idx))
   }
   cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
-  list(states = t(do.call(cbind, lapply(parts, `[[`, "states"))), value = cat_field("value"),
-       upper = cat_field("upper"), exact = cat_field("exact"),
+  tr <- do.call(cbind, lapply(parts, `[[`, "trace"))
+  tr[4:5, ] <- tr[4:5, ] + c0
+  list(states = t(do.call(cbind, lapply(parts, `[[`, "states"))), value = cat_field("value") + c0,
+       upper = cat_field("upper") + c0, exact = cat_field("exact"),
        rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
        lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
-       time = cat_field("time"), trace = do.call(cbind, lapply(parts, `[[`, "trace")))
+       time = cat_field("time"), trace = tr)
+}
+
+# What needs GLPK, for need_glpk()'s message.
+glpk_what <- function(p, perturb = 1L) {
+  sprintf("The LP bound (`bound = \"lp\"`) of %s on %s", if (perturb) "mip_sample()" else
+    "a MAP search", if (p$kind == 1L) "a mip_model()" else "a model that is not attractive")
 }
 
 # Stack the engine results of pieces run in sequence (see scale_out): the
@@ -592,7 +674,7 @@ print.summary.logz_mip <- function(x, ...) {
 #' @rdname mip_sample
 #' @export
 plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
-  type <- match.arg(type)
+  type <- mip_choice(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
   if (type == "cost") {
     graphics::plot(seq_along(x$nodes), pmax(x$nodes, 1), log = "y", pch = 16,

@@ -33,7 +33,9 @@
 #'   `method`, `time`, `counts`, `diagnostics`, `seed`, `call`.
 #' @section Errors: `target` not a supported model; `n`, `depth`, `batch`
 #'   not whole numbers in range; `time_limit` not positive; a model without
-#'   a feasible point.
+#'   a feasible point, or (binary programs) feasible for the LP relaxation
+#'   but without a feasible 0/1 point (found by one MAP search before
+#'   sampling); logz built without GLPK (see [logz_has_glpk()]).
 #' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
 #'   with integer linear programs and random perturbations. AAAI (rejection
 #'   baseline of Figure 1). Dymetman, M., Bouchard, G. and Carter, S. (2012).
@@ -81,10 +83,19 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call) {
   J <- 2L^depth
   fix <- matrix(NA_integer_, J, p$n)
   if (depth) fix[, split] <- as.matrix(expand.grid(rep(list(0:1), depth)))
-  U <- mip_lp_bounds(p, fix)
+  U <- mip_lp_bounds(p, fix, what = "rejection_sample() on a discrete model (its LP bounds)")
   if (anyNA(U)) stop_no_call("GLPK could not solve an LP relaxation of `target`.")
   lm <- U + (p$n - depth) * log(2)
   if (all(lm == -Inf)) stop_no_call("`target` has no feasible point (every subtree's LP is infeasible).")
+  # LP-feasible is not binary-feasible: one MAP search (within the time limit)
+  # proves a binary point exists, else rejection would never accept
+  if (p$kind == 1L && nrow(p$A)) {
+    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = 0L, perturb = 0L,
+                               node_limit = Inf, time_limit = time_limit))
+    if (map$exact && map$value == -Inf)
+      stop_no_call(paste0("`target` has no feasible binary point: the constraints hold for some x in ",
+                          "[0, 1]^n but for no 0/1 vector, so no proposal could be accepted."))
+  }
   prob <- exp(lm - max(lm))
   t1 <- proc.time()[["elapsed"]]
   out <- matrix(0, 0L, p$n)
@@ -250,8 +261,9 @@ print.logz_perturb_map <- function(x, ...) {
 #'   `iterations`, `thin`, `nodes` (search nodes per iteration), `inexact`
 #'   (block updates stopped early), `time` (seconds), `seed`, `call`.
 #' @section Errors: `model` not an Ising model or RBM; `block_size`,
-#'   `iterations`, `thin` not whole numbers in range; `init` of the wrong
-#'   length or with values outside the model's.
+#'   `iterations`, `thin` not whole numbers in range (or more kept states
+#'   than a matrix holds: kept states are allocated as the chain reaches
+#'   them); `init` of the wrong length or with values outside the model's.
 #' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
 #'   with integer linear programs and random perturbations. AAAI (Figure 3).
 #' @seealso [mip_sample()], [gibbs_sample()]
@@ -286,7 +298,14 @@ blocked_gibbs <- function(model, block_size, iterations, init = NULL, thin = 1L,
   }
   control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L, branching = 0L,
                   perturb = 1L, node_limit = Inf, time_limit = time_limit)
-  keep <- matrix(0, iterations %/% thin, p$n)
+  nkeep <- iterations %/% thin
+  if (as.double(nkeep) * p$n > .Machine$integer.max)
+    stop_no_call(sprintf(paste0("`iterations` / `thin` = %d kept states of %d variables would need a ",
+                                "matrix of %.3g entries (more than R's %d); increase `thin`."),
+                         nkeep, p$n, as.double(nkeep) * p$n, .Machine$integer.max))
+  # kept states in blocks of up to 1024, allocated as the chain reaches them
+  kb <- 1024L
+  blocks <- vector("list", (nkeep + kb - 1L) %/% kb)
   nodes <- numeric(iterations)
   inexact <- 0L
   t0 <- proc.time()[["elapsed"]]
@@ -299,9 +318,15 @@ blocked_gibbs <- function(model, block_size, iterations, init = NULL, thin = 1L,
     s[B] <- r$states[1, ]
     nodes[it] <- r$nodes
     inexact <- inexact + !r$exact
-    if (it %% thin == 0L) keep[it %/% thin, ] <- s
+    if (it %% thin == 0L) {
+      k <- it %/% thin - 1L
+      b <- k %/% kb + 1L
+      if (is.null(blocks[[b]])) blocks[[b]] <- matrix(0L, min(kb, nkeep - (b - 1L) * kb), p$n)
+      blocks[[b]][k %% kb + 1L, ] <- as.integer(s)
+    }
     pb$update(it)
   }
+  keep <- if (nkeep) do.call(rbind, blocks) else matrix(0L, 0L, p$n)
   structure(list(states = mip_states(p, keep), block_size = block_size, iterations = iterations,
                  thin = thin, nodes = nodes, inexact = inexact,
                  time = proc.time()[["elapsed"]] - t0, seed = seed, call = call),

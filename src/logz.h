@@ -183,10 +183,11 @@ void program_box(const logz_program *p, const double *lo, const double *hi, doub
                  double *H, double *out_lo, double *out_hi);
 SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 
-/* ---- mip.c: GumbelMIP (perturbed branch and bound, GLPK LP bounds) ------- */
+/* ---- mip*.c: GumbelMIP (perturbed branch and bound; types in mip.h) ------ */
 SEXP mip_sample_call(SEXP model, SEXP lp, SEXP streams, SEXP control);
 SEXP mip_lp_bounds_call(SEXP model, SEXP lp, SEXP fix);
 SEXP mip_glpk_version_call(void);
+SEXP mip_has_glpk_call(void);
 
 /* ---- rts.c: Rao-Blackwellized tempered sampling (RBM, Ising) -------------- */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);

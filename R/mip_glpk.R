@@ -1,0 +1,43 @@
+# GNU GLPK, optional at build time (configure; src/mip_glpk.c): the LP bound of
+# GumbelMIP on models that are not attractive. Without it, logz installs and
+# every other method works; these helpers let R code and tests explain or skip.
+
+#' Was logz built with GNU GLPK?
+#'
+#' GLPK (the GNU Linear Programming Kit) solves the LP relaxations of
+#' [mip_sample()] (`bound = "lp"`) on models that are not attractive, of
+#' [perturb_and_map()] and [blocked_gibbs()] on such models, and of
+#' [rejection_sample()] on discrete models. It is optional at build time:
+#' `configure` links it when `glpk.h` and `-lglpk` are found and prints a note
+#' otherwise (`LOGZ_NO_GLPK=1` forces a build without it; Windows builds,
+#' `configure.win`, never use it). Without GLPK, those calls stop with an error
+#' saying how to get it; the min-cut LP bound (attractive pairwise models, e.g.
+#' Ising models with non-negative weights) and `bound = "simple"` need no GLPK.
+#'
+#' @return `TRUE` or `FALSE`.
+#' @seealso [mip_sample()]
+#' @examples
+#' logz_has_glpk()
+#' @export
+logz_has_glpk <- function() .Call(C_mip_has_glpk)
+
+# GLPK's version string (NA without GLPK), for benchmark headers.
+glpk_version <- function() .Call(C_mip_glpk_version)
+
+# Stop with how to get GLPK when `what` needs it and logz was built without it.
+need_glpk <- function(what) {
+  if (.Call(C_mip_has_glpk)) return(invisible(TRUE))
+  stop_no_call(paste0(
+    what, " needs the GNU Linear Programming Kit (GLPK), but logz was built without it. ",
+    "Install GLPK (Debian/Ubuntu: apt-get install libglpk-dev; Fedora: dnf install glpk-devel; ",
+    "macOS: brew install glpk; conda: conda install -c conda-forge glpk) and reinstall logz. ",
+    "Without GLPK, use `bound = \"simple\"`, or the min-cut LP bound on attractive models ",
+    "(every edge's t11 - t10 - t01 + t00 >= 0; Ising: all weights >= 0)."))
+}
+
+# LP bounds for partial assignments (rows of `fix`: NA free, else 0/1).
+mip_lp_bounds <- function(p, fix, encoding = "compact", what = "An LP bound") {
+  need_glpk(what)
+  fix <- matrix(as.integer(fix), ncol = p$n)
+  .Call(C_mip_lp_bounds, mip_c_model(p), mip_lp(p, encoding), t(fix))
+}

@@ -1,0 +1,115 @@
+/* GumbelMIP internals shared by src/mip*.c (the public .Call entry points are
+ * declared in logz.h). Layers:
+ *   mip_search.c  the perturbed branch and bound (Algorithm 1) on plain C types
+ *   mip_cut.c     the exact LP bound of attractive pairwise models by a min cut
+ *   mip_glpk.c    the LP bound by GNU GLPK (and its error/interrupt traps)
+ *   mip.c         SEXP glue: reading the model and control lists, threads
+ * See the comment at the top of mip.c for the model. */
+#ifndef LOGZ_MIP_H
+#define LOGZ_MIP_H
+
+#include <setjmp.h>
+#include "logz.h"
+
+#define MIP_LOG2 0.69314718055994530942
+
+typedef struct {
+    int n, kind;                 /* kind 0 pairwise, 1 linear */
+    double c0;
+    /* pairwise */
+    int m;
+    const int *from, *to;
+    const double *node, *edge;
+    /* linear */
+    const double *c;
+    int nrow, nnz;
+    const int *ai, *aj;
+    const double *ax, *rlo, *rhi;
+} mip_value_model;
+
+typedef struct {
+    int ncol, nrow, nnz;
+    const double *obj, *clo, *chi, *rlo, *rhi, *ar;
+    const int *ia, *ja;
+    double c0;
+} mip_lp_def;
+
+/* All memory of one search (one per thread); reachable after a longjmp out of
+ * GLPK through mip_W. */
+typedef struct {
+    void *lp;                 /* glp_prob * (mip_glpk.c), NULL without GLPK */
+    unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
+    double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
+    int *nfix, *heap, *freel, *flag;  /* flag 1: LP known = key - gamma, tau in bit 2 */
+    int cap, nheap, nfree, nused;
+    double *rowact;           /* linear models: row activities */
+    int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
+    double *tau;
+    unsigned char *dive;      /* the dive's target configuration (n bytes) */
+    /* polling (mip_poll): interrupts only on R's main thread, through
+     * R_ToplevelExec; stop is shared by the threads of one call */
+    int interrupts;
+    volatile int *stop;
+    double next_poll, deadline;
+} mip_work;
+
+/* ---- mip_cut.c -------------------------------------------------------------- */
+typedef struct {
+    int V, A, src, snk;
+    int *head, *nxt, *to;       /* arc lists (arcs 2k, 2k+1 are mutual reverses) */
+    double *cap, *cap0;         /* residual and original capacities */
+    int *level, *it, *queue;
+    double *u;                  /* unaries */
+    int n;
+} mip_cut;
+
+void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
+                   const double *a, const double *b);
+double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau);
+mip_cut *mip_cut_clone(const mip_cut *G);
+
+/* ---- mip_search.c ----------------------------------------------------------- */
+typedef struct {
+    int bound_lp, best_first, branching, perturb;
+    int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
+    mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
+    int cut_m;
+    double cut_c0;
+    double node_limit, time_limit;
+    const int *order;        /* static variable order (0-based) for "first" */
+} mip_control;
+
+typedef struct {
+    double value, upper, rank_bound, nodes, lp_solves, lp_failures, time;
+    int exact, status;       /* status: 0 ok, 1 out of memory, 2 interrupted */
+} mip_result;
+
+/* trace: rows (nodes, time, v*, U) appended at nodes 1, 2, 4, ... and the end */
+typedef struct { double *buf; int len, cap; } mip_trace;
+
+double mip_now(void);
+int mip_poll(mip_work *W);   /* 0 go on, 1 time limit reached, 2 interrupted */
+double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
+double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
+void mip_work_free(mip_work *W);
+void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                const mip_control *C, logz_stream *rs, int *best, mip_result *R,
+                mip_trace *T);
+
+/* ---- mip_glpk.c ------------------------------------------------------------- */
+extern mip_work *mip_W;      /* the work space GLPK's error hook must free */
+extern jmp_buf mip_jmp;      /* where GLPK's error hook longjmps to */
+void mip_lp_open(mip_work *W, const mip_lp_def *L, int n);
+/* 1 optimal, 0 infeasible, -1 solver failure, -2 interrupted, -3 time limit */
+int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
+void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
+void mip_glpk_begin(void);
+void NORET mip_glpk_failed(int nprotect, const char *where);
+void mip_glpk_end(mip_work *W);
+
+/* ---- mip.c ------------------------------------------------------------------ */
+void mip_value_model_from_list(SEXP cm, mip_value_model *M);
+void mip_lp_def_from_list(SEXP lp, int n, mip_lp_def *L);
+mip_work *mip_work_new(int n);
+
+#endif
