@@ -15,11 +15,17 @@
 #' \eqn{p_1} (RBM: the base-rate product of Bernoullis times \eqn{2^{n_h}};
 #' Ising: the product distribution with the base field).
 #'
-#' Initial iterations (Section 2.4): starting from \eqn{\hat Z_k = Z_1}, up to
-#' `init_iter` runs of `init_sweeps` sweeps, each restarting the chains from
-#' their last x with fresh uniformly drawn k and replacing \eqn{\hat Z_k} by the
-#' RTS estimate, until \eqn{\max_k |r_k - \hat c_k| <} `tol / K`. The final run
-#' of `sweeps` sweeps (again from fresh uniform k) gives the estimates.
+#' Initial iterations (Section 2.4): starting from \eqn{\hat Z_k = Z_1} with
+#' the chains drawn from the base and uniformly drawn k, up to `init_iter` runs of
+#' `init_sweeps` sweeps, each replacing \eqn{\hat Z_k} by the RTS estimate,
+#' until \eqn{\max_k |r_k - \hat c_k| <} `tol / K`. The final run of `sweeps`
+#' sweeps gives the estimates. Every stage after the first continues the chains
+#' from their last x with k drawn from \eqn{q(k | x)} under that stage's
+#' ladder (Eq. 7), so a stage starts from its own \eqn{q(x, k)} as far as x is
+#' at equilibrium. (The paper restarts the initial iterations with uniformly
+#' drawn k; restarting the final run that way too biased short runs: on a
+#' 784 x 20 MNIST RBM at 10 x 50 + 500 sweeps, -0.078 +/- 0.011 nats over 60
+#' seeds against -0.023 +/- 0.011 with k from \eqn{q(k | x)}.)
 #'
 #' Estimators (all from the same final run):
 #' \describe{
@@ -74,13 +80,19 @@
 #'   all chains up the ladder (one sweep per step, rungs spread evenly over the
 #'   sweeps) with AIS weights; the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
-#'   each chain starts the next stage from its state at a uniformly drawn rung,
-#'   with that k, so the chains start close to \eqn{q(x, k)}. Counted in
-#'   `counts`. With `init_iter = 0` the final run follows directly. Each pilot
+#'   each chain keeps its state at a uniformly drawn rung, with k then drawn
+#'   from \eqn{q(k | x)} under the pilot's ladder. These are unweighted AIS
+#'   states, not draws from \eqn{q(x, k)}, so `burn_in` sweeps follow under the
+#'   pilot's ladder and are discarded before the initial iterations (or, with
+#'   `init_iter = 0`, the final run). 0 or at least 2 (one sweep cannot climb
+#'   the ladder). Counted in `counts`. Each pilot
 #'   sweep is one call of the engine (about two sweeps of the final run in
 #'   time). On the 784 x 100 MNIST RBM of `bench/rts_vs_ais.R` it removed the
-#'   default start's low bias at 1,000 sweeps but overshot (bias about +0.1
-#'   nats); see the vignette.
+#'   default start's low bias at 1,000 sweeps but, before the burn-in was
+#'   added, overshot (bias about +0.1 nats); see the vignette.
+#' @param burn_in sweeps per chain run after the pilot under its ladder and
+#'   discarded (counted in `counts` as `burn_in_sweeps` and in
+#'   `gibbs_sweeps`); `NULL` (default): `init_sweeps`. Ignored without a pilot.
 #' @param kernel RBM: the products \eqn{W'v} and \eqn{Wh} of a sweep,
 #'   `"sparse"` (default; sums of the weight columns of the active units, as
 #'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
@@ -91,7 +103,8 @@
 #'   [future::plan()] after the initial iterations (whose ladder all pieces
 #'   share), with the Rao-Blackwell statistics pooled exactly (see
 #'   [scale_out]).
-#' @param ... further arguments for methods.
+#' @param ... must be empty: an unused or misspelt argument (e.g. `n_sweeps`)
+#'   is an error that names it.
 #' @return An object of class `c("logz_rts", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
 #' \describe{
@@ -112,9 +125,16 @@
 #'     chains were at equilibrium, which short iterations from a poor ladder are
 #'     not), `max_dev` (\eqn{\max_k |r_k - \hat c_k|}) and `converged`.}
 #'   \item{`diagnostics`}{data frame `sweep`, `log_z`: the RTS estimate
-#'     from the final run's first sweeps.}
+#'     from the final run's first sweeps; its attribute `"outlier_chains"` is a
+#'     data frame (`chain`, `k`, `share`) of the chains that hold more than
+#'     half of the pooled \eqn{\hat c_k} at some k (each at its largest
+#'     share; none with fewer than 3 chains).}
+#'   \item{`flags`, `reliable`}{as in [logz_estimate]: a visit deficit
+#'     (\eqn{\hat c_k / r_k < 0.1} at some k) and an outlier chain (one chain
+#'     holding more than 50% of some \eqn{\hat c_k}) are flagged, and warned.}
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
-#'     included), `chains`, `K`, `init_iterations`, `sweeps`, `pilot_sweeps`.}
+#'     and burn-in included), `chains`, `K`, `init_iterations`, `sweeps`,
+#'     `pilot_sweeps`, `burn_in_sweeps`.}
 #'   \item{`pilot`}{`NULL`, or list `log_z_hat`: the ladder from the pilot.}
 #'   \item{`converged`}{whether the initial iterations met the stopping rule
 #'     (`FALSE` is also printed: the ladder may still be biased).}
@@ -124,7 +144,8 @@
 #'   2; `betas` not numeric, not starting at 0, not ending at 1 or not strictly
 #'   increasing; `prior` not positive, not finite or not of length K;
 #'   `n_chains`, `sweeps`, `init_sweeps`, `threads`, `mbar_samples` not
-#'   positive whole numbers; `init_iter` or `pilot_sweeps` negative; `tol` not positive; unknown
+#'   positive whole numbers; `init_iter` or `burn_in` negative; `pilot_sweeps`
+#'   not 0 or a whole number >= 2; `tol` not positive; unknown
 #'   `estimators`; a bad `base`. For a function `model`: `base` missing or not
 #'   a proposal, `step_size` not positive, `metropolis_steps` not a positive
 #'   whole number, `vectorized` not a flag, `model` not returning one number
@@ -134,7 +155,12 @@
 #'   ladder guess was still far from the truth; log Z is then unreliable and
 #'   its Eq. 16 se too small (on a hard 784 x 500 RBM the paper's start left
 #'   \eqn{\beta = 1} unvisited and came out 37 nats low). More initial
-#'   iterations or `pilot_sweeps` fix it.
+#'   iterations or `pilot_sweeps` fix it. When one chain holds more than half of
+#'   the pooled \eqn{\hat c_k} at some k (an outlier chain, named in the
+#'   warning and in `attr(diagnostics, "outlier_chains")`): on the hard
+#'   784 x 500 RBM (`bench/rts_hard.R`) one chain stuck at \eqn{\beta \approx 1}
+#'   in a state 78 nats below log Z held 71% of \eqn{\hat c_K} and log Z came
+#'   out 1.25 nats high. Both are also recorded in `flags`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.
@@ -161,14 +187,36 @@ rts.default <- function(model, ...) {
 
 rts_estimator_names <- c("rts", "ts", "ti", "ti_rb", "mbar")
 
+# Unused or misspelt arguments of the rts methods are errors that name them
+# (and the closest real argument), not silently ignored.
+rts_check_dots <- function(..., .fun = "rts") {
+  n <- ...length()
+  if (!n) return(invisible(TRUE))
+  nm <- ...names()
+  if (is.null(nm)) nm <- rep("", n)
+  nm <- ifelse(is.na(nm) | nm == "", sprintf("<unnamed argument %d>", seq_len(n)),
+               sprintf("`%s`", nm))
+  known <- c(names(formals(rts_discrete)), names(formals(rts.function)))
+  known <- setdiff(unique(known), c("...", "model"))
+  hint <- vapply(sub("^`(.*)`$", "\\1", nm), function(a) {
+    m <- utils::adist(a, known, partial = FALSE)[1, ]
+    if (min(m) <= max(2, nchar(a) %/% 3)) sprintf(" (did you mean `%s`?)", known[which.min(m)])
+    else ""
+  }, "")
+  stop_no_call(sprintf("%s() got %s: %s. See ?rts for the arguments.", .fun,
+                       if (n == 1L) "an unused argument" else "unused arguments",
+                       paste0(nm, hint, collapse = ", ")))
+}
+
 # The method for the discrete models (RBM and Ising: C engines).
 rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
                          pilot_sweeps = 0L, kernel = c("sparse", "dense"), workers = NULL,
-                         ...) {
+                         burn_in = NULL, ...) {
   call <- match.call()
+  rts_check_dots(...)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
   args$pieces <- resolve_pieces(workers, args$n_chains)
@@ -176,6 +224,12 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
     stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
   args$kernel <- kernel[1]
   pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
+  if (pilot_sweeps == 1L)
+    stop_no_call(paste0("`pilot_sweeps` must be 0 (no pilot) or at least 2: the pilot climbs ",
+                        "the ladder from beta = 0 to beta = 1 one sweep per step, so it needs ",
+                        "2 sweeps or more; not 1."))
+  args$burn_in <- if (is.null(burn_in)) args$init_sweeps else
+    check_count(burn_in, "burn_in", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   a0 <- if (is_rbm(model)) rbm_base_bias(model, base) else ising_base_field(model, base)
   seed <- rng_state()
@@ -284,6 +338,7 @@ rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_ch
                          vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
                          progress = interactive(), ...) {
   call <- match.call()
+  rts_check_dots(...)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, 1L, progress)
   if (missing(base) || !inherits(base, "logz_proposal"))
