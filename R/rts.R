@@ -23,9 +23,10 @@
 #' from their last x with k drawn from \eqn{q(k | x)} under that stage's
 #' ladder (Eq. 7), so a stage starts from its own \eqn{q(x, k)} as far as x is
 #' at equilibrium. (The paper restarts the initial iterations with uniformly
-#' drawn k; restarting the final run that way too biased short runs: on a
-#' 784 x 20 MNIST RBM at 10 x 50 + 500 sweeps, -0.078 +/- 0.011 nats over 60
-#' seeds against -0.023 +/- 0.011 with k from \eqn{q(k | x)}.)
+#' drawn k; restarting the final run that way too biased short runs:
+#' `bench/rts_short.R`, 784 x 20 MNIST RBM of the tests, 10 x 50 + 500 sweeps,
+#' 30 seeds: mean error -0.037 +/- 0.014 nats with uniform restarts against
+#' +0.007 +/- 0.015 with k from \eqn{q(k | x)}.)
 #'
 #' Estimators (all from the same final run):
 #' \describe{
