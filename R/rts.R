@@ -15,11 +15,18 @@
 #' \eqn{p_1} (RBM: the base-rate product of Bernoullis times \eqn{2^{n_h}};
 #' Ising: the product distribution with the base field).
 #'
-#' Initial iterations (Section 2.4): starting from \eqn{\hat Z_k = Z_1}, up to
-#' `init_iter` runs of `init_sweeps` sweeps, each restarting the chains from
-#' their last x with fresh uniformly drawn k and replacing \eqn{\hat Z_k} by the
-#' RTS estimate, until \eqn{\max_k |r_k - \hat c_k| <} `tol / K`. The final run
-#' of `sweeps` sweeps (again from fresh uniform k) gives the estimates.
+#' Initial iterations (Section 2.4): starting from \eqn{\hat Z_k = Z_1} with
+#' the chains drawn from the base and uniformly drawn k, up to `init_iter` runs of
+#' `init_sweeps` sweeps, each replacing \eqn{\hat Z_k} by the RTS estimate,
+#' until \eqn{\max_k |r_k - \hat c_k| <} `tol / K`. The final run of `sweeps`
+#' sweeps gives the estimates. Every stage after the first continues the chains
+#' from their last x with k drawn from \eqn{q(k | x)} under that stage's
+#' ladder (Eq. 7), so a stage starts from its own \eqn{q(x, k)} as far as x is
+#' at equilibrium. (The paper restarts the initial iterations with uniformly
+#' drawn k; restarting the final run that way too biased short runs:
+#' `bench/rts_short.R`, 784 x 20 MNIST RBM of the tests, 10 x 50 + 500 sweeps,
+#' 30 seeds: mean error -0.037 +/- 0.014 nats with uniform restarts against
+#' +0.007 +/- 0.015 with k from \eqn{q(k | x)}.)
 #'
 #' Estimators (all from the same final run):
 #' \describe{
@@ -75,13 +82,19 @@
 #'   all chains up the ladder (one sweep per step, rungs spread evenly over the
 #'   sweeps) with AIS weights; the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
-#'   each chain starts the next stage from its state at a uniformly drawn rung,
-#'   with that k, so the chains start close to \eqn{q(x, k)}. Counted in
-#'   `counts`. With `init_iter = 0` the final run follows directly. Each pilot
+#'   each chain keeps its state at a uniformly drawn rung, with k then drawn
+#'   from \eqn{q(k | x)} under the pilot's ladder. These are unweighted AIS
+#'   states, not draws from \eqn{q(x, k)}, so `burn_in` sweeps follow under the
+#'   pilot's ladder and are discarded before the initial iterations (or, with
+#'   `init_iter = 0`, the final run). 0 or at least 2 (one sweep cannot climb
+#'   the ladder). Counted in `counts`. Each pilot
 #'   sweep is one call of the engine (about two sweeps of the final run in
 #'   time). On the 784 x 100 MNIST RBM of `bench/rts_vs_ais.R` it removed the
-#'   default start's low bias at 1,000 sweeps but overshot (bias about +0.1
-#'   nats); see the vignette.
+#'   default start's low bias at 1,000 sweeps but, before the burn-in was
+#'   added, overshot (bias about +0.1 nats); see the vignette.
+#' @param burn_in sweeps per chain run after the pilot under its ladder and
+#'   discarded (counted in `counts` as `burn_in_sweeps` and in
+#'   `gibbs_sweeps`); `NULL` (default): `init_sweeps`. Ignored without a pilot.
 #' @param kernel RBM: the products \eqn{W'v} and \eqn{Wh} of a sweep,
 #'   `"sparse"` (default; sums of the weight columns of the active units, as
 #'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
@@ -92,7 +105,8 @@
 #'   [future::plan()] after the initial iterations (whose ladder all pieces
 #'   share), with the Rao-Blackwell statistics pooled exactly (see
 #'   [scale_out]).
-#' @param ... further arguments for methods.
+#' @param ... must be empty: an unused or misspelt argument (e.g. `n_sweeps`)
+#'   is an error that names it.
 #' @return An object of class `c("logz_rts", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
 #' \describe{
@@ -113,9 +127,16 @@
 #'     chains were at equilibrium, which short iterations from a poor ladder are
 #'     not), `max_dev` (\eqn{\max_k |r_k - \hat c_k|}) and `converged`.}
 #'   \item{`diagnostics`}{data frame `sweep`, `log_z`: the RTS estimate
-#'     from the final run's first sweeps.}
+#'     from the final run's first sweeps; its attribute `"outlier_chains"` is a
+#'     data frame (`chain`, `k`, `share`) of the chains that hold more than
+#'     half of the pooled \eqn{\hat c_k} at some k (each at its largest
+#'     share; none with fewer than 3 chains).}
+#'   \item{`flags`, `reliable`}{as in [logz_estimate]: a visit deficit
+#'     (\eqn{\hat c_k / r_k < 0.1} at some k) and an outlier chain (one chain
+#'     holding more than 50% of some \eqn{\hat c_k}) are flagged, and warned.}
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
-#'     included), `chains`, `K`, `init_iterations`, `sweeps`, `pilot_sweeps`.}
+#'     and burn-in included), `chains`, `K`, `init_iterations`, `sweeps`,
+#'     `pilot_sweeps`, `burn_in_sweeps`.}
 #'   \item{`pilot`}{`NULL`, or list `log_z_hat`: the ladder from the pilot.}
 #'   \item{`converged`}{whether the initial iterations met the stopping rule
 #'     (`FALSE` is also printed: the ladder may still be biased).}
@@ -125,7 +146,8 @@
 #'   2; `betas` not numeric, not starting at 0, not ending at 1 or not strictly
 #'   increasing; `prior` not positive, not finite or not of length K;
 #'   `n_chains`, `sweeps`, `init_sweeps`, `threads`, `mbar_samples` not
-#'   positive whole numbers; `init_iter` or `pilot_sweeps` negative; `tol` not positive; unknown
+#'   positive whole numbers; `init_iter` or `burn_in` negative; `pilot_sweeps`
+#'   not 0 or a whole number >= 2; `tol` not positive; unknown
 #'   `estimators`; a bad `base`. For a function `model`: `base` missing or not
 #'   a proposal, `step_size` not positive, `metropolis_steps` not a positive
 #'   whole number, `vectorized` not a flag, `model` not returning one number
@@ -135,7 +157,12 @@
 #'   ladder guess was still far from the truth; log Z is then unreliable and
 #'   its Eq. 16 se too small (on a hard 784 x 500 RBM the paper's start left
 #'   \eqn{\beta = 1} unvisited and came out 37 nats low). More initial
-#'   iterations or `pilot_sweeps` fix it.
+#'   iterations or `pilot_sweeps` fix it. When one chain holds more than half of
+#'   the pooled \eqn{\hat c_k} at some k (an outlier chain, named in the
+#'   warning and in `attr(diagnostics, "outlier_chains")`): on the hard
+#'   784 x 500 RBM (`bench/rts_hard.R`) one chain stuck at \eqn{\beta \approx 1}
+#'   in a state 78 nats below log Z held 71% of \eqn{\hat c_K} and log Z came
+#'   out 1.25 nats high. Both are also recorded in `flags`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.
@@ -162,14 +189,21 @@ rts.default <- function(model, ...) {
 
 rts_estimator_names <- c("rts", "ts", "ti", "ti_rb", "mbar")
 
+# Every argument of the rts methods (for the suggestion of check_dots_used()).
+rts_arg_names <- function() {
+  setdiff(unique(c(names(formals(rts_discrete)), names(formals(rts.function)))),
+          c("...", "model"))
+}
+
 # The method for the discrete models (RBM and Ising: C engines).
 rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
                          pilot_sweeps = 0L, kernel = c("sparse", "dense"), workers = NULL,
-                         ...) {
+                         burn_in = NULL, ...) {
   call <- match.call()
+  check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
   args$pieces <- resolve_pieces(workers, args$n_chains)
@@ -177,6 +211,12 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
     stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
   args$kernel <- kernel[1]
   pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
+  if (pilot_sweeps == 1L)
+    stop_no_call(paste0("`pilot_sweeps` must be 0 (no pilot) or at least 2: the pilot climbs ",
+                        "the ladder from beta = 0 to beta = 1 one sweep per step, so it needs ",
+                        "2 sweeps or more; not 1."))
+  args$burn_in <- if (is.null(burn_in)) args$init_sweeps else
+    check_count(burn_in, "burn_in", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   seed <- rng_state()
   base <- resolve_base(model, base, args$threads)   # R/base.R: default base, its record
@@ -216,52 +256,6 @@ rts_prepare_ising <- function(model, a0, args) {
        X = matrix(ifelse(up, v[2], v[1]), model$n),
        run = function(state, control) .Call(C_rts_ising, cm, args$betas, state, control))
 }
-
-# Optional start from a cheap annealing pass along the ladder ("start with
-# Z_hat_k = 1 for all k (or a better estimate, if known)", Section 2.4), made
-# with the RTS engine itself: all chains sweep at rung kk_s = 1..K (evenly
-# spread over `sweeps` sweeps, one sweep each) with AIS weights (Neal 2001)
-# updated when the rung changes; the running AIS estimate at each rung gives the
-# initial ladder log Z_hat_k (linear in beta between visited rungs), and chain
-# c keeps its state from the last sweep at or below a uniformly drawn rung, so
-# the chains start near q(x, k) instead of all at the base. Returns list(X, k
-# (0-based), streams, zeta (log Z_hat_k - log Z_1), sweeps).
-rts_pilot <- function(run, X, args, sweeps) {
-  K <- args$K
-  M <- args$n_chains
-  kk <- as.integer(round(seq(1, K, length.out = sweeps)))
-  target <- sample.int(K, M, replace = TRUE)
-  last <- vapply(target, function(t) max(which(kk <= t)), 0L)
-  state <- list(X = X, k = rep(kk[1] - 1L, M), streams = .Call(C_rng_streams, M))
-  ctl <- list(final = FALSE, threads = args$threads, sweeps = 1L, thin = 1L, offset = 0L,
-              step = rts_step(args$betas), moments = FALSE, lrz = log(args$prior))
-  log_w <- numeric(M)
-  lz <- numeric(sweeps)                   # running log Z_hat at rung kk[s] - log Z_1
-  X0 <- X
-  k0 <- integer(M)
-  for (s in seq_len(sweeps)) {
-    lz[s] <- log_sum_exp(log_w) - log(M)
-    res <- run(state, ctl)
-    keep <- last == s
-    X0[, keep] <- res$X[, keep]
-    k0[keep] <- kk[s] - 1L
-    if (s < sweeps && kk[s + 1L] != kk[s])
-      log_w <- log_w + res$store[kk[s + 1L], ] - res$store[kk[s], ]
-    state <- list(X = res$X, k = rep(kk[min(s + 1L, sweeps)] - 1L, M), streams = res$streams)
-  }
-  zeta <- stats::approx(args$betas[kk], lz, args$betas, ties = mean, rule = 2)$y
-  if (kk[sweeps] == K) zeta[K] <- log_sum_exp(log_w) - log(M)
-  list(X = X0, k = k0, streams = state$streams, zeta = zeta, sweeps = sweeps)
-}
-
-# The spacing of an evenly spaced ladder (the C engines then use a cheaper
-# recursion), else 0.
-rts_step <- function(betas) {
-  K <- length(betas)
-  db <- diff(betas)
-  if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
-}
-
 # Validate the arguments shared by every rts() method.
 rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                            estimators, mbar_samples, threads, progress) {
@@ -306,373 +300,6 @@ rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sw
        threads = check_threads(threads), progress = progress)
 }
 
-# The model-independent part: initial iterations, then the final run in chunks.
-# run(state, control) advances list(X, k (0-based), streams) by control$sweeps
-# sweeps and returns list(X, k, streams, acc (K x 6 x M), store, store_k).
-rts_engine <- function(run, X, log_z1, args) {
-  K <- args$K
-  M <- args$n_chains
-  log_r <- log(args$prior)
-  zeta <- numeric(K)            # log Z_hat_k - log Z_1
-  step <- rts_step(args$betas)
-  fresh_k <- function() sample.int(K, M, replace = TRUE) - 1L
-  pilot <- args$pilot
-  if (is.null(pilot)) {
-    streams <- .Call(C_rng_streams, M)
-    state <- list(X = X, k = fresh_k(), streams = streams)
-  } else {
-    state <- list(X = pilot$X, k = pilot$k, streams = pilot$streams)
-  }
-  if (!is.null(pilot)) zeta <- pilot$zeta
-  ctl <- function(sweeps, thin = 0L, offset = 0L, final = FALSE)
-    list(final = final, threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
-         offset = as.integer(offset), step = step, moments = any(c("ti", "ti_rb") %in% args$estimators),
-         lrz = log_r - zeta)
-  total <- args$init_iter * args$init_sweeps + args$sweeps
-  pb <- progress_bar(args$progress, total)
-  done <- 0
-  init_c <- init_z <- init_lz <- init_se <- matrix(NA_real_, 0, K)
-  max_dev <- numeric(0)
-  converged <- FALSE
-  for (it in seq_len(args$init_iter)) {
-    res <- run(state, ctl(args$init_sweeps))
-    chat <- rowSums(res$acc[, 1L, , drop = FALSE]) / (M * args$init_sweeps)
-    init_c <- rbind(init_c, chat)
-    init_z <- rbind(init_z, zeta + log_z1)
-    zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12
-    init_lz <- rbind(init_lz, log_z1 + zeta)
-    init_se <- rbind(init_se, rts_se(res$acc))                               # Eq. 16
-    max_dev <- c(max_dev, max(abs(args$prior - chat)))
-    state <- list(X = res$X, k = fresh_k(), streams = res$streams)
-    done <- done + args$init_sweeps
-    pb$update(done)
-    if (max_dev[it] < args$tol / K) {
-      converged <- TRUE
-      break
-    }
-  }
-  # final run, in pieces of the chains when asked (see scale_out): the
-  # ladder zeta is shared, so the per-chain accumulators pool exactly
-  thin <- if ("mbar" %in% args$estimators)
-    max(1L, as.integer(ceiling(args$sweeps * M / args$mbar_samples))) else 0L
-  # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
-  # units of work (64 per unit and chain-sweep, a rough cost), so that
-  # interrupts and time limits are honoured between calls within a second
-  budget <- getOption("logz.chunk_work", 5e7)
-  per_sweep <- 64 * as.double(nrow(X)) * M
-  n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
-  ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
-  final_run <- function(state, update) {
-    acc <- array(0, c(K, 6L, ncol(state$X)))
-    store <- list()
-    store_k <- list()
-    chat <- matrix(NA_real_, K, length(ends) - 1L)   # cumulative sum of q per chunk
-    for (i in seq_len(length(ends) - 1L)) {
-      res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
-      state <- list(X = res$X, k = res$k, streams = res$streams)
-      acc <- acc + res$acc
-      if (ncol(res$store)) {
-        store[[length(store) + 1L]] <- res$store
-        store_k[[length(store_k) + 1L]] <- res$store_k
-      }
-      chat[, i] <- rowSums(acc[, 1L, , drop = FALSE])
-      update(ends[i + 1L] - ends[i])
-    }
-    list(acc = acc, store = store, store_k = store_k, chat = chat, state = state)
-  }
-  pieces <- if (is.null(args$pieces)) 1L else args$pieces
-  if (pieces > 1L) {
-    cols <- split(seq_len(M), rep(seq_len(pieces), piece_sizes(M, pieces)))
-    parts <- run_pieces(M, pieces, function(size, i)
-      final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
-                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL),
-      args$progress)
-    fin <- list(acc = array(unlist(lapply(parts, `[[`, "acc")), c(K, 6L, M)),
-                store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
-                store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),
-                chat = Reduce(`+`, lapply(parts, `[[`, "chat")),
-                state = list(X = do.call(cbind, lapply(parts, function(p) p$state$X)),
-                             k = unlist(lapply(parts, function(p) p$state$k)),
-                             streams = do.call(cbind, lapply(parts, function(p) p$state$streams))))
-    pb$update(total)
-  } else {
-    fin <- final_run(state, function(n) {
-      done <<- done + n
-      pb$update(done)
-    })
-  }
-  acc <- fin$acc
-  store <- fin$store
-  store_k <- fin$store_k
-  state <- fin$state
-  trace <- data.frame(sweep = ends[-1], log_z = log_z1 + zeta[K] + log_r[1] - log_r[K] +
-                        log(fin$chat[K, ]) - log(fin$chat[1, ]))
-  pb$close()
-  list(acc = acc, zeta = zeta, store = do.call(cbind, store),
-       store_k = unlist(store_k), trace = trace,
-       init = list(c_hat = unname(init_c), log_z_hat = unname(init_z),
-                   log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
-                   converged = converged),
-       n_init = length(max_dev), state = state)
-}
-
-# Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that
-# underflowed are floored so that an early iteration cannot give -Inf.
-rts_update_ladder <- function(zeta, chat, log_r) {
-  lc <- log(pmax(chat, 1e-300))
-  zeta + (log_r[1] - log_r) + (lc - lc[1])
-}
-
-# All estimators from the final run's accumulators (K x 6 x M array: sum q,
-# sum q D, counts, sum D, sum D^2, sum D2 per chain), as ladders of log Z_k.
-rts_ladders <- function(acc, zeta, log_r, log_z1, betas, which) {
-  K <- length(betas)
-  s <- rowSums(acc, dims = 2L)   # K x 6
-  out <- list()
-  if ("rts" %in% which)
-    out$rts <- log_z1 + rts_update_ladder(zeta, s[, 1] / sum(s[, 1]), log_r)
-  if ("ts" %in% which) {
-    cnt <- s[, 3] + 0.1
-    out$ts <- log_z1 + zeta + (log_r[1] - log_r) + log(cnt) - log(cnt[1])
-  }
-  db <- diff(betas)
-  if ("ti" %in% which) {
-    n <- s[, 3]
-    ok <- n > 0
-    E <- V <- rep(NA_real_, K)
-    E[ok] <- s[ok, 4] / n[ok]
-    V[ok] <- pmax(s[ok, 5] / n[ok] - E[ok]^2, 0) + s[ok, 6] / n[ok]
-    if (sum(ok) >= 2L) {
-      E[!ok] <- stats::approx(betas[ok], E[ok], betas[!ok], rule = 2)$y
-      V[!ok] <- stats::approx(betas[ok], V[ok], betas[!ok], rule = 2)$y
-    } else if (sum(ok) == 1L) {
-      E[] <- E[ok]
-      V[] <- V[ok]
-    }
-    trap <- cumsum(c(0, db * (E[-1] + E[-K]) / 2))
-    out$ti_riemann <- log_z1 + cumsum(c(0, db * E[-1]))
-    out$ti_trapezoid <- log_z1 + trap
-    out$ti_friel <- log_z1 + trap - cumsum(c(0, db^2 * (V[-1] - V[-K]) / 12))
-  }
-  if ("ti_rb" %in% which) {
-    E <- s[, 2] / s[, 1]
-    out$ti_rb <- log_z1 + cumsum(c(0, db * (E[-1] + E[-K]) / 2))
-  }
-  out
-}
-
-# MBAR (Shirts & Chodera 2008; the paper's Eq. 18) by Newton's method on the
-# stored samples: U (K x S) holds log f_k(x_s), N_k the number of stored
-# samples whose k was k. Returns the ladder log Z_k (log Z_1 = log_z1).
-rts_mbar <- function(U, store_k, log_z1, init = NULL, max_iter = 100L) {
-  K <- nrow(U)
-  N <- tabulate(store_k + 1L, K)
-  A <- which(N > 0)
-  UA <- U[A, , drop = FALSE]
-  lN <- log(N[A])
-  g <- if (is.null(init)) numeric(length(A)) else init[A] - init[A[1]]
-  col_lse <- function(L) {
-    mx <- apply(L, 2L, max)
-    mx + log(colSums(exp(L - rep(mx, each = nrow(L)))))
-  }
-  objective <- function(g) {
-    sum(col_lse(UA - g + lN)) + sum(N[A] * g)
-  }
-  f <- objective(g)
-  for (it in seq_len(max_iter)) {
-    if (length(A) < 2L) break
-    L <- UA - g + lN
-    P <- exp(L - rep(col_lse(L), each = nrow(L)))
-    grad <- N[A] - rowSums(P)
-    if (max(abs(grad)) < 1e-9 * ncol(U)) break
-    Hs <- diag(rowSums(P), length(A)) - tcrossprod(P)
-    free <- -1L
-    step <- tryCatch(solve(Hs[free, free, drop = FALSE], grad[free]),
-                     error = function(e) grad[free] / pmax(diag(Hs)[free], 1e-12))
-    t <- 1
-    repeat {
-      gn <- g
-      gn[free] <- g[free] - t * step
-      fn <- objective(gn)
-      if (is.finite(fn) && fn <= f + 1e-12 * abs(f)) break
-      t <- t / 2
-      if (t < 1e-10) break
-    }
-    if (t < 1e-10) break
-    g <- gn
-    f <- fn
-  }
-  logden <- col_lse(UA - g + lN)
-  gall <- col_lse(t(U - rep(logden, each = K)))
-  log_z1 + gall - gall[1]
-}
-
-# Estimates at beta = 1 from chain groups removed one at a time (delete-a-group
-# jackknife) for the accumulator-based estimators.
-rts_jackknife_se <- function(acc, zeta, log_r, log_z1, betas, which, groups = 20L) {
-  M <- dim(acc)[3]
-  B <- min(groups, M)
-  if (B < 2L || !length(which)) return(NULL)
-  g <- rep_len(seq_len(B), M)
-  K <- length(betas)
-  est <- sapply(seq_len(B), function(b) {
-    l <- rts_ladders(acc[, , g != b, drop = FALSE], zeta, log_r, log_z1, betas, which)
-    vapply(l, function(x) x[K], 0)
-  })
-  est <- matrix(est, ncol = B)
-  rownames(est) <- names(rts_ladders(acc[, , 1L, drop = FALSE], zeta, log_r, log_z1, betas,
-                                     which))
-  apply(est, 1L, function(x) sqrt((B - 1) / B * sum((x - mean(x))^2)))
-}
-
-# Eq. 16 with the (co)variances of c_hat across chains.
-rts_se <- function(acc) {
-  cm <- acc[, 1L, ] / rep(colSums(acc[, 1L, , drop = FALSE]), each = dim(acc)[1])
-  cm <- matrix(cm, dim(acc)[1])
-  M <- ncol(cm)
-  if (M < 2L) return(rep(NA_real_, nrow(cm)))
-  c_bar <- rowMeans(cm)
-  dev <- cm - c_bar
-  v <- rowSums(dev^2) / (M - 1) / M
-  cov1 <- drop(dev %*% dev[1, ]) / (M - 1) / M
-  sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
-}
-
-# A final run that left some temperatures nearly unvisited (c_hat_k well below
-# r_k) means the ladder guess was still far from the truth, and Eq. 16 then
-# understates the error (bench/rts_hard.R: 37 nats low at 10^4 sweeps from the
-# paper's start on a hard RBM, where beta = 1 was never visited).
-rts_check_visits <- function(c_hat, prior, floor = 0.1) {
-  ratio <- c_hat / prior
-  if (all(is.finite(ratio)) && min(ratio) >= floor) return(invisible(TRUE))
-  k <- which.min(ratio)
-  warning(sprintf(paste0(
-    "The final run visited temperature k = %d (and maybe others) %s times less than the prior ",
-    "asks (c_hat_k / r_k = %.3g): the ladder guess was still far off, and log Z and its se ",
-    "are unreliable. Use more initial iterations (`init_iter`, `init_sweeps`) or start ",
-    "from the annealing pilot (`pilot_sweeps`)."),
-    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]),
-    call. = FALSE)
-  invisible(FALSE)
-}
-
-new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
-                           extra = list()) {
-  K <- args$K
-  log_r <- log(args$prior)
-  which <- args$estimators
-  ladders <- rts_ladders(res$acc, res$zeta, log_r, log_z1, args$betas, which)
-  if ("mbar" %in% which && !is.null(res$store) && ncol(res$store))
-    ladders$mbar <- rts_mbar(res$store, res$store_k, log_z1, init = ladders$rts)
-  se_k <- rts_se(res$acc)
-  s <- rowSums(res$acc, dims = 2L)
-  log_z_k <- data.frame(k = seq_len(K), beta = args$betas, prior = args$prior,
-                        log_z = ladders$rts, se = se_k, c_hat = s[, 1] / sum(s[, 1]),
-                        log_z_hat = res$zeta + log_z1)
-  for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- ladders[[nm]]
-  jse <- rts_jackknife_se(res$acc, res$zeta, log_r, log_z1, args$betas,
-                          setdiff(which, c("rts", "mbar")))
-  est_names <- names(ladders)
-  estimates <- data.frame(
-    estimator = est_names,
-    log_z = vapply(ladders, function(x) x[K], 0),
-    se = vapply(est_names, function(nm) {
-      if (nm == "rts") se_k[K] else if (!is.null(jse) && nm %in% names(jse)) jse[[nm]]
-      else NA_real_
-    }, 0), row.names = NULL)
-  rts_check_visits(log_z_k$c_hat, args$prior)
-  M <- args$n_chains
-  n_init <- res$n_init
-  n_pilot <- if (is.null(args$pilot)) 0 else args$pilot$sweeps
-  new_logz_estimate(c(list(
-    log_z = ladders$rts[K], se = se_k[K], log_z_k = log_z_k, estimates = estimates,
-    log_z1 = log_z1, betas = args$betas, prior = args$prior, init = res$init,
-    method = method, time = time,
-    counts = c(gibbs_sweeps = M * (n_pilot + n_init * args$init_sweeps + args$sweeps), chains = M,
-               K = K, init_iterations = n_init, sweeps = args$sweeps, pilot_sweeps = n_pilot),
-    pilot = if (!is.null(args$pilot)) list(log_z_hat = args$pilot$zeta + log_z1),
-    converged = isTRUE(res$init$converged),
-    pieces = if (!is.null(args$pieces) && args$pieces > 1L) args$pieces,
-    diagnostics = res$trace, seed = seed, call = call), extra), "logz_rts")
-}
-
-#' @export
-print.logz_rts <- function(x, ...) {
-  cat(sprintf("<logz_rts> %s estimate of log Z (Rao-Blackwellized tempered sampling)\n",
-              x$method))
-  cat(sprintf("  log Z = %.4f (se %.4f, Eq. 16)\n", x$log_z, x$se))
-  cat(sprintf("  K = %d temperatures, %d chains x %s sweeps; %d initial iteration(s) (%s)\n",
-              x$counts[["K"]], x$counts[["chains"]], format(x$counts[["sweeps"]], big.mark = ","),
-              x$counts[["init_iterations"]],
-              if (x$init$converged) "converged" else "not converged"))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time, pieces_note(x)))
-  if (!isTRUE(x$converged))
-    cat("  note: the initial iterations stopped before max_k |r_k - c_hat_k| < tol / K;",
-        "the ladder may still be biased (more init_iter or init_sweeps)\n")
-  e <- x$estimates
-  cat("  estimators at beta = 1:\n")
-  for (i in seq_len(nrow(e)))
-    cat(sprintf("    %-13s %12.4f  (se %s)\n", e$estimator[i], e$log_z[i],
-                if (is.na(e$se[i])) "NA" else sprintf("%.4f", e$se[i])))
-  invisible(x)
-}
-
-#' Plot an RTS run
-#'
-#' @param x a `logz_rts` result.
-#' @param type `"ladder"` (\eqn{\log Z_k} against \eqn{\beta_k} with 2-se bars,
-#'   minus the straight line between its ends so the curvature shows; `exact`
-#'   values overlaid if given), `"c_hat"` (\eqn{\hat c_k} of each initial
-#'   iteration and of the final run against the prior \eqn{r_k}, log scale) or
-#'   `"trace"` (the RTS estimate of log Z over the final run's sweeps).
-#' @param exact optional exact \eqn{\log Z_k} (length K) for `type = "ladder"`.
-#' @param ... graphical parameters passed to [graphics::plot.default()].
-#' @return `x`, invisibly.
-#' @examples
-#' set.seed(1)
-#' m <- ising_grid(3, 3, coupling = 0.3)
-#' fit <- rts(m, K = 10, n_chains = 10, sweeps = 200, progress = FALSE)
-#' plot(fit, type = "c_hat")
-#' plot(fit, type = "trace")
-#' @export
-plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL, ...) {
-  type <- match.arg(type)
-  d <- x$log_z_k
-  K <- nrow(d)
-  switch(type,
-    ladder = {
-      line <- d$log_z[1] + (d$log_z[K] - d$log_z[1]) * d$beta
-      y <- d$log_z - line
-      lo <- y - 2 * d$se
-      hi <- y + 2 * d$se
-      rng <- range(lo, hi, if (!is.null(exact)) exact - line, na.rm = TRUE)
-      plot(d$beta, y, type = "n", ylim = rng, xlab = expression(beta[k]),
-           ylab = expression(log ~ Z[k] ~ "- chord"), ...)
-      graphics::segments(d$beta, lo, d$beta, hi, col = "grey60")
-      graphics::points(d$beta, y, pch = 20, cex = 0.6)
-      if (!is.null(exact)) graphics::lines(d$beta, exact - line, col = "red")
-    },
-    c_hat = {
-      cc <- rbind(x$init$c_hat, d$c_hat)
-      cc[cc <= 0] <- NA
-      rng <- range(cc, d$prior, na.rm = TRUE)
-      plot(d$k, d$prior, type = "n", log = "y", ylim = rng, xlab = "k",
-           ylab = expression(hat(c)[k]), ...)
-      n <- nrow(cc)
-      cols <- grDevices::gray(seq(0.8, 0.3, length.out = max(n - 1L, 1L)))
-      for (i in seq_len(n - 1L)) graphics::lines(d$k, cc[i, ], col = cols[i])
-      graphics::lines(d$k, cc[n, ], col = "blue", lwd = 2)
-      graphics::lines(d$k, d$prior, col = "red", lty = 2)
-    },
-    trace = {
-      tr <- x$diagnostics
-      plot(tr$sweep, tr$log_z, type = "l", xlab = "sweeps (final run)",
-           ylab = "RTS estimate of log Z", ...)
-      graphics::abline(h = x$log_z + c(-2, 2) * x$se, lty = 2, col = "grey40")
-    })
-  invisible(x)
-}
 
 #' @rdname rts
 #' @param vectorized for a function `model`: `TRUE` if `model(x)` takes an
@@ -699,6 +326,7 @@ rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_ch
                          vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
                          progress = interactive(), ...) {
   call <- match.call()
+  check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, 1L, progress)
   if (missing(base) || !inherits(base, "logz_proposal"))

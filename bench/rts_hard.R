@@ -19,6 +19,10 @@
 #   rtsp1e3 | rtsp1e4     RTS started by the annealing pilot: 500 pilot + 500 / 1000 pilot + 9000
 #   ais1e3 | ais1e4       AIS, linear schedule, 10^3 / 10^4 steps
 #   sm1e3  | sm1e4        AIS, schedule_sm08() scaled to 10^3 / 10^4 steps
+#   new_rtsp1e3           RTS with the issue-14 start-up (k from q(k | x) at every stage
+#                         start, counted burn-in after the pilot): 450 pilot + 50 burn-in + 500
+#   new_rtsd1e3           the same on a ladder denser at low beta: 50 rungs on [0, 0.3),
+#                         50 on (0.3, 1] (the valley of log Z_k is near beta = 0.25)
 #   summary               the tables
 # The committed runs (R_LIBS, OPENBLAS_NUM_THREADS=1; several tasks side by side):
 #   ref_rts 3 1; ref_ais 1 1; ref_ais 1 2; ref_rts 1 4; ais1e3 8 101; sm1e3 8 101;
@@ -26,20 +30,28 @@
 #   rtsp1e3 8 109; rts1e4 4 101 (stopped after 1 run); rtsp1e4 4 101; rtsp1e4 2 105;
 #   rtsp1e4 2 107; then
 #   Rscript bench/rts_hard.R summary > bench/rts_hard.out
+# Issue 14 (reduced rerun, 8 repeats each, with the new start-up; the rows above
+# were run before it, and AIS is unchanged, so its rows stand):
+#   Rscript bench/rts_hard_is.R 8e5 > bench/rts_hard_is.out   (the reference)
+#   new_rtsp1e3 8 201; new_rtsd1e3 8 201 (rows in bench/rts_hard_runs2.csv, with flags)
+# The reference is now importance sampling around the blank image
+# (bench/rts_hard_is.rds), and every run gets a z-score (log Z - ref) / se.
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "summary"
 R <- if (length(args) > 1) as.integer(args[2]) else 1L
 seed0 <- if (length(args) > 2) as.integer(args[3]) else 1L
 runs_file <- "bench/rts_hard_runs.csv"
+runs_file2 <- "bench/rts_hard_runs2.csv"
 M <- 100L
 th <- 1L
 model <- readRDS("bench/models/rbm500_cd25.rds")$model
 
-rts_run <- function(init_iter, init_sweeps, sweeps, pilot = 0L)
+rts_run <- function(init_iter, init_sweeps, sweeps, pilot = 0L, ...)
   rts(model, K = 100, n_chains = M, sweeps = sweeps, init_iter = init_iter,
       init_sweeps = init_sweeps, tol = 1e-9, estimators = "rts", threads = th, progress = FALSE,
-      pilot_sweeps = pilot)
+      pilot_sweeps = pilot, ...)
+betas_dense_low <- c(seq(0, 0.3, length.out = 51), seq(0.3, 1, length.out = 51)[-1])[-51]
 ais_run <- function(schedule) ais(model, schedule, n_chains = M, threads = th, progress = FALSE)
 tasks <- list(
   ref_rts = function() rts_run(10L, 200L, 15000L, pilot = 1000L),
@@ -51,7 +63,10 @@ tasks <- list(
   ais1e3 = function() ais_run(schedule_linear(1000L)),
   ais1e4 = function() ais_run(schedule_linear(10000L)),
   sm1e3 = function() ais_run(schedule_sm08(1000L)),
-  sm1e4 = function() ais_run(schedule_sm08(10000L)))
+  sm1e4 = function() ais_run(schedule_sm08(10000L)),
+  new_rtsp1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L),
+  new_rtsd1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L,
+                                   betas = betas_dense_low))
 
 record <- function(task, seed, fit, time) {
   est <- if (inherits(fit, "logz_rts")) fit$estimates else
@@ -59,8 +74,13 @@ record <- function(task, seed, fit, time) {
   row <- data.frame(task = task, estimator = est$estimator, seed = seed,
                     sweeps = fit$counts[["gibbs_sweeps"]] / M, log_z = est$log_z, se = est$se,
                     ess = if (is.null(fit$ess)) NA_real_ else fit$ess, time_s = time)
-  utils::write.table(format(row, digits = 10), runs_file, append = file.exists(runs_file),
-                     col.names = !file.exists(runs_file), row.names = FALSE, sep = ",")
+  file <- runs_file
+  if (startsWith(task, "new_")) {   # issue 14 runs: with their reliability flags
+    row$flags <- paste(fit$flags, collapse = "; ")
+    file <- runs_file2
+  }
+  utils::write.table(format(row, digits = 10), file, append = file.exists(file),
+                     col.names = !file.exists(file), row.names = FALSE, sep = ",")
   row
 }
 
@@ -89,35 +109,31 @@ show <- function(d) print(format(d[, c("task", "estimator", "seed", "sweeps", "l
 ref <- runs[runs$task %in% c("ref_rts", "ref_ais") & runs$estimator %in% c("rts", "ais"), ]
 cat("reference runs (100 chains each):\n")
 show(ref)
+is_ref <- readRDS("bench/rts_hard_is.rds")
+truth <- is_ref$log_z
+cat(sprintf(paste0("reference log Z = %.4f nats (se %.4f): importance sampling around the blank ",
+                   "image, bench/rts_hard_is.R (%s draws, ESS %.0f%%)\n"),
+            truth, is_ref$se, format(is_ref$N, big.mark = ","), 100 * is_ref$ess / is_ref$N))
+zscore <- function(d) (d$log_z - truth) / sqrt(d$se^2 + is_ref$se^2)
+ref$z <- zscore(ref)
+cat("long reference runs against it, z = (log Z - reference) / se (|z| > 3: the run's se\n",
+    "understates its error):\n", sep = "")
+print(format(ref[, c("task", "seed", "log_z", "se", "z")], digits = 5), row.names = FALSE)
 rr <- ref$log_z[ref$task == "ref_rts"]
-rse <- ref$se[ref$task == "ref_rts"]
-chi2 <- sum((rr - stats::weighted.mean(rr, 1 / rse^2))^2 / rse^2)   # spread against Eq. 16
-cat(sprintf(paste0("long RTS runs: mean %.4f, sd %.4f over %d runs (se of mean %.4f); mean Eq. 16 se %.4f; ",
-                   "chi^2 of the spread against Eq. 16 = %.1f on %d df\n"),
-            mean(rr), stats::sd(rr), length(rr), stats::sd(rr) / sqrt(length(rr)), mean(rse),
-            chi2, length(rr) - 1L))
-ra <- ref$log_z[ref$task == "ref_ais"]
-ase <- ref$se[ref$task == "ref_ais"]
-# the long AIS runs pooled: each Z-hat is unbiased and the runs have equal chains,
-# so the mean of the Z-hats is the AIS estimate from all their chains
-truth <- logz:::log_sum_exp(ra) - log(length(ra))
-truth_se <- sqrt(sum((exp(ra - truth) * ase)^2)) / length(ra)
-cat(sprintf("long AIS runs (5 x 10^4 linear steps): %s (ESS %s); pooled %.4f (se %.4f)\n",
-            paste(sprintf("%.4f", ra), collapse = ", "),
-            paste(sprintf("%.0f", ref$ess[ref$task == "ref_ais"]), collapse = ", "), truth, truth_se))
-agree <- stats::pchisq(chi2, length(rr) - 1L, lower.tail = FALSE) > 0.05
-cat(sprintf(paste0("reference log Z = the pooled long AIS runs = %.4f. The long RTS runs %s; their mean ",
-                   "(%.4f, %+.4f from the reference) is used below as a second reference.\n\n"),
-            truth, if (agree) "agree with each other within their Eq. 16 se" else
-              "disagree with each other beyond their Eq. 16 se (p < 0.05: Eq. 16 understates their error)",
-            mean(rr), mean(rr) - truth))
 truth_rts <- mean(rr)
+cat("\n")
 
 fig <- runs[!runs$task %in% c("ref_rts", "ref_ais"), ]
+if (file.exists(runs_file2)) {   # issue 14 reruns with the new start-up
+  runs2 <- utils::read.csv(runs_file2)
+  fig <- rbind(fig, runs2[, names(fig)])
+}
 labels <- c(rts1e3 = "RTS (10 x 50 init + 500)", rts1e4 = "RTS (10 x 50 init + 9500)",
             rtsp1e3 = "RTS (500 pilot + 500)", rtsp1e4 = "RTS (1000 pilot + 9000)",
             ais1e3 = "AIS linear", ais1e4 = "AIS linear", sm1e3 = "AIS sm08-shaped",
-            sm1e4 = "AIS sm08-shaped")
+            sm1e4 = "AIS sm08-shaped",
+            new_rtsp1e3 = "new RTS (450 pilot + 50 burn + 500)",
+            new_rtsd1e3 = "new RTS, dense low beta (450 + 50 + 500)")
 set.seed(99)
 rows <- list()
 for (key in unique(paste(fig$task, fig$estimator))) {
@@ -144,13 +160,15 @@ for (key in names(rows)) {
   d <- fig[paste(fig$task, fig$estimator) == key, ]
   cat(sprintf("  %-36s %s\n", rows[[key]]$method, paste(sprintf("%+.3f", d$log_z - truth),
                                                        collapse = " ")))
+  cat(sprintf("  %-36s %s\n", "  z = error / se", paste(sprintf("%+.1f", zscore(d)),
+                                                       collapse = " ")))
 }
 cat("\n")
 get <- function(task, est) {
   d <- fig[fig$task == task & fig$estimator == est, ]
   d$log_z - truth
 }
-for (rt in c("rts1e3", "rtsp1e3")) for (cmp in c("ais1e4", "sm1e4")) {
+for (rt in c("rts1e3", "rtsp1e3", "new_rtsp1e3", "new_rtsd1e3")) for (cmp in c("ais1e4", "sm1e4")) {
   e_rts <- get(rt, "rts")
   e_ais <- get(cmp, "ais")
   if (!length(e_ais) || !length(e_rts)) next
@@ -161,4 +179,12 @@ for (rt in c("rts1e3", "rtsp1e3")) for (cmp in c("ais1e4", "sm1e4")) {
                      "target ratio <= 1: %s\n"), labels[[rt]], labels[[cmp]], r0,
               stats::quantile(ratio, 0.025), stats::quantile(ratio, 0.975),
               if (r0 <= 1) "met" else "NOT met"))
+}
+if (exists("runs2")) {
+  cat("\nissue-14 reruns (new start-up), one line per run, with the flags rts() raised:\n")
+  runs2$error <- runs2$log_z - truth
+  runs2$z <- zscore(runs2)
+  runs2$flags[is.na(runs2$flags) | runs2$flags == ""] <- "-"
+  print(format(runs2[runs2$estimator == "rts", c("task", "seed", "log_z", "se", "error", "z",
+                                                 "flags")], digits = 4), row.names = FALSE)
 }

@@ -187,6 +187,8 @@ test_that("a final run that leaves temperatures unvisited warns", {
                             estimators = "rts", progress = FALSE),
                  "visited temperature k = [0-9]+ .* less than the prior")
   expect_lt(min(fit$log_z_k$c_hat / fit$prior), 0.1)
+  expect_false(fit$reliable)
+  expect_match(fit$flags, "^visit deficit: c_hat_k / r_k = .* < 0.1 at k = [0-9]+$", all = FALSE)
   expect_silent(logz:::rts_check_visits(rep(0.1, 10), rep(0.1, 10)))
   expect_warning(logz:::rts_check_visits(c(0, rep(1 / 9, 9)), rep(0.1, 10)),
                  "infinitely many times less")
@@ -227,7 +229,8 @@ test_that("the annealing pilot start: ladder near exact, estimate exact, reprodu
   fit <- rts(m, K = 50, n_chains = 50, sweeps = 600, init_iter = 0, pilot_sweeps = 200,
              estimators = "rts", progress = FALSE)
   expect_equal(fit$counts[["pilot_sweeps"]], 200)
-  expect_equal(fit$counts[["gibbs_sweeps"]], 50 * (200 + 600))
+  expect_equal(fit$counts[["burn_in_sweeps"]], 50)   # default: init_sweeps
+  expect_equal(fit$counts[["gibbs_sweeps"]], 50 * (200 + 50 + 600))
   # the pilot ladder is an AIS estimate (200 sweeps): close to exact, not exact
   expect_equal(fit$pilot$log_z_hat, fit$log_z_k$log_z_hat)
   expect_equal(fit$pilot$log_z_hat[1], fit$log_z1)
@@ -254,6 +257,128 @@ test_that("the annealing pilot start: ladder near exact, estimate exact, reprodu
   expect_error(rts(mi, pilot_sweeps = -1), "`pilot_sweeps`")
   expect_error(rts(m, kernel = "fast"), "kernel")
   expect_error(rts(mi, pilot_sweeps = 2.5), "`pilot_sweeps`")
+  expect_error(rts(mi, pilot_sweeps = 1), "`pilot_sweeps` must be 0 .* or at least 2")
+  expect_error(rts(mi, pilot_sweeps = 5, burn_in = -1), "`burn_in`")
+  set.seed(7)
+  g <- rts(mi, K = 15, n_chains = 17, sweeps = 50, init_iter = 0, pilot_sweeps = 2,
+           burn_in = 0, estimators = "rts", progress = FALSE)
+  expect_equal(g$counts[["burn_in_sweeps"]], 0)
+  expect_equal(g$counts[["gibbs_sweeps"]], 17 * (2 + 50))
+})
+
+# A stand-in for the C engines that does not move x: chain c's log f_k(x_c) is
+# column c of lk (K x M), its accumulated q(k | x_c) is exact, and every call
+# records the k the chains start with and the ladder (log r_k - log Z_hat_k) in
+# force, so the start-up of each stage can be checked against q(k | x).
+mock_rts_run <- function(lk) {
+  K <- nrow(lk)
+  M <- ncol(lk)
+  calls <- list()
+  run <- function(state, control) {
+    calls[[length(calls) + 1L]] <<- list(k = state$k, lrz = control$lrz,
+                                         sweeps = control$sweeps)
+    W <- lk + control$lrz
+    Q <- exp(W - rep(apply(W, 2L, max), each = K))
+    Q <- Q / rep(colSums(Q), each = K)
+    acc <- array(0, c(K, 6L, M))
+    acc[, 1L, ] <- Q * control$sweeps
+    ns <- if (control$thin > 0) (control$offset + control$sweeps) %/% control$thin -
+      control$offset %/% control$thin else 0L
+    list(X = state$X, k = state$k, streams = state$streams, acc = acc,
+         store = matrix(rep(lk, ns), K), store_k = integer(ns * M))
+  }
+  list(run = run, calls = function() calls)
+}
+
+# q(k | x) per chain under the ladder lrz: K x M.
+q_given_x <- function(lk, lrz) {
+  W <- lk + lrz
+  Q <- exp(W - rep(apply(W, 2L, max), each = nrow(W)))
+  Q / rep(colSums(Q), each = nrow(W))
+}
+
+# Pearson chi-square of the stage-start k of `call` against q(k | x) under the
+# ladder of that stage, pooled over chains: sum over chains of the indicator
+# minus q has mean 0 and covariance sum_c (diag(q_c) - q_c q_c').
+stage_start_chisq <- function(call, lk) {
+  Q <- q_given_x(lk, call$lrz)
+  K <- nrow(Q)
+  obs <- tabulate(call$k + 1L, K)
+  expd <- rowSums(Q)
+  stat <- sum((obs - expd)^2 / expd)
+  stats::pchisq(stat, K - 1L, lower.tail = FALSE)
+}
+
+test_that("every stage after the first starts with k drawn from q(k | x) under its ladder", {
+  K <- 6L
+  M <- 3000L
+  betas <- seq(0, 1, length.out = K)
+  # two kinds of state: one favouring beta = 1, one beta = 0, so q(k | x) is far
+  # from uniform under every ladder the iterations visit
+  delta <- rep(c(3, -2), length.out = M)
+  lk <- outer(betas, delta)
+  args <- logz:::rts_check_args(K, NULL, NULL, M, 20L, 3L, 10L, 1e-12, "rts", 5000L, 1L, FALSE)
+  mk <- mock_rts_run(lk)
+  set.seed(1)
+  res <- logz:::rts_engine(mk$run, matrix(0, 1, M), 0, args)
+  calls <- mk$calls()
+  expect_equal(res$n_init, 3L)
+  # first stage (no ladder yet): the paper's start, uniformly drawn k
+  expect_gt(stats::chisq.test(tabulate(calls[[1]]$k + 1L, K))$p.value, 1e-4)
+  # initial iterations 2, 3 and the final run (its first chunk)
+  for (i in 2:4) {
+    expect_gt(stage_start_chisq(calls[[i]], lk), 1e-4)
+    # the ladder changed between stages, and the draw followed it
+    expect_false(isTRUE(all.equal(calls[[i]]$lrz, calls[[i - 1L]]$lrz)))
+  }
+  # the kinds of chain start where q puts them (a uniform restart would not)
+  hi <- delta > 0
+  Q4 <- q_given_x(lk, calls[[4]]$lrz)
+  p_top <- mean(Q4[K, hi])
+  p_bottom <- mean(Q4[1, !hi])
+  expect_lt(abs(mean(calls[[4]]$k[hi] == K - 1L) - p_top), 4 * sqrt(p_top / sum(hi)))
+  expect_lt(abs(mean(calls[[4]]$k[!hi] == 0L) - p_bottom), 4 * sqrt(p_bottom / sum(!hi)))
+  # after the pilot: a counted burn-in under the pilot's ladder, k from q(k | x)
+  args$pilot <- list(X = matrix(0, 1, M), lk = lk, streams = .Call(logz:::C_rng_streams, M),
+                     zeta = betas * 0.5, sweeps = 7L)
+  args$burn_in <- 13L
+  mk <- mock_rts_run(lk)
+  set.seed(2)
+  res <- logz:::rts_engine(mk$run, matrix(0, 1, M), 0, args)
+  calls <- mk$calls()
+  expect_equal(calls[[1]]$sweeps, 13L)
+  expect_equal(calls[[1]]$lrz, log(args$prior) - betas * 0.5)
+  for (i in 1:3) expect_gt(stage_start_chisq(calls[[i]], lk), 1e-4)
+})
+
+test_that("one chain holding most of some c_hat_k is flagged and named", {
+  K <- 5L
+  M <- 12L
+  betas <- seq(0, 1, length.out = K)
+  # chain 4 sits in a state that strongly prefers beta = 1; the others prefer beta = 0
+  delta <- rep(-6, M)
+  delta[4] <- 12
+  lk <- outer(betas, delta)
+  args <- logz:::rts_check_args(K, NULL, NULL, M, 30L, 0L, 10L, 0.1, "rts", 5000L, 1L, FALSE)
+  mk <- mock_rts_run(lk)
+  set.seed(3)
+  res <- logz:::rts_engine(mk$run, matrix(0, 1, M), 0, args)
+  expect_warning(expect_warning(
+    fit <- logz:::new_rts_result(res, args, 0, time = 0, seed = NULL, call = NULL),
+    "Outlier chain: chain 4 holds [0-9]+% \\(> 50%\\) of the pooled c_hat_k at k = 5"),
+    "visited temperature")
+  oc <- attr(fit$diagnostics, "outlier_chains")
+  expect_equal(oc$chain, 4L)
+  expect_equal(oc$k, K)
+  expect_gt(oc$share, 0.5)
+  expect_false(fit$reliable)
+  expect_match(fit$flags, "outlier chain: chain 4 holds [0-9]+% > 50% of c_hat_k at k = 5",
+               all = FALSE)
+  expect_match(fit$flags, "visit deficit: c_hat_k / r_k = .* < 0.1 at k = ", all = FALSE)
+  # balanced chains: no outlier
+  sh <- logz:::rts_chain_shares(array(1, c(K, 6L, M)))
+  expect_equal(nrow(sh$table), 0L)
+  expect_length(sh$flag, 0L)
 })
 
 test_that("print and plot methods run", {
@@ -261,6 +386,8 @@ test_that("print and plot methods run", {
   set.seed(1)
   fit <- rts(m, K = 8, n_chains = 8, sweeps = 100, progress = FALSE)
   expect_output(print(fit), "RTS estimate")
+  expect_output(print(fit), "log Z = [0-9.-]+ nats \\(se [0-9.]+ nats")
+  expect_error(print(fit, digts = 3), "unused argument `digts`")
   pdf(NULL)
   on.exit(dev.off())
   for (type in c("ladder", "c_hat", "trace")) expect_identical(plot(fit, type = type), fit)
@@ -289,6 +416,16 @@ test_that("bad input is rejected with errors naming the argument", {
   expect_error(rts(m, base = 1:3), "`base`")
   expect_error(rts(mnist_rbm20()$model, base = 1:3), "`base`")
   expect_error(rts("model"), "`model`")
+  # no silently ignored arguments: unused or misspelt ones are named
+  expect_error(rts(m, n_sweeps = 5), "unused argument `n_sweeps` in rts\\(\\)\\. Did you mean `sweeps`\\?")
+  expect_error(rts(m, K = 5, sweeps = 5, chains = 3, foo = 1), "unused arguments `chains`, `foo`")
+  expect_error(rts(function(x) -sum(x^2), base = proposal_normal(c(0, 0), 1), n_sweep = 5),
+               "`n_sweep`")
+  pdf(NULL)
+  on.exit(dev.off())
+  set.seed(1)
+  fit <- rts(m, K = 6, n_chains = 6, sweeps = 20, progress = FALSE)
+  expect_error(plot(fit, exact = 1:3), "`exact`")
 })
 
 test_that("rbm_train(track_log_z = TRUE) tracks log Z and the log-likelihoods", {

@@ -1,0 +1,306 @@
+# The RTS engine (Carlson et al. 2016): the annealing pilot, the initial
+# iterations and final run, the Eq. 12 ladder update, Eq. 16 se, visit checks
+# and the result object. The user-facing front end is R/rts.R.
+
+# Optional start from a cheap annealing pass along the ladder ("start with
+# Z_hat_k = 1 for all k (or a better estimate, if known)", Section 2.4), made
+# with the RTS engine itself: all chains sweep at rung kk_s = 1..K (evenly
+# spread over `sweeps` sweeps, one sweep each) with AIS weights (Neal 2001)
+# updated when the rung changes; the running AIS estimate at each rung gives the
+# initial ladder log Z_hat_k (linear in beta between visited rungs), and chain
+# c keeps its state from the last sweep at or below a uniformly drawn rung, so
+# the chains start spread over the ladder instead of all at the base. These are
+# unweighted AIS states, not draws from q(x, k): rts_engine() draws their k
+# from q(k | x) under the pilot's ladder and discards a burn-in before any
+# estimate (without it the pilot start overshot by about +0.1 nats on the
+# 784 x 100 bench RBM). Returns list(X, lk (K x M: log f_k of each kept
+# state), streams, zeta (log Z_hat_k - log Z_1), sweeps).
+rts_pilot <- function(run, X, args, sweeps) {
+  K <- args$K
+  M <- args$n_chains
+  kk <- as.integer(round(seq(1, K, length.out = sweeps)))
+  target <- sample.int(K, M, replace = TRUE)
+  last <- vapply(target, function(t) max(which(kk <= t)), 0L)
+  state <- list(X = X, k = rep(kk[1] - 1L, M), streams = .Call(C_rng_streams, M))
+  ctl <- list(final = FALSE, threads = args$threads, sweeps = 1L, thin = 1L, offset = 0L,
+              step = rts_step(args$betas), moments = FALSE, lrz = log(args$prior))
+  log_w <- numeric(M)
+  lz <- numeric(sweeps)                   # running log Z_hat at rung kk[s] - log Z_1
+  X0 <- X
+  lk0 <- matrix(0, K, M)
+  for (s in seq_len(sweeps)) {
+    lz[s] <- log_sum_exp(log_w) - log(M)
+    res <- run(state, ctl)
+    keep <- last == s
+    X0[, keep] <- res$X[, keep]
+    lk0[, keep] <- res$store[, keep]
+    if (s < sweeps && kk[s + 1L] != kk[s])
+      log_w <- log_w + res$store[kk[s + 1L], ] - res$store[kk[s], ]
+    state <- list(X = res$X, k = rep(kk[min(s + 1L, sweeps)] - 1L, M), streams = res$streams)
+  }
+  zeta <- stats::approx(args$betas[kk], lz, args$betas, ties = mean, rule = 2)$y
+  if (kk[sweeps] == K) zeta[K] <- log_sum_exp(log_w) - log(M)
+  list(X = X0, lk = lk0, streams = state$streams, zeta = zeta, sweeps = sweeps)
+}
+
+# The spacing of an evenly spaced ladder (the C engines then use a cheaper
+# recursion), else 0.
+rts_step <- function(betas) {
+  K <- length(betas)
+  db <- diff(betas)
+  if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
+}
+
+# k | x for every chain (Eq. 7): lk is K x M, log f_k(x_c) for each chain's
+# current state; returns 0-based temperatures drawn from
+# q(k | x) proportional to f_k(x) r_k / Z_hat_k under the ladder zeta.
+rts_draw_k <- function(lk, log_r, zeta) {
+  W <- lk + (log_r - zeta)
+  W <- exp(W - rep(apply(W, 2L, max), each = nrow(W)))
+  P <- apply(W, 2L, cumsum)
+  P <- matrix(P, nrow(W))
+  u <- stats::runif(ncol(W)) * P[nrow(W), ]
+  as.integer(pmin(colSums(P <= rep(u, each = nrow(W))), nrow(W) - 1L))
+}
+
+# The model-independent part: (burn-in after the pilot,) initial iterations,
+# then the final run in chunks. run(state, control) advances list(X, k
+# (0-based), streams) by control$sweeps sweeps and returns list(X, k, streams,
+# acc (K x 6 x M), store, store_k); with thin = sweeps, store holds log f_k(x)
+# of the last sweep's x (K x M), from which every stage after the first
+# starts with k drawn from q(k | x) under that stage's ladder (Eq. 7), so each
+# stage starts from the joint q(x, k) of its ladder as far as x is at
+# equilibrium (the paper restarts the initial iterations with uniform k,
+# Section 2.4; doing so before the final run biased short runs low, issue 14).
+# Without a pilot the first stage has no ladder but Z_hat_k = Z_1 and the
+# chains start from the base with uniformly drawn k, as in the paper (starting
+# them all at k = 1 instead, with k from q(k | x) thereafter, left the 784 x 20
+# test RBM 15 nats low in one of four seeds).
+rts_engine <- function(run, X, log_z1, args) {
+  K <- args$K
+  M <- args$n_chains
+  log_r <- log(args$prior)
+  zeta <- numeric(K)            # log Z_hat_k - log Z_1
+  step <- rts_step(args$betas)
+  pilot <- args$pilot
+  if (is.null(pilot)) {
+    streams <- .Call(C_rng_streams, M)
+    state <- list(X = X, k = sample.int(K, M, replace = TRUE) - 1L, streams = streams)
+  } else {
+    zeta <- pilot$zeta
+    state <- list(X = pilot$X, k = rts_draw_k(pilot$lk, log_r, zeta), streams = pilot$streams)
+  }
+  ctl <- function(sweeps, thin = 0L, offset = 0L, final = FALSE)
+    list(final = final, threads = args$threads, sweeps = as.integer(sweeps), thin = as.integer(thin),
+         offset = as.integer(offset), step = step, moments = any(c("ti", "ti_rb") %in% args$estimators),
+         lrz = log_r - zeta)
+  burn_in <- if (is.null(pilot)) 0L else args$burn_in
+  if (burn_in > 0L) {   # discarded: the pilot's AIS states are not weighted draws
+    res <- run(state, ctl(burn_in, thin = burn_in))
+    state <- list(X = res$X, k = rts_draw_k(res$store, log_r, zeta), streams = res$streams)
+  }
+  total <- burn_in + args$init_iter * args$init_sweeps + args$sweeps
+  pb <- progress_bar(args$progress, total)
+  done <- burn_in
+  init_c <- init_z <- init_lz <- init_se <- matrix(NA_real_, 0, K)
+  max_dev <- numeric(0)
+  converged <- FALSE
+  for (it in seq_len(args$init_iter)) {
+    res <- run(state, ctl(args$init_sweeps, thin = args$init_sweeps))
+    chat <- rowSums(res$acc[, 1L, , drop = FALSE]) / (M * args$init_sweeps)
+    init_c <- rbind(init_c, chat)
+    init_z <- rbind(init_z, zeta + log_z1)
+    zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12
+    init_lz <- rbind(init_lz, log_z1 + zeta)
+    init_se <- rbind(init_se, rts_se(res$acc))                               # Eq. 16
+    max_dev <- c(max_dev, max(abs(args$prior - chat)))
+    state <- list(X = res$X, k = rts_draw_k(res$store, log_r, zeta), streams = res$streams)
+    done <- done + args$init_sweeps
+    pb$update(done)
+    if (max_dev[it] < args$tol / K) {
+      converged <- TRUE
+      break
+    }
+  }
+  # final run, in pieces of the chains when asked (see scale_out): the
+  # ladder zeta is shared, so the per-chain accumulators pool exactly
+  thin <- if ("mbar" %in% args$estimators)
+    max(1L, as.integer(ceiling(args$sweeps * M / args$mbar_samples))) else 0L
+  # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
+  # units of work (64 per unit and chain-sweep, a rough cost), so that
+  # interrupts and time limits are honoured between calls within a second
+  budget <- getOption("logz.chunk_work", 5e7)
+  per_sweep <- 64 * as.double(nrow(X)) * M
+  n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
+  ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
+  final_run <- function(state, update) {
+    acc <- array(0, c(K, 6L, ncol(state$X)))
+    store <- list()
+    store_k <- list()
+    chat <- matrix(NA_real_, K, length(ends) - 1L)   # cumulative sum of q per chunk
+    for (i in seq_len(length(ends) - 1L)) {
+      res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
+      state <- list(X = res$X, k = res$k, streams = res$streams)
+      acc <- acc + res$acc
+      if (ncol(res$store)) {
+        store[[length(store) + 1L]] <- res$store
+        store_k[[length(store_k) + 1L]] <- res$store_k
+      }
+      chat[, i] <- rowSums(acc[, 1L, , drop = FALSE])
+      update(ends[i + 1L] - ends[i])
+    }
+    list(acc = acc, store = store, store_k = store_k, chat = chat, state = state)
+  }
+  pieces <- if (is.null(args$pieces)) 1L else args$pieces
+  if (pieces > 1L) {
+    cols <- split(seq_len(M), rep(seq_len(pieces), piece_sizes(M, pieces)))
+    parts <- run_pieces(M, pieces, function(size, i)
+      final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
+                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL),
+      args$progress)
+    fin <- list(acc = array(unlist(lapply(parts, `[[`, "acc")), c(K, 6L, M)),
+                store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
+                store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),
+                chat = Reduce(`+`, lapply(parts, `[[`, "chat")),
+                state = list(X = do.call(cbind, lapply(parts, function(p) p$state$X)),
+                             k = unlist(lapply(parts, function(p) p$state$k)),
+                             streams = do.call(cbind, lapply(parts, function(p) p$state$streams))))
+    pb$update(total)
+  } else {
+    fin <- final_run(state, function(n) {
+      done <<- done + n
+      pb$update(done)
+    })
+  }
+  acc <- fin$acc
+  store <- fin$store
+  store_k <- fin$store_k
+  state <- fin$state
+  trace <- data.frame(sweep = ends[-1], log_z = log_z1 + zeta[K] + log_r[1] - log_r[K] +
+                        log(fin$chat[K, ]) - log(fin$chat[1, ]))
+  pb$close()
+  list(acc = acc, zeta = zeta, store = do.call(cbind, store),
+       store_k = unlist(store_k), trace = trace,
+       init = list(c_hat = unname(init_c), log_z_hat = unname(init_z),
+                   log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
+                   converged = converged),
+       n_init = length(max_dev), state = state)
+}
+
+# Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that
+# underflowed are floored so that an early iteration cannot give -Inf.
+rts_update_ladder <- function(zeta, chat, log_r) {
+  lc <- log(pmax(chat, 1e-300))
+  zeta + (log_r[1] - log_r) + (lc - lc[1])
+}
+
+# Eq. 16 with the (co)variances of c_hat across chains.
+rts_se <- function(acc) {
+  cm <- acc[, 1L, ] / rep(colSums(acc[, 1L, , drop = FALSE]), each = dim(acc)[1])
+  cm <- matrix(cm, dim(acc)[1])
+  M <- ncol(cm)
+  if (M < 2L) return(rep(NA_real_, nrow(cm)))
+  c_bar <- rowMeans(cm)
+  dev <- cm - c_bar
+  v <- rowSums(dev^2) / (M - 1) / M
+  cov1 <- drop(dev %*% dev[1, ]) / (M - 1) / M
+  sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
+}
+
+# A final run that left some temperatures nearly unvisited (c_hat_k well below
+# r_k) means the ladder guess was still far from the truth, and Eq. 16 then
+# understates the error (bench/rts_hard.R: 37 nats low at 10^4 sweeps from the
+# paper's start on a hard RBM, where beta = 1 was never visited). Warns and
+# returns the flag (character(0) when none).
+rts_check_visits <- function(c_hat, prior, floor = 0.1) {
+  ratio <- c_hat / prior
+  if (all(is.finite(ratio)) && min(ratio) >= floor) return(character(0))
+  k <- which.min(ratio)
+  warning(sprintf(paste0(
+    "The final run visited temperature k = %d (and maybe others) %s times less than the prior ",
+    "asks (c_hat_k / r_k = %.3g): the ladder guess was still far off, and log Z and its se ",
+    "are unreliable. Use more initial iterations (`init_iter`, `init_sweeps`) or start ",
+    "from the annealing pilot (`pilot_sweeps`)."),
+    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]),
+    call. = FALSE)
+  sprintf("visit deficit: c_hat_k / r_k = %.3g < %g at k = %d", ratio[k], floor, k)
+}
+
+# Outlier chains: per temperature, the share of the pooled c_hat_k (sum of
+# q(k | x) over sweeps) that the largest single chain holds. One chain holding
+# more than `limit` of some c_hat_k means that the estimate at that k rests on
+# one chain's state (bench/rts_hard.R: a chain stuck at beta ~ 1 in a state 78
+# nats below log Z held 71% of c_hat_K, and log Z came out 1.25 nats high).
+# Returns list(table (data frame chain, k, share: each outlier chain once, at
+# its largest share), flag).
+rts_chain_shares <- function(acc, limit = 0.5) {
+  q <- matrix(acc[, 1L, ], dim(acc)[1])   # K x M
+  M <- ncol(q)
+  tot <- rowSums(q)
+  share <- q / ifelse(tot > 0, tot, 1)
+  top <- max.col(share, ties.method = "first")
+  top_share <- share[cbind(seq_len(nrow(q)), top)]
+  hit <- which(top_share > limit & tot > 0)
+  none <- data.frame(chain = integer(0), k = integer(0), share = numeric(0))
+  if (M < 3L || !length(hit)) return(list(table = none, flag = character(0)))
+  d <- data.frame(chain = top[hit], k = hit, share = top_share[hit])
+  d <- d[order(-d$share), , drop = FALSE]
+  d <- d[!duplicated(d$chain), , drop = FALSE]
+  rownames(d) <- NULL
+  warning(sprintf(paste0(
+    "Outlier chain%s: chain %s holds %.0f%% (> %.0f%%) of the pooled c_hat_k at k = %d%s; ",
+    "the estimate rests on one chain's state and its se is unreliable. Run more sweeps or ",
+    "chains; see attr(fit$diagnostics, \"outlier_chains\")."),
+    if (nrow(d) > 1L) "s" else "", paste(d$chain, collapse = ", "), 100 * d$share[1],
+    100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else ""), call. = FALSE)
+  list(table = d, flag = sprintf(
+    "outlier chain: chain %d holds %.0f%% > %.0f%% of c_hat_k at k = %d", d$chain[1],
+    100 * d$share[1], 100 * limit, d$k[1]))
+}
+
+new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
+                           extra = list()) {
+  K <- args$K
+  log_r <- log(args$prior)
+  which <- args$estimators
+  ladders <- rts_ladders(res$acc, res$zeta, log_r, log_z1, args$betas, which)
+  if ("mbar" %in% which && !is.null(res$store) && ncol(res$store))
+    ladders$mbar <- rts_mbar(res$store, res$store_k, log_z1, init = ladders$rts)
+  se_k <- rts_se(res$acc)
+  s <- rowSums(res$acc, dims = 2L)
+  log_z_k <- data.frame(k = seq_len(K), beta = args$betas, prior = args$prior,
+                        log_z = ladders$rts, se = se_k, c_hat = s[, 1] / sum(s[, 1]),
+                        log_z_hat = res$zeta + log_z1)
+  for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- ladders[[nm]]
+  jse <- rts_jackknife_se(res$acc, res$zeta, log_r, log_z1, args$betas,
+                          setdiff(which, c("rts", "mbar")))
+  est_names <- names(ladders)
+  estimates <- data.frame(
+    estimator = est_names,
+    log_z = vapply(ladders, function(x) x[K], 0),
+    se = vapply(est_names, function(nm) {
+      if (nm == "rts") se_k[K] else if (!is.null(jse) && nm %in% names(jse)) jse[[nm]]
+      else NA_real_
+    }, 0), row.names = NULL)
+  flags <- rts_check_visits(log_z_k$c_hat, args$prior)
+  shares <- rts_chain_shares(res$acc)
+  flags <- c(flags, shares$flag)
+  diagnostics <- res$trace
+  attr(diagnostics, "outlier_chains") <- shares$table
+  M <- args$n_chains
+  n_burn <- if (is.null(args$pilot)) 0 else args$burn_in
+  n_init <- res$n_init
+  n_pilot <- if (is.null(args$pilot)) 0 else args$pilot$sweeps
+  new_logz_estimate(c(list(
+    log_z = ladders$rts[K], se = se_k[K], log_z_k = log_z_k, estimates = estimates,
+    log_z1 = log_z1, betas = args$betas, prior = args$prior, init = res$init,
+    method = method, time = time,
+    counts = c(gibbs_sweeps = M * (n_pilot + n_burn + n_init * args$init_sweeps + args$sweeps),
+               chains = M, K = K, init_iterations = n_init, sweeps = args$sweeps,
+               pilot_sweeps = n_pilot, burn_in_sweeps = n_burn),
+    pilot = if (!is.null(args$pilot)) list(log_z_hat = args$pilot$zeta + log_z1),
+    converged = isTRUE(res$init$converged),
+    pieces = if (!is.null(args$pieces) && args$pieces > 1L) args$pieces,
+    diagnostics = diagnostics, seed = seed, call = call, flags = flags), extra), "logz_rts")
+}
+

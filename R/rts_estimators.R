@@ -1,0 +1,105 @@
+# The comparators computed from the same final RTS run: TS, TI (Riemann,
+# trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18) and their jackknife se.
+
+# All estimators from the final run's accumulators (K x 6 x M array: sum q,
+# sum q D, counts, sum D, sum D^2, sum D2 per chain), as ladders of log Z_k.
+rts_ladders <- function(acc, zeta, log_r, log_z1, betas, which) {
+  K <- length(betas)
+  s <- rowSums(acc, dims = 2L)   # K x 6
+  out <- list()
+  if ("rts" %in% which)
+    out$rts <- log_z1 + rts_update_ladder(zeta, s[, 1] / sum(s[, 1]), log_r)
+  if ("ts" %in% which) {
+    cnt <- s[, 3] + 0.1
+    out$ts <- log_z1 + zeta + (log_r[1] - log_r) + log(cnt) - log(cnt[1])
+  }
+  db <- diff(betas)
+  if ("ti" %in% which) {
+    n <- s[, 3]
+    ok <- n > 0
+    E <- V <- rep(NA_real_, K)
+    E[ok] <- s[ok, 4] / n[ok]
+    V[ok] <- pmax(s[ok, 5] / n[ok] - E[ok]^2, 0) + s[ok, 6] / n[ok]
+    if (sum(ok) >= 2L) {
+      E[!ok] <- stats::approx(betas[ok], E[ok], betas[!ok], rule = 2)$y
+      V[!ok] <- stats::approx(betas[ok], V[ok], betas[!ok], rule = 2)$y
+    } else if (sum(ok) == 1L) {
+      E[] <- E[ok]
+      V[] <- V[ok]
+    }
+    trap <- cumsum(c(0, db * (E[-1] + E[-K]) / 2))
+    out$ti_riemann <- log_z1 + cumsum(c(0, db * E[-1]))
+    out$ti_trapezoid <- log_z1 + trap
+    out$ti_friel <- log_z1 + trap - cumsum(c(0, db^2 * (V[-1] - V[-K]) / 12))
+  }
+  if ("ti_rb" %in% which) {
+    E <- s[, 2] / s[, 1]
+    out$ti_rb <- log_z1 + cumsum(c(0, db * (E[-1] + E[-K]) / 2))
+  }
+  out
+}
+
+# MBAR (Shirts & Chodera 2008; the paper's Eq. 18) by Newton's method on the
+# stored samples: U (K x S) holds log f_k(x_s), N_k the number of stored
+# samples whose k was k. Returns the ladder log Z_k (log Z_1 = log_z1).
+rts_mbar <- function(U, store_k, log_z1, init = NULL, max_iter = 100L) {
+  K <- nrow(U)
+  N <- tabulate(store_k + 1L, K)
+  A <- which(N > 0)
+  UA <- U[A, , drop = FALSE]
+  lN <- log(N[A])
+  g <- if (is.null(init)) numeric(length(A)) else init[A] - init[A[1]]
+  col_lse <- function(L) {
+    mx <- apply(L, 2L, max)
+    mx + log(colSums(exp(L - rep(mx, each = nrow(L)))))
+  }
+  objective <- function(g) {
+    sum(col_lse(UA - g + lN)) + sum(N[A] * g)
+  }
+  f <- objective(g)
+  for (it in seq_len(max_iter)) {
+    if (length(A) < 2L) break
+    L <- UA - g + lN
+    P <- exp(L - rep(col_lse(L), each = nrow(L)))
+    grad <- N[A] - rowSums(P)
+    if (max(abs(grad)) < 1e-9 * ncol(U)) break
+    Hs <- diag(rowSums(P), length(A)) - tcrossprod(P)
+    free <- -1L
+    step <- tryCatch(solve(Hs[free, free, drop = FALSE], grad[free]),
+                     error = function(e) grad[free] / pmax(diag(Hs)[free], 1e-12))
+    t <- 1
+    repeat {
+      gn <- g
+      gn[free] <- g[free] - t * step
+      fn <- objective(gn)
+      if (is.finite(fn) && fn <= f + 1e-12 * abs(f)) break
+      t <- t / 2
+      if (t < 1e-10) break
+    }
+    if (t < 1e-10) break
+    g <- gn
+    f <- fn
+  }
+  logden <- col_lse(UA - g + lN)
+  gall <- col_lse(t(U - rep(logden, each = K)))
+  log_z1 + gall - gall[1]
+}
+
+# Estimates at beta = 1 from chain groups removed one at a time (delete-a-group
+# jackknife) for the accumulator-based estimators.
+rts_jackknife_se <- function(acc, zeta, log_r, log_z1, betas, which, groups = 20L) {
+  M <- dim(acc)[3]
+  B <- min(groups, M)
+  if (B < 2L || !length(which)) return(NULL)
+  g <- rep_len(seq_len(B), M)
+  K <- length(betas)
+  est <- sapply(seq_len(B), function(b) {
+    l <- rts_ladders(acc[, , g != b, drop = FALSE], zeta, log_r, log_z1, betas, which)
+    vapply(l, function(x) x[K], 0)
+  })
+  est <- matrix(est, ncol = B)
+  rownames(est) <- names(rts_ladders(acc[, , 1L, drop = FALSE], zeta, log_r, log_z1, betas,
+                                     which))
+  apply(est, 1L, function(x) sqrt((B - 1) / B * sum((x - mean(x))^2)))
+}
+
