@@ -13,30 +13,58 @@
 #' Variants:
 #' \describe{
 #'   \item{`"rm"`}{Resample-Move with R particles throughout (Algorithm 1).}
-#'   \item{`"arm"`}{Adaptive Resample-Move (Algorithm 2): while
-#'     \eqn{\gamma = R_{eff} / R_n} is below `gamma_threshold` (at most `i_max`
-#'     times), the last generated set is copied and moved once more by the
-#'     kernel, appended to the pool, the pool reweighted as
-#'     \eqn{(R_n / (R_n + R)) \tilde\rho} and \eqn{(R / (R_n + R)) \tilde w}
-#'     and re-smoothed; an expanded pool is always resampled back to R.
-#'     With `gamma_threshold = 0` it is exactly `"rm"` (same random numbers).
-#'     The paper's pseudo-code is damaged in the text; this reading keeps the R
-#'     particles already moved as the first block (a literal reading may start
-#'     the pool empty, dropping that block). For particles that target
-#'     \eqn{p_n}, \eqn{\gamma} estimates \eqn{1 / (1 + v_n)} with \eqn{v_n} the
-#'     relative variance of \eqn{W} under \eqn{p_n}, which does not grow with
-#'     \eqn{R_n}: the loop mostly runs to `i_max`, so ARM spends
-#'     \eqn{(i_{max} + 1) R} particles on the iterations whose estimated
-#'     \eqn{v_n} exceeds \eqn{1 / \gamma_{thr} - 1} (diagnostic column `gamma0`
-#'     against `gamma`).}
-#'   \item{`"anticipate"`}{ARM-anticipate: before a copy is moved, each
-#'     particle with \eqn{N_r = \lfloor R \tilde w_{n+1}^r \rfloor > 0} is split into
-#'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r} (Section 3.2).}
+#'   \item{`"arm"`}{Adaptive Resample-Move (Algorithm 2): while the stopping
+#'     `rule` (below) is not met (at most `i_max` times), the last generated
+#'     set is copied and moved once more by the kernel, appended to the pool,
+#'     the pool reweighted as \eqn{(R_n / (R_n + R)) \tilde\rho} and
+#'     \eqn{(R / (R_n + R)) \tilde w} and re-smoothed; an expanded pool is
+#'     always resampled back to R. With `gamma_threshold = 0` it is exactly
+#'     `"rm"` (same random numbers). The paper's pseudo-code is damaged in the
+#'     text; this reading keeps the R particles already moved as the first
+#'     block (a literal reading may start the pool empty, dropping that block).}
+#'   \item{`"anticipate"`}{ARM-anticipate (Section 3.2): each new block starts
+#'     from the R particles moved at the start of the iteration (slots of the
+#'     base set, normalised weights \eqn{\tilde w_n}); each particle with
+#'     \eqn{N_r = \lfloor R \tilde w_{n+1}^r \rfloor > 0} is split into
+#'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r}, the others are kept
+#'     once, and the block is moved. A block thus holds at most 2R particles
+#'     (\eqn{\sum_r N_r \le R}), as the paper's \eqn{S = R + \sum_r N_r}
+#'     says; an earlier version split the last block by its own size, so blocks
+#'     grew geometrically (pools of thousands of particles at R = 100).}
 #'   \item{`"reseed"`}{ARM-reseed: the new set is
 #'     \eqn{S = \max((1 - \gamma/\gamma_{thr}) R, 100)} particles drawn from the
 #'     current set by their weights and moved `reseed_steps` times, with weights
 #'     1/S (a generic stand-in for the paper's independent sampler).}
 #' }
+#'
+#' The stopping rule of the generate loop (`rule`), two readings of Section 3.1.
+#' The text defines \eqn{\gamma^{(i)} = R_{eff,n}^{(i)} / R_n^{(i)}} and loops
+#' "until \eqn{\gamma^{(i)} > \gamma_{thr}}, or until a maximum number of
+#' iterations \eqn{i_{max}}", and reports that "experimentally the average number
+#' of particles is much smaller, with \eqn{R_{tot}/(N-1) \approx 1.5R} for
+#' Section 4's results". The two cannot both hold on a problem like the paper's:
+#' \describe{
+#'   \item{`"per_block"`}{the text's rule: stop when
+#'     \eqn{R_{eff} / R_n \ge \gamma_{thr}}. For particles that target
+#'     \eqn{p_n}, \eqn{R_{eff}/R_n} estimates \eqn{1 / (1 + v_n)} with
+#'     \eqn{v_n} the relative variance of \eqn{W} under \eqn{p_n}, which does
+#'     not grow with \eqn{R_n}: wherever \eqn{v_n > 1/\gamma_{thr} - 1} the
+#'     loop runs to `i_max` and spends \eqn{(1 + i_{max}) R} particles. On the
+#'     767-point MNIST 3-vs-5 problem (`bench/arm_gpc_n767.R`) about 80 of 766
+#'     iterations are such, and the cost is 5.8 R per iteration at
+#'     \eqn{i_{max} = 50}, not 1.5 R.}
+#'   \item{`"pool_ess"` (default)}{stop when the pool's ESS reaches
+#'     \eqn{\gamma_{thr} R}: the pool already holds \eqn{R_n \ge R} particles,
+#'     and the loop adds blocks until it is worth \eqn{\gamma_{thr} R}
+#'     independent ones. The first test (\eqn{R_n = R}) is the same as the
+#'     text's; the loop ends after about \eqn{\gamma_{thr} / \gamma^{(0)}}
+#'     blocks, so the cost stays near the paper's 1.5 R per iteration (1.3 R
+#'     measured on the problem above). Default because at equal work it gave
+#'     the smaller sd of log Z there (see `vignette("arm")` and
+#'     `bench/arm_gpc_fig2.out`).}
+#' }
+#' The diagnostic columns `gamma0` (\eqn{R_{eff}/R} of the R moved particles)
+#' and `gamma` (\eqn{R_{eff}/R_n} of the final pool) are reported under both.
 #'
 #' The three sequences (methods):
 #' \describe{
@@ -46,7 +74,13 @@
 #'     of the four-line slice update (Appendix A.2); smooth weight
 #'     \eqn{\Phi(y_{n+1} m / \sigma)} with the Gaussian conditional of
 #'     \eqn{z_{n+1}}; \eqn{S = (K + I)^{-1}} grown by the O(n^2) block inverse
-#'     (Appendix A.3). Default order: the rows of the data.}
+#'     (Appendix A.3). The Gibbs sweep visits the latent variables in a fresh
+#'     random order each sweep (Appendix A.1). Default order of the data: a
+#'     random permutation drawn from R's RNG (so [set.seed()] reproduces it;
+#'     stored in `order`); data sorted by class otherwise make the run spend
+#'     far more particles around the class change (on Sonar, ARM's
+#'     particle-moves rose from about 200,000 to 300,000). Pass `order =
+#'     seq_len(model$n)` for the rows as given.}
 #'   \item{`ising`}{Hot coupling: spins added one at a time; move =
 #'     `move_steps` Gibbs sweeps over the spins added so far; smooth weight
 #'     \eqn{\sum_{s} \exp(s\,h)} summing the new spin with its local field
@@ -65,8 +99,11 @@
 #' @param model an [rbm()], [ising()] or [gpc()] model.
 #' @param particles the base number of particles R (>= 2).
 #' @param variant `"arm"`, `"rm"`, `"anticipate"` or `"reseed"` (see Details).
-#' @param gamma_threshold expand the particle set while \eqn{\gamma =
-#'   R_{eff} / R_n} is below this, in \[0, 1\] (0.7 in the paper).
+#' @param gamma_threshold \eqn{\gamma_{thr}} of the stopping `rule`, in \[0, 1\]
+#'   (0.7 in the paper).
+#' @param rule the generate loop's stopping rule: `"pool_ess"` (stop when the
+#'   pool's ESS reaches `gamma_threshold` times R) or `"per_block"` (the
+#'   paper's text: stop when ESS / R_n reaches `gamma_threshold`); see Details.
 #' @param i_max maximum number of expansions per iteration (>= 0).
 #' @param ess_threshold resample when the ESS is below this fraction of the
 #'   particles, in \[0, 1\] (0.9 in the paper's GP experiments).
@@ -92,7 +129,7 @@
 #'   [logz_estimate]) with `log_z`, `se` (`NA` for one run), `sd` (standard
 #'   deviation of log Z over the runs), `log_z_runs`, `time` (seconds, all
 #'   runs), `time_runs`, `method`, `variant`, `particles` (R), `order`,
-#'   `counts` (`particle_moves`: particle-sweeps over all runs, per run
+#'   `rule`, `counts` (`particle_moves`: particle-sweeps over all runs, per run
 #'   `particle_moves_per_run`, `iterations` N, `particles`, `expansions`,
 #'   `resamples`), `diagnostics` (data frame, one row per run and iteration:
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
@@ -103,7 +140,13 @@
 #'   `logz_unreliable`) when below 0.1 (see [logz_reliability]), and
 #'   `se_note` (why there is no se with one run: use `repeats = 4`).
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
-#'   number >= 2; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
+#'   number >= 2, or a particle store larger than the memory available (the
+#'   message gives the bytes needed; the limit is `getOption("logz.max_bytes")`,
+#'   else the system's available memory where known, else 16 GiB), also when an
+#'   expansion would grow the pool past it; smooth weights that overflow
+#'   (non-finite \eqn{\log W}, or \eqn{|\log W| > 10^{15}} where weights can
+#'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
+#'   particle; `rule` not one of the two; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
 #'   numbers in range; `order` not a permutation of `1..N`.
 #' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
@@ -134,21 +177,23 @@ arm.default <- function(model, ...) {
 #' @rdname arm
 #' @export
 arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
-                    gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
+                    rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, ...) {
   check_dots_used(...)
-  order <- arm_order(order, model$n)
+  seed <- rng_state()
+  order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
-  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
+  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
+          seed = seed)
 }
 
 #' @rdname arm
 #' @export
 arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
-                      gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
+                      rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
   check_dots_used(...)
@@ -165,14 +210,14 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
              nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
              hi = model$values[2])
   spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm)
-  arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
+  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
 }
 
 #' @rdname arm
 #' @export
 arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
-                    gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
+                    rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, base = NULL, ...) {
   check_dots_used(...)
@@ -184,8 +229,9 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
                cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                          b = as.double(model$b)))
-  out <- arm_fit(spec, match.call(), particles, arm_variant(variant), gamma_threshold, i_max,
-                 ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
+  out <- arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule),
+                 gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
+                 progress, workers, seed = seed)
   if (is.null(base)) out else with_base(out, base, seed)
 }
 
@@ -196,6 +242,13 @@ arm_variant <- function(variant) {
                          paste0('"', choices, '"', collapse = ", "), describe(variant))))
 }
 
+arm_rule <- function(rule) {
+  choices <- c("pool_ess", "per_block")
+  tryCatch(match.arg(rule, choices), error = function(e)
+    stop_no_call(sprintf("`rule` must be one of %s, not %s.",
+                         paste0('"', choices, '"', collapse = ", "), describe(rule))))
+}
+
 arm_order <- function(order, N) {
   if (is.null(order)) return(seq_len(N))
   if (!is.numeric(order) || length(order) != N || anyNA(order) ||
@@ -204,9 +257,11 @@ arm_order <- function(order, N) {
   as.integer(order)
 }
 
-arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_threshold,
-                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL) {
+arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
+                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
+                    seed = rng_state()) {
   R <- check_count(particles, "particles", min = 2L)
+  arm_check_memory(spec, R, R, "particles")
   gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
   i_max <- check_count(i_max, "i_max", min = 0L)
   ess_threshold <- check_number(ess_threshold, "ess_threshold", lower = 0, upper = 1)
@@ -215,10 +270,10 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
   reseed_steps <- check_count(reseed_steps, "reseed_steps")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
-  seed <- rng_state()
+  force(seed)
   t_all <- proc.time()[["elapsed"]]
   pb <- progress_bar(progress, repeats * spec$N)
-  ctl <- list(R = R, variant = variant, gthr = gamma_threshold, i_max = i_max,
+  ctl <- list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
               ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
               threads = threads)
   one_run <- function(update) {
@@ -250,7 +305,7 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
     log_z_runs = lz,
     method = c(arm = "ARM", rm = "RM", anticipate = "ARM-anticipate",
                reseed = "ARM-reseed")[[variant]],
-    variant = variant, particles = R, gamma_threshold = gamma_threshold, order = spec$order,
+    variant = variant, rule = rule, particles = R, gamma_threshold = gamma_threshold, order = spec$order,
     time = proc.time()[["elapsed"]] - t_all, time_runs = vapply(runs, `[[`, 0, "time"),
     counts = c(particle_moves = sum(moves), particle_moves_per_run = mean(moves),
                iterations = spec$N, particles = R, repeats = repeats,
@@ -262,6 +317,35 @@ arm_fit <- function(spec, call, particles, variant, gamma_threshold, i_max, ess_
     flags = if (is.finite(min_gamma) && min_gamma < 0.1)
       sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
   warn_unreliable(out)
+}
+
+# Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
+# an MRG32k3a stream; R: about ten doubles per particle in the driver), against
+# getOption("logz.max_bytes"), else MemAvailable of /proc/meminfo, else 16 GiB.
+arm_check_memory <- function(spec, cap, R, what) {
+  H <- if (spec$type == 3L) ncol(spec$cm$W) else 0
+  need <- as.double(cap) * (8 * (spec$N + H) + 48 + 80)
+  limit <- getOption("logz.max_bytes")
+  if (is.null(limit)) limit <- mem_available()
+  if (need > limit) {
+    msg <- if (what == "particles")
+      sprintf("`particles` = %.0f needs about %s for the particle store (%d variables), more than the %s available.",
+              as.double(R), format_bytes(need), spec$N, format_bytes(limit))
+    else sprintf("the ARM pool would grow to %.0f particles (%s), more than the %s available; lower `particles` or `i_max`.",
+                 as.double(cap), format_bytes(need), format_bytes(limit))
+    stop_no_call(msg)
+  }
+  invisible(need)
+}
+
+mem_available <- function() {
+  m <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character())
+  m <- grep("^MemAvailable:", m, value = TRUE)
+  if (length(m)) as.double(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", m)) * 1024 else 16 * 2^30
+}
+
+format_bytes <- function(b) {
+  if (b >= 2^30) sprintf("%.1f GiB", b / 2^30) else sprintf("%.1f MiB", b / 2^20)
 }
 
 # log of the ESS (sum w)^2 / sum w^2 from log weights
@@ -295,35 +379,39 @@ arm_once <- function(spec, ctl, tick) {
       .Call(C_arm_move, ptr, 0L, R, ctl$steps, ctl$threads)
       moves <- moves + R * ctl$steps
     }
-    lW <- .Call(C_arm_smooth, ptr, 0L, R)
+    lW <- arm_check_smooth(.Call(C_arm_smooth, ptr, 0L, R), k)
     lw <- lW + log(w)
-    gamma <- exp(log_ess(lw)) / R
+    gamma <- arm_check_gamma(exp(log_ess(lw)) / R, k)
     gamma0 <- gamma
     Rn <- R
-    if (variant != "rm" && n > 0L && gamma < ctl$gthr && ctl$i_max > 0L) {
+    # "per_block": ESS / R_n >= gamma_thr; "pool_ess": ESS >= gamma_thr R
+    done <- function(gamma, Rn) if (ctl$rule == "pool_ess") gamma * Rn >= ctl$gthr * R
+                                else gamma >= ctl$gthr
+    if (variant != "rm" && n > 0L && !done(gamma, Rn) && ctl$i_max > 0L) {
       pool_w <- w
       pool_lW <- lW
-      blk <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
+      blk <- base <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
       i <- 0L
-      while (gamma < ctl$gthr && i < ctl$i_max) {
-        nb <- arm_new_block(variant, blk, w, R, gamma, ctl$gthr)
+      while (!done(gamma, Rn) && i < ctl$i_max) {
+        nb <- arm_new_block(variant, blk, base, w, R, gamma, ctl$gthr)
         S <- length(nb$src)
         if (Rn + S > cap) {
           cap <- Rn + S
+          arm_check_memory(spec, cap, R, "pool")
           .Call(C_arm_reserve, ptr, cap)
         }
         .Call(C_arm_copy, ptr, as.integer(nb$src), Rn)
         st <- if (variant == "reseed") ctl$reseed_steps else ctl$steps
         .Call(C_arm_move, ptr, Rn, Rn + S, st, ctl$threads)
         moves <- moves + S * st
-        lWn <- .Call(C_arm_smooth, ptr, Rn, Rn + S)
+        lWn <- arm_check_smooth(.Call(C_arm_smooth, ptr, Rn, Rn + S), k)
         pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
         pool_lW <- c(pool_lW, lWn)
         blk <- list(slots = Rn + seq_len(S) - 1L, w = nb$w, lW = lWn)
         Rn <- Rn + S
         i <- i + 1L
         lw <- pool_lW + log(pool_w)
-        gamma <- exp(log_ess(lw)) / Rn
+        gamma <- arm_check_gamma(exp(log_ess(lw)) / Rn, k)
       }
       expansions <- expansions + i
     }
@@ -345,18 +433,39 @@ arm_once <- function(spec, ctl, tick) {
   list(log_z = log_z, moves = moves, expansions = expansions, trace = tr)
 }
 
+# Smooth weights must be finite or -Inf (a particle of zero weight): +Inf or
+# NaN come from overflowing model parameters.
+arm_check_smooth <- function(lW, k) {
+  if (anyNA(lW) || any(lW == Inf))
+    stop_no_call(sprintf("arm(): the smooth weights overflowed at iteration %d (log W is %s); the model's weights or fields are too large to represent.",
+                         k, if (anyNA(lW)) "NaN" else "Inf"))
+  big <- max(abs(lW[is.finite(lW)]), 0)
+  if (big > 1e15)
+    stop_no_call(sprintf("arm(): |log W| = %.3g at iteration %d is beyond double precision (> 1e15): the weights cannot be normalised; the model's weights or fields are too large.",
+                         big, k))
+  lW
+}
+
+arm_check_gamma <- function(gamma, k) {
+  if (is.na(gamma))
+    stop_no_call(sprintf("arm(): every particle has zero smooth weight at iteration %d (log W = -Inf); log Z cannot be estimated (an infeasible or numerically extreme model).", k))
+  gamma
+}
+
 # The next set of particles of the generate loop (0-based source slots and
-# normalised weights): ARM copies the last generated set; ARM-anticipate also
-# splits the promising particles; ARM-reseed draws S particles from the current
-# set (slots 0..R-1, weights w) to be moved many times.
-arm_new_block <- function(variant, blk, w, R, gamma, gthr) {
+# normalised weights): ARM copies the last generated set; ARM-anticipate splits
+# the promising particles of the base set (the R particles moved at the start of
+# the iteration: slots 0..R-1, weights w, smooth weights lW) into
+# N_r = floor(R w1_r) copies, so a block holds at most 2R particles; ARM-reseed
+# draws S particles from the base set to be moved many times.
+arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
   switch(variant,
     arm = list(src = blk$slots, w = blk$w),
     anticipate = {
-      lw1 <- blk$lW + log(blk$w)
+      lw1 <- base$lW + log(base$w)
       w1 <- exp(lw1 - log_sum_exp(lw1))
-      Nr <- pmax(floor(length(blk$w) * w1), 1)
-      list(src = rep.int(blk$slots, Nr), w = rep.int(blk$w / Nr, Nr))
+      Nr <- pmax(floor(R * w1), 1)
+      list(src = rep.int(base$slots, Nr), w = rep.int(base$w / Nr, Nr))
     },
     reseed = {
       S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
@@ -367,7 +476,8 @@ arm_new_block <- function(variant, blk, w, R, gamma, gthr) {
 #' @export
 print.logz_arm <- function(x, ...) {
   check_dots_used(...)
-  cat(sprintf("<logz_arm> %s estimate of log Z\n", x$method))
+  cat(sprintf("<logz_arm> %s estimate of log Z%s\n", x$method,
+              if (!identical(x$variant, "rm") && !is.null(x$rule)) sprintf(" (rule %s)", x$rule) else ""))
   cat(sprintf("  %s", format_log_z(x)))
   if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
   cat("\n")

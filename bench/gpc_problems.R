@@ -28,3 +28,20 @@ ionosphere_gpc <- function(n) {
   data("Ionosphere", package = "mlbench", envir = environment())
   gpc(Class ~ ., Ionosphere[seq_len(n), -2], lengthscale = 3, amplitude = 10)
 }
+# A USPS-like problem from the grey MNIST digits (mnist$grey), after the paper's
+# Figure 2 (USPS 3 vs 5, 767 points, 16 x 16 grey levels in [-1, 1], lengthscale
+# exp(4.85), amplitude exp(5.1)): the 20 x 20 box that holds MNIST's digits
+# (rows/columns 5-24) is area-averaged to 16 x 16, as USPS digits fill their
+# frame; grey 0-255 is scaled to [-1, 1]; the first n threes and fives.
+usps16 <- function(g) {
+  A <- matrix(0, 16, 20)   # area weights: output cell i covers [1.25 (i - 1), 1.25 i)
+  for (i in 1:16) for (j in 1:20)
+    A[i, j] <- max(0, min(1.25 * i, j) - max(1.25 * (i - 1), j - 1)) / 1.25
+  m <- matrix(as.integer(g), 28, 28, byrow = TRUE)[5:24, 5:24]
+  as.vector(t(A %*% m %*% t(A))) / 127.5 - 1   # row-major 16 x 16
+}
+usps35_gpc <- function(n) {
+  sel <- which(mnist$y %in% c(3, 5))[seq_len(n)]
+  d <- data.frame(y = factor(mnist$y[sel]), t(apply(mnist$grey[sel, ], 1, usps16)))
+  gpc(y ~ ., d, lengthscale = exp(4.85), amplitude = exp(5.1))
+}

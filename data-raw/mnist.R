@@ -33,8 +33,14 @@ perm <- sample.int(nrow(grey))
 x <- grey[perm, , drop = FALSE] > 0.5
 storage.mode(x) <- "integer"
 dimnames(x) <- NULL
-mnist <- list(x = x, y = as.integer(y[perm]))
+# The grey levels as raw bytes 0-255: the JSON holds k / 255 rounded to three decimals,
+# which round(255 v) recovers exactly (the 256 levels stay distinct; |255 v - k| <= 0.13).
+g255 <- round(255 * grey[perm, , drop = FALSE])
+stopifnot(max(abs(255 * grey - round(255 * grey))) < 0.2, all(g255 >= 0 & g255 <= 255),
+          identical(x == 1L, g255 >= 128))
+grey_raw <- matrix(as.raw(g255), nrow(g255))
+mnist <- list(x = x, y = as.integer(y[perm]), grey = grey_raw)
 save(mnist, file = file.path("data", "mnist.rda"), compress = "xz")
 unlink(tmp, recursive = TRUE)
-cat(sprintf("data/mnist.rda: %d digits, %d pixels, %.1f%% pixels on, %d bytes\n",
+cat(sprintf("data/mnist.rda: %d digits, %d pixels (binary x and raw grey levels), %.1f%% pixels on, %d bytes\n",
             nrow(x), ncol(x), 100 * mean(x), file.size(file.path("data", "mnist.rda"))))

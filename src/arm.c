@@ -199,18 +199,32 @@ static void gpc_grow(arm_state *s)
     s->prepared = 0;
 }
 
-/* Gibbs sweep over z_1..z_n by the 4-line slice update (Eq. A.2); v: work (n) */
-static void gpc_sweep(const arm_state *s, double *z, double *v, logz_stream *st)
+/* Gibbs sweep over z_1..z_n by the 4-line slice update (Eq. A.2), visiting the
+ * variables in a fresh random order each sweep (Appendix A.1: "for i in [n] in
+ * random order"; a Fisher-Yates shuffle from the slot's stream); v: work (n),
+ * perm: work (n) */
+static void gpc_sweep(const arm_state *s, double *z, double *v, int *perm, logz_stream *st)
 {
     int N = s->N, n = s->n;
     const double *S = s->S;
-    for (int i = 0; i < n; i++) v[i] = 0.0;
+    for (int i = 0; i < n; i++) {
+        v[i] = 0.0;
+        perm[i] = i;
+    }
+    for (int k = n - 1; k > 0; k--) {
+        int j = (int) (logz_stream_unif(st) * (k + 1));
+        if (j > k) j = k;
+        int t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+    }
     for (int j = 0; j < n; j++) {   /* v = S z, column by column */
         const double *Sj = S + (size_t) N * j;
         double zj = z[j];
         for (int i = 0; i < n; i++) v[i] += Sj[i] * zj;
     }
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < n; k++) {
+        int i = perm[k];
         const double *Si = S + (size_t) N * i;
         double sii = Si[i];
         double mu = z[i] - v[i] / sii;
@@ -314,18 +328,14 @@ static void rbm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
 
 /* ---- the steps ----------------------------------------------------------- */
 
-SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+/* one move of slots [c0, c1) (no R API: called between interrupt checks) */
+static void arm_move_range(arm_state *s, int c0, int c1, int steps, int nthreads,
+                           double *v, int *perm)
 {
-    arm_state *s = arm_get(p);
-    int c0 = asInteger(c0_), c1 = asInteger(c1_), steps = asInteger(steps_);
-    int nthreads = logz_threads(asInteger(threads_));
-    check_slots(s, c0, c1);
     int N = s->N, n = s->n;
-    if (n == 0 || steps < 1) return R_NilValue;
     if (s->type == ARM_RBM) {
         rbm_move(s, c0, c1, steps, nthreads);
     } else if (s->type == ARM_GPC) {
-        double *v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic, 16)
 #endif
@@ -335,7 +345,8 @@ SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
             tid = omp_get_thread_num();
 #endif
             for (int t = 0; t < steps; t++)
-                gpc_sweep(s, s->X + (size_t) N * c, v + (size_t) N * tid, &s->st[c]);
+                gpc_sweep(s, s->X + (size_t) N * c, v + (size_t) N * tid, perm + (size_t) N * tid,
+                          &s->st[c]);
         }
     } else {
 #ifdef _OPENMP
@@ -346,6 +357,38 @@ SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
             for (int t = 0; t < steps; t++)
                 for (int i = 0; i < n; i++) x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
         }
+    }
+}
+
+/* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
+ * (interrupts and setTimeLimit()) between chunks; each slot's result does not
+ * depend on the chunking. */
+SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = asInteger(c0_), c1 = asInteger(c1_), steps = asInteger(steps_);
+    int nthreads = logz_threads(asInteger(threads_));
+    check_slots(s, c0, c1);
+    int N = s->N, n = s->n;
+    if (n == 0 || steps < 1) return R_NilValue;
+    double per = (double) steps * n;   /* updates per slot */
+    if (s->type == ARM_GPC) per *= n;
+    else if (s->type == ARM_RBM) per *= (s->H > 0 ? s->H : 1);
+    else per *= 1.0 + (double) s->ptr[n] / n;
+    double chunk_d = 2e7 / per;
+    int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
+    double *v = NULL;
+    int *perm = NULL;
+    if (s->type == ARM_GPC) {
+        v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
+        perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
+    }
+    for (int a = c0; a < c1; a += chunk) {
+        int b = c1 - a > chunk ? a + chunk : c1;
+        const void *vmax = vmaxget();
+        arm_move_range(s, a, b, steps, nthreads, v, perm);
+        vmaxset(vmax);
+        R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     }
     return R_NilValue;
 }

@@ -18,9 +18,10 @@ test_that("ARM, RM and the variants agree with the exact orthant probability (GP
   skip_if_not_installed("mvtnorm")
   m <- arm_gpc_model(16, 1, lengthscale = 1, amplitude = 3)
   ex <- orthant(m)
-  for (v in c("arm", "rm", "anticipate", "reseed")) {
+  for (v in c("arm", "rm", "anticipate", "reseed")) for (rule in c("pool_ess", "per_block")) {
     set.seed(2)
-    fit <- arm(m, particles = 300, variant = v, i_max = 5, repeats = 8, progress = FALSE)
+    fit <- arm(m, particles = 300, variant = v, rule = rule, i_max = 5, repeats = 8,
+               progress = FALSE)
     expect_s3_class(fit, "logz_arm")
     expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
   }
@@ -47,9 +48,10 @@ test_that("ARM and RM are within tolerance of exact log Z on 15-variable Ising m
                  ising_clique(15, coupling = 0.15, field = 0.2, spins = "01"))
   for (g in models) {
     ex <- exact_log_z(g)
-    for (v in c("arm", "rm")) {
+    for (v in c("arm", "per_block", "rm")) {
       set.seed(5)
-      fit <- arm(g, particles = 300, variant = v, repeats = 6, progress = FALSE)
+      fit <- if (v == "per_block") arm(g, particles = 300, rule = v, repeats = 6, progress = FALSE)
+             else arm(g, particles = 300, variant = v, repeats = 6, progress = FALSE)
       expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
     }
   }
@@ -60,9 +62,11 @@ test_that("ARM and RM are within tolerance of exact log Z on small RBMs", {
   for (k in 1:2) {
     r <- random_rbm(12, 5, sd = 1)
     ex <- exact_log_z(r)
-    for (v in c("arm", "rm")) {
+    for (v in c("arm", "per_block", "rm")) {
       set.seed(7)
-      fit <- arm(r, particles = 300, variant = v, move_steps = 3, repeats = 6, progress = FALSE)
+      fit <- if (v == "per_block") arm(r, particles = 300, rule = v, move_steps = 3, repeats = 6,
+                                       progress = FALSE)
+             else arm(r, particles = 300, variant = v, move_steps = 3, repeats = 6, progress = FALSE)
       expect_lt(abs(fit$log_z - ex), 4 * fit$se + 0.03)
     }
   }
@@ -99,8 +103,11 @@ test_that("gamma_threshold = 0 makes ARM identical to RM under the same seed", {
 test_that("ARM expands the particle set when gamma is low and resamples back to R", {
   m <- arm_gpc_model(14, 13, lengthscale = 2, amplitude = 8)
   set.seed(14)
-  fit <- arm(m, particles = 40, i_max = 4, progress = FALSE)
+  fit <- arm(m, particles = 40, i_max = 4, rule = "per_block", progress = FALSE)
   d <- fit$diagnostics
+  # the text's rule: an expansion that stops before i_max has ESS / R_n >= 0.7
+  stopped <- d$particles > 40 & d$particles < 40 * 5
+  expect_true(all(d$gamma[stopped] >= 0.7))
   expect_gt(fit$counts[["expansions"]], 0)
   expect_true(all(d$particles %% 40 == 0))
   expect_true(all(d$particles <= 40 * 5))
@@ -144,4 +151,83 @@ test_that("arm() rejects bad input, naming the argument", {
   expect_error(arm(g, order = c(1, 1, 2, 3)), "order")
   expect_error(arm(g, variant = "nope"), "variant")
   expect_error(arm(list(a = 1)), "model")
+})
+
+test_that("the two stopping rules: pool_ess stops once the pool's ESS reaches gamma_thr R", {
+  m <- arm_gpc_model(14, 13, lengthscale = 2, amplitude = 8)
+  set.seed(14)
+  a <- arm(m, particles = 40, i_max = 20, rule = "pool_ess", progress = FALSE)
+  set.seed(14)
+  b <- arm(m, particles = 40, i_max = 20, rule = "per_block", progress = FALSE)
+  expect_identical(a$rule, "pool_ess")
+  expect_identical(b$rule, "per_block")
+  expect_identical(a$order, b$order)
+  da <- a$diagnostics
+  ex <- da$particles > 40
+  expect_true(any(ex))
+  # stopped before i_max: ESS of the pool >= 0.7 R (not 0.7 R_n)
+  st <- ex & da$particles < 40 * 21
+  expect_true(all(da$ess[st] >= 0.7 * 40))
+  expect_true(any(da$gamma[st] < 0.7))
+  # the same first test (gamma0 below 0.7) under both rules; pool_ess costs less
+  expect_true(all(da$gamma0[ex] < 0.7))
+  expect_lt(a$counts[["particle_moves"]], b$counts[["particle_moves"]])
+  expect_error(arm(m, rule = "nope"), "rule")
+})
+
+test_that("ARM-anticipate blocks hold at most 2R particles (N_r = floor(R w))", {
+  # splitting the last block by its own size instead made pools of ~1,900 here
+  m <- arm_gpc_model(20, 21, lengthscale = 2, amplitude = 10)
+  set.seed(22)
+  fit <- arm(m, particles = 30, variant = "anticipate", rule = "per_block", i_max = 6,
+             progress = FALSE)
+  d <- fit$diagnostics
+  expect_gt(fit$counts[["expansions"]], 0)
+  expect_true(all(d$particles <= 30 * (1 + 2 * 6)))
+  expect_true(any(d$particles > 30 * 7))
+})
+
+test_that("arm() on a GP classifier adds the data in a seeded random order by default", {
+  m <- arm_gpc_model(12, 23)
+  set.seed(24)
+  a <- arm(m, particles = 30, progress = FALSE)
+  set.seed(24)
+  b <- arm(m, particles = 30, progress = FALSE)
+  expect_identical(a$order, b$order)
+  expect_identical(a$log_z, b$log_z)
+  expect_setequal(a$order, seq_len(12))
+  expect_false(identical(a$order, seq_len(12)))
+  # the stored RNG state reproduces the run, order included
+  assign(".Random.seed", a$seed, envir = globalenv())
+  c2 <- arm(m, particles = 30, progress = FALSE)
+  expect_identical(c2$log_z, a$log_z)
+  set.seed(24)
+  d <- arm(m, particles = 30, order = seq_len(12), progress = FALSE)
+  expect_identical(d$order, seq_len(12))
+})
+
+test_that("arm() refuses overflowing weights and particle stores beyond memory", {
+  g <- ising_grid(3, 3, coupling = 1e300, field = 0.1)
+  expect_error(arm(g, particles = 50, progress = FALSE), "double precision")
+  g <- ising_grid(3, 3, coupling = 1e308, field = 0.1)
+  expect_error(arm(g, particles = 50, progress = FALSE), "too large")
+  expect_error(arm(ising_grid(3, 3), particles = .Machine$integer.max, progress = FALSE),
+               "particles.*needs about .* GiB")
+  # the pool's growth is checked too
+  m <- arm_gpc_model(14, 13, lengthscale = 2, amplitude = 8)
+  old <- options(logz.max_bytes = 40 * 2.5 * (14 * 8 + 128))
+  on.exit(options(old))
+  set.seed(14)
+  expect_error(arm(m, particles = 40, i_max = 4, rule = "per_block", progress = FALSE),
+               "pool would grow")
+})
+
+test_that("a time limit stops arm() inside its C loops", {
+  skip_on_cran()
+  g <- ising_grid(20, 20, coupling = 0.4)
+  f <- function() {
+    setTimeLimit(elapsed = 0.5, transient = TRUE)
+    arm(g, particles = 2e4, progress = FALSE)
+  }
+  expect_error(f(), "time limit")
 })
