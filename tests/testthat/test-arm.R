@@ -207,10 +207,10 @@ test_that("arm() on a GP classifier adds the data in a seeded random order by de
 })
 
 test_that("arm() refuses overflowing weights and particle stores beyond memory", {
-  g <- ising_grid(3, 3, coupling = 1e300, field = 0.1)
+  g <- ising_grid(3, 3, coupling = 1e298, field = 0.1)   # past 1e300 ising() refuses it
   expect_error(arm(g, particles = 50, progress = FALSE), "double precision")
-  g <- ising_grid(3, 3, coupling = 1e308, field = 0.1)
-  expect_error(arm(g, particles = 50, progress = FALSE), "too large")
+  expect_error(arm(ising_grid(3, 3, coupling = 1e308, field = 0.1), particles = 50,
+                   progress = FALSE), "too large")
   expect_error(arm(ising_grid(3, 3), particles = .Machine$integer.max, progress = FALSE),
                "particles.*needs about .* GiB")
   # the pool's growth is checked too

@@ -66,13 +66,16 @@ test_that("RBMs without hidden units: a product of Bernoullis in every sampler",
 })
 
 test_that("log-weights too large for double precision: a clear error or a correct answer", {
-  expect_error(mip_sample(ising_clique(5, coupling = 1e308), 2, progress = FALSE),
-               "`model` has log-weights too large.*Inf")
+  # past 1e300 the ising() constructor refuses them already; below, mip_sample() does
+  expect_error(mip_sample(ising_clique(5, coupling = 1e308), 2, progress = FALSE), "too large")
+  expect_error(mip_sample(ising_clique(5, coupling = 1e299), 2, progress = FALSE),
+               "`model` has log-weights too large")
   expect_error(mip_sample(ising_grid(3, 3, coupling = 1e13), 2, progress = FALSE),
                "too large for exact sampling")
   expect_error(perturb_and_map(ising(NULL, field = c(1e308, 1e308, 1)), 2, progress = FALSE),
                "too large")
-  expect_error(rejection_sample(ising(NULL, field = c(1e308, 1e308, 1)), 2), "`target`.*too large")
+  expect_error(rejection_sample(ising(NULL, field = c(1e308, 1e308, 1)), 2), "too large")
+  expect_error(rejection_sample(ising(NULL, field = c(1e299, 1e299, 1)), 2), "`target`.*too large")
   expect_error(mip_sample(mip_model(c(1e308, 1e308)), 2, progress = FALSE), "too large")
   # huge constraint coefficients (the same feasible set as x1 + x2 + x3 <= 1) and a
   # huge offset: exact frequencies
@@ -162,7 +165,8 @@ test_that("the dive heuristic (issue 19) leaves the samples exact: chi-square, e
   expect_gt(mip_chisq(s$states, mip_enumerate(mm)), 1e-3)
   # early stopped: the Theorem 2 statements still hold on average
   m <- ising_clique(10, coupling = 0.6, field = 0.5, type = "mixed")
-  r <- mip_sample(m, 300, node_limit = 3, progress = FALSE)
+  r <- suppressWarnings(mip_sample(m, 300, node_limit = 3, progress = FALSE),
+                        classes = "logz_unreliable")   # stopped early on purpose
   se <- pi / sqrt(6 * 300)
   expect_lt(mean(r$value) - 0.5772156649, exact_log_z(m) + 4 * se)
   expect_gt(mean(r$upper) - 0.5772156649, exact_log_z(m) - 4 * se)
