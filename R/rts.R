@@ -133,7 +133,7 @@
 #'     share; none with fewer than 3 chains).}
 #'   \item{`flags`, `reliable`}{as in [logz_estimate]: a visit deficit
 #'     (\eqn{\hat c_k / r_k < 0.1} at some k) and an outlier chain (one chain
-#'     holding more than 50% of some \eqn{\hat c_k}) are flagged, and warned.}
+#'     holding more than half of some \eqn{\hat c_k}) are flagged, and warned.}
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps, pilot and initial iterations
 #'     and burn-in included), `chains`, `K`, `init_iterations`, `sweeps`,
 #'     `pilot_sweeps`, `burn_in_sweeps`.}
