@@ -163,7 +163,7 @@ SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper);
 SEXP proposal_draw_call(SEXP prop, SEXP n, SEXP lower, SEXP upper);
 SEXP proposal_log_density_call(SEXP prop, SEXP x);
 
-/* ---- astar.c: A* sampling, drill-down, OS* and rejection ---------------- */
+/* ---- astar*.c: A* sampling, drill-down, OS* and rejection (astar.h) ------ */
 SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_baseline_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_log_lik_call(SEXP target, SEXP x);

@@ -7,7 +7,7 @@
  *   pairwise: v(x) = c0 + sum_i node_i(x_i) + sum_e edge_e(x_from, x_to)
  *             (tables node[2 i + x_i], edge[4 e + 2 x_from + x_to]), or
  *   linear:   v(x) = c0 + c'x if row_lo <= A x <= row_hi, else -Inf.
- * Its LP relaxation (built in R, R/mip.R) has ncol >= n columns, the first n
+ * Its LP relaxation (built in R, R/mip_problem.R) has ncol >= n columns, the first n
  * being x in [0, 1], the others auxiliary (edge indicators), and value
  * LP = glp objective + lp_c0 >= max v over the integer points.
  * The files: mip_search.c (the search), mip_cut.c (min-cut bound), mip_glpk.c

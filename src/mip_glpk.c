@@ -1,5 +1,5 @@
 /* GumbelMIP: the LP bound by GNU GLPK (the local-polytope or compact LP of
- * R/mip.R), and the two .Call routines that only need GLPK.
+ * R/mip_problem.R), and the two .Call routines that only need GLPK.
  * Without GLPK (configure did not find it) the same functions exist as stubs
  * at the end of this file; R checks logz_has_glpk() before calling them.
  *

@@ -1,0 +1,493 @@
+# A* sampling (Maddison, Tarlow & Minka 2014): targets, their bounds and the built-in examples.
+
+astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L,
+                  gaussian_mean = 5L)
+builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
+                   "nonlinear_regression")
+gauss_bound_types <- c("constant", "linear", "quadratic")
+
+#' Targets for A* sampling
+#'
+#' A target is an unnormalised density on \eqn{R^d} split as
+#' \deqn{p(x) \propto \exp(i(x) + o(x)),}
+#' where \eqn{i} is the log density of a tractable `proposal` (see
+#' [proposal]) and \eqn{o} ("`log_lik`") is a log-likelihood difference
+#' with a bounding function \eqn{M(B) \ge \sup_{x \in B} o(x)} over boxes
+#' \eqn{B} (Maddison, Tarlow & Minka 2014, Section 4). Its normalising
+#' constant is \eqn{Z = \int \exp(i(x) + o(x))\,dx = E_\nu[e^{o(X)}]}.
+#'
+#' `log_lik` is either an R function of one point, `function(x)` with `x` a
+#' numeric vector of length `d` returning one number (`-Inf` means zero
+#' density; `+Inf` and `NaN` are errors at sampling time), together with
+#' `bound`, `function(lower, upper)` returning an upper bound of `log_lik`
+#' over the box `[lower, upper]` (vectors of length `d`, with infinite
+#' entries for unbounded sides). Both are called from C during the search,
+#' so they must be deterministic and must not draw random numbers; or the
+#' name of a built-in model evaluated
+#' entirely in C, whose parameters and data are given in `data`:
+#' \describe{
+#'   \item{`"peaky"`}{\eqn{o(x) = -a \log(1 + x)}; with the `Exp(1)`
+#'     proposal the target is \eqn{e^{-x}/(1+x)^a} on \eqn{x > 0} (paper,
+#'     Section 6.1). `data = list(a = )`, \eqn{a > 0}; the proposal must live
+#'     on \eqn{[0, \infty)}. Bound: \eqn{-a \log(1 + \max(l, 0))}.}
+#'   \item{`"clutter"`}{Minka's clutter problem: \eqn{o(x) = \sum_n \log(w
+#'     N(y_n; x, I) + (1 - w) N(y_n; 0, s^2 I))}. `data = list(y = ` an
+#'     n x d matrix `, inlier = w, outlier_sd = s)` (defaults 0.5 and 100).
+#'     Bound: each term at the point of the box nearest \eqn{y_n}, summed
+#'     ("constant bounds", Section 6.1).}
+#'   \item{`"cauchy_regression"`}{robust regression \eqn{y_n = w'x_n +
+#'     \epsilon_n}, standard Cauchy noise: \eqn{o(w) = -\sum_n \log(\pi(1 +
+#'     (w'x_n - y_n)^2))}, plus, if `prior_sd` is given, the Gaussian prior
+#'     \eqn{\sum_j \log N(w_j; 0, s^2)} and the constant \eqn{\sum_j
+#'     \log(u_j - l_j)} that cancels a uniform proposal's density, so that
+#'     \eqn{Z} is the evidence restricted to the proposal's box (Section
+#'     6.4). `data = list(X = ` an N x d matrix `, y = , prior_sd = )`.
+#'     Bound: per point, \eqn{w'x_n - y_n} over the box is an interval and
+#'     each term is largest at its smallest \eqn{|r|}; the prior at the
+#'     point nearest 0.}
+#'   \item{`"gaussian_mean"`}{the mean \eqn{\mu} of a 1-D Gaussian (Section
+#'     6.2): \eqn{o(\mu) = \sum_n \log N(x_n; \mu, s^2)}. `data = list(x = `
+#'     the N observations`, sd = s, bound = )` (defaults `sd = 1`, `bound =
+#'     "constant"`). Per-point bounds summed over the N terms, as in Figure
+#'     2b: `"constant"`, each term's maximum over the box; `"linear"`, each
+#'     term's tangent at the box centre (above the concave term), summed and
+#'     maximised over the box (constant bounds on unbounded boxes, where a
+#'     linear bound has no maximum); `"quadratic"`, the terms themselves, so
+#'     the bound is tight.}
+#'   \item{`"nonlinear_regression"`}{the nonlinear regression models of
+#'     Section 6.3 / Figure 2c: \eqn{y_n = f(t_n; \theta) + N(0, s^2)} with
+#'     \eqn{o(\theta) = \sum_n \log N(y_n; f(t_n; \theta), s^2)}. `data =
+#'     list(f = , t = , y = , sd = )` where `f` names one of the five models
+#'     of [nonlinear_models()] (`"rational"` \eqn{a(t-b)^2/((t-b)^2+c^2)},
+#'     `"cubic"` \eqn{a t (t-b)(t-c)}, `"projectile"` \eqn{\frac{t\cos a}{b}(t
+#'     \sin a + \sqrt{t^2\sin^2 a + 2bc})}, `"exp_power"` \eqn{a e^{-b|t -
+#'     c|^d} + e}, `"two_sines"` \eqn{a\sin(bt + c) + d\sin(et + f)}). The
+#'     model is compiled to the same C program as `expr` targets and bounded
+#'     by interval arithmetic, as the paper did with FuncDesigner; use a
+#'     bounded (uniform) proposal of the model's dimension.}
+#' }
+#' Instead of `log_lik`, `expr` may give \eqn{o} as an R expression (a call,
+#' e.g. from [quote()]) in the parameters and the `data`: it is compiled to a
+#' small program that C evaluates at points and, by interval arithmetic
+#' (Hansen & Walster 2003), over boxes, which gives the bound automatically,
+#' as the paper did with FuncDesigner for its nonlinear regression models
+#' (Section 6.3). Allowed: numbers, `pi`, the parameters (`x` in 1-D or
+#' `x[1]`, ..., `x[d]`, or the names in `params`), named numeric scalars of
+#' `data` (constants), `+ - * / ^`, `exp`, `log`, `sqrt`, `abs`, `sin`,
+#' `cos`, `tanh`, and `sum(...)` over the rows of the data columns (numeric
+#' vectors of `data` of one common length, usable only inside `sum()`; no
+#' nested sums). Interval bounds over unbounded boxes are often infinite, so
+#' use a bounded proposal (e.g. [proposal_uniform()]) with `expr`.
+#'
+#' At construction an R-function target is checked once at the proposal's
+#' median: `log_lik` must return one number there and `bound` over the whole
+#' support must not be below it.
+#'
+#' @param proposal a `logz_proposal` (see [proposal]) giving \eqn{i(x)} and
+#'   the dimension `d`.
+#' @param log_lik an R function `function(x)` or one of `"peaky"`,
+#'   `"clutter"`, `"cauchy_regression"`, `"gaussian_mean"`,
+#'   `"nonlinear_regression"`.
+#' @param bound for an R `log_lik`: `function(lower, upper)` returning an upper
+#'   bound of `log_lik` over the box.
+#' @param dim optional dimension, checked against the proposal's.
+#' @param data for a built-in model, a list of its data and parameters; for
+#'   `expr`, a list or data frame of data columns and named constants (see
+#'   Details).
+#' @param expr an R expression for \eqn{o}, bounded automatically (instead of
+#'   `log_lik` and `bound`).
+#' @param params for `expr`: names of the `d` parameters (default: `x`, used
+#'   as `x[1]`, ..., `x[d]`, or `x` when `d = 1`).
+#' @param name a label used in printing and in error messages (default: the
+#'   model name or the deparsed `log_lik` argument).
+#' @param problem for `astar_example()`: which experiment of the paper.
+#' @param a peakiness of the `"peaky"` example.
+#' @param D,N dimension and number of data points of the examples (`N`
+#'   defaults to 20, or 100 for `"gaussian_mean"` and 3 for `"nonlinear"`).
+#' @param prior_sd standard deviation of the Gaussian prior.
+#' @param bound for `astar_example("gaussian_mean")`: the per-point bound type.
+#' @param model for `astar_example("nonlinear")`: one of the models of
+#'   [nonlinear_models()].
+#' @param sd for `astar_example("nonlinear")`: the observation noise's
+#'   standard deviation (smaller is peakier).
+#' @param seed seed for generating the example's data (the global RNG state is
+#'   left as it was).
+#' @return An object of class `logz_astar_target`: a list with `name`, `dim`,
+#'   `proposal`, `model`, and the model's functions or data.
+#' @section Errors: `proposal` not a proposal; `dim` different from the
+#'   proposal's dimension; `log_lik` neither a function nor a known model
+#'   name; both or neither of `log_lik` and `expr`; an `expr` with an
+#'   unsupported function, an unknown symbol, a data column outside `sum()`,
+#'   or `params` of the wrong length; a missing or non-function `bound` for an R `log_lik`; `log_lik` not
+#'   a single number or `bound` below `log_lik` at the check point; model data
+#'   of the wrong shape or non-finite.
+#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
+#'   NIPS 27. Minka, T. P. (2001). Expectation propagation for approximate
+#'   Bayesian inference. UAI. Hansen, E. and Walster, G. W. (2003). Global
+#'   Optimization Using Interval Analysis. CRC Press.
+#' @seealso [astar_sample()], [astar_log_lik()]
+#' @examples
+#' # a 1-D target: N(0, 1) proposal times a bounded bump
+#' tg <- astar_target(proposal_normal(0, 1),
+#'                    log_lik = function(x) -2 * (x - 1)^2,
+#'                    bound = function(lower, upper) -2 * (min(max(1, lower), upper) - 1)^2)
+#' tg
+#' astar_target(proposal_exponential(1), "peaky", data = list(a = 10))
+#' astar_example("clutter", D = 2)
+#' # an expression, bounded by interval arithmetic: y = a sin(b t) + noise
+#' dat <- data.frame(t = c(0.5, 1.3, 2.1), y = c(0.9, 1.6, 0.2))
+#' astar_target(proposal_uniform(c(0, 0), c(3, 3)),
+#'              expr = quote(sum(-0.5 * ((y - a * sin(b * t)) / 0.3)^2)),
+#'              params = c("a", "b"), data = dat)
+#' @export
+astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NULL,
+                         name = NULL, expr = NULL, params = NULL) {
+  proposal <- check_proposal(proposal)
+  d <- proposal$dim
+  if (!is.null(dim)) {
+    dim <- check_count(dim, "dim")
+    if (dim != d)
+      stop_no_call(sprintf("`dim` is %d but `proposal` has dimension %d.", dim, d))
+  }
+  if (!is.null(expr)) {
+    if (!missing(log_lik) || !is.null(bound))
+      stop_no_call("Give either `expr` or `log_lik` (and `bound`), not both.")
+    if (!is.call(expr) && !is.expression(expr) && !is.name(expr) && !is.numeric(expr))
+      stop_no_call(sprintf("`expr` must be an R expression such as quote(-x^2), not %s.",
+                           describe(expr)))
+    if (is.null(params)) params <- "x"
+    if (!is.character(params) || anyNA(params) || anyDuplicated(params) ||
+        !(identical(params, "x") || length(params) == d))
+      stop_no_call(sprintf("`params` must be %d distinct names (one per dimension), not %s.",
+                           d, describe(params)))
+    program <- compile_expr(expr, params, d, data)
+    if (is.null(name)) name <- paste(deparse(if (is.expression(expr)) expr[[1]] else expr,
+                                             width.cutoff = 50L)[1], collapse = "")
+    tg <- structure(list(proposal = proposal, dim = d, model = astar_models[["expr"]],
+                         par = numeric(0), X = NULL, y = NULL, program = program, expr = expr,
+                         data = data, name = name), class = "logz_astar_target")
+    return(tg)
+  }
+  if (missing(log_lik))
+    stop_no_call("`log_lik` is missing: give a function of x, a built-in model name, or `expr`.")
+  tg <- list(proposal = proposal, dim = d, par = numeric(0), X = NULL, y = NULL)
+  if (is.function(log_lik)) {
+    if (is.null(name)) name <- paste(deparse(substitute(log_lik), width.cutoff = 60L)[1], collapse = "")
+    if (!is.function(bound))
+      stop_no_call(sprintf("`bound` must be a function(lower, upper) for an R `log_lik`, not %s.",
+                           describe(bound)))
+    tg$model <- astar_models[["r"]]
+    tg$log_lik <- log_lik
+    tg$bound <- bound
+    tg$env <- baseenv()
+  } else if (identical(log_lik, "nonlinear_regression")) {
+    return(nonlinear_target(proposal, data, name))
+  } else if (is.character(log_lik) && length(log_lik) == 1L && log_lik %in% builtin_names) {
+    if (is.null(name)) name <- log_lik
+    tg <- c(tg[c("proposal", "dim")], builtin_model(log_lik, data, proposal))
+  } else {
+    stop_no_call(sprintf("`log_lik` must be a function or one of %s, not %s.",
+                         paste0('"', builtin_names, '"', collapse = ", "),
+                         describe(log_lik)))
+  }
+  if (!is.character(name) || length(name) != 1L || is.na(name))
+    stop_no_call(sprintf("`name` must be a single string, not %s.", describe(name)))
+  tg$name <- name
+  tg <- structure(tg, class = "logz_astar_target")
+  if (tg$model == astar_models[["r"]]) check_r_target(tg)
+  tg
+}
+
+check_r_target <- function(tg) {
+  x0 <- proposal_median(tg$proposal)
+  o <- tg$log_lik(x0)
+  if (!is.numeric(o) || length(o) != 1L || is.na(o))
+    stop_no_call(sprintf("`log_lik` must return a single number; at x = (%s) it gave %s.",
+                         paste(format(x0, digits = 4), collapse = ", "), describe(o)))
+  s <- proposal_support(tg$proposal)
+  m <- tg$bound(s[1, ], s[2, ])
+  if (!is.numeric(m) || length(m) != 1L || is.na(m))
+    stop_no_call(sprintf("`bound` must return a single number; over the support it gave %s.",
+                         describe(m)))
+  if (m == -Inf && o == -Inf)
+    stop_no_call(paste0("`bound` is -Inf over the whole support and `log_lik` is -Inf at its ",
+                        "median: the target has zero mass (nothing to sample)."))
+  if (o > m + (if (is.finite(m)) 1e-8 * (1 + abs(m)) else 0))
+    stop_no_call(sprintf(paste0("`bound` is below `log_lik`: over the whole support it is %g, ",
+                                "but log_lik(x) = %g at x = (%s)."), m, o,
+                         paste(format(x0, digits = 4), collapse = ", ")))
+}
+
+get_data <- function(data, field, default = NULL) {
+  v <- data[[field]]
+  if (is.null(v)) {
+    if (is.null(default))
+      stop_no_call(sprintf("`data$%s` is missing.", field))
+    v <- default
+  }
+  v
+}
+
+check_data_matrix <- function(x, name, ncol) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.null(dim(x)) && is.numeric(x) && ncol == 1L) x <- matrix(x, ncol = 1L)
+  if (!is.matrix(x) || !is.numeric(x))
+    stop_no_call(sprintf("`%s` must be a numeric matrix, not %s.", name, describe(x)))
+  if (ncol(x) != ncol)
+    stop_no_call(sprintf("`%s` must have %d columns (the dimension), not %d.", name, ncol, ncol(x)))
+  if (nrow(x) < 1L) stop_no_call(sprintf("`%s` has no rows.", name))
+  check_finite_numeric(x, name)
+  storage.mode(x) <- "double"
+  dimnames(x) <- NULL
+  x
+}
+
+builtin_model <- function(model, data, proposal) {
+  d <- proposal$dim
+  if (!is.null(data) && !is.list(data))
+    stop_no_call(sprintf("`data` must be a list for model \"%s\", not %s.", model, describe(data)))
+  out <- list(model = astar_models[[model]], par = numeric(0), X = NULL, y = NULL, data = data)
+  switch(model,
+    peaky = {
+      if (d != 1L) stop_no_call(sprintf("The \"peaky\" model is 1-D but `proposal` has dimension %d.", d))
+      if (proposal_support(proposal)[1, 1] < 0)
+        stop_no_call("The \"peaky\" model needs a proposal on [0, Inf), e.g. proposal_exponential(1).")
+      out$par <- check_number(get_data(data, "a"), "data$a", lower = 0, lower_open = TRUE)
+    },
+    clutter = {
+      out$X <- check_data_matrix(get_data(data, "y"), "data$y", d)
+      w <- check_number(get_data(data, "inlier", 0.5), "data$inlier", 0, 1, TRUE, TRUE)
+      s <- check_number(get_data(data, "outlier_sd", 100), "data$outlier_sd", 0, lower_open = TRUE)
+      out$par <- c(w, s)
+    },
+    cauchy_regression = {
+      out$X <- check_data_matrix(get_data(data, "X"), "data$X", d)
+      y <- get_data(data, "y")
+      check_finite_numeric(y, "data$y", len = nrow(out$X))
+      out$y <- as.double(y)
+      if (is.null(data$prior_sd)) {
+        out$par <- c(0, 0)
+      } else {
+        s <- check_number(data$prior_sd, "data$prior_sd", 0, lower_open = TRUE)
+        if (!all(proposal$family == prop_families[["uniform"]]))
+          stop_no_call("With `data$prior_sd`, \"cauchy_regression\" needs a uniform proposal.")
+        out$par <- c(s, sum(log(proposal$par[2, ] - proposal$par[1, ])))
+      }
+    },
+    gaussian_mean = {
+      if (d != 1L)
+        stop_no_call(sprintf("The \"gaussian_mean\" model is 1-D but `proposal` has dimension %d.", d))
+      out$X <- check_data_matrix(get_data(data, "x"), "data$x", 1L)
+      s <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
+      b <- get_data(data, "bound", "constant")
+      if (!is.character(b) || length(b) != 1L || !(b %in% gauss_bound_types))
+        stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",
+                             paste0('"', gauss_bound_types, '"', collapse = ", "), describe(b)))
+      out$par <- c(s, match(b, gauss_bound_types) - 1)
+    })
+  out
+}
+
+#' @rdname astar_target
+#' @export
+astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
+                                      "nonlinear"),
+                          a = 10, D = 1L, N = NULL, prior_sd = 2, seed = 1L,
+                          bound = c("constant", "linear", "quadratic"),
+                          model = names(nonlinear_models()), sd = 0.3) {
+  problem <- match_arg(problem, "problem")
+  D <- check_count(D, "D", max = 20L)
+  if (is.null(N)) N <- switch(problem, gaussian_mean = 100L, nonlinear = 3L, 20L)
+  N <- check_count(N, "N", min = if (problem %in% c("clutter", "cauchy_regression")) 2L else 1L)
+  switch(problem,
+    peaky = astar_target(proposal_exponential(1), "peaky", data = list(a = a),
+                         name = sprintf("peaky (a = %g)", a)),
+    clutter = {
+      # half of the points uniformly in [-5, -3]^D, half in [2, 4]^D (Section 6.1)
+      y <- with_seed(seed, {
+        h <- N %/% 2L
+        rbind(matrix(stats::runif(h * D, -5, -3), h, D),
+              matrix(stats::runif((N - h) * D, 2, 4), N - h, D))
+      })
+      astar_target(proposal_normal(rep(0, D), prior_sd), "clutter",
+                   data = list(y = y, inlier = 0.5, outlier_sd = 100),
+                   name = sprintf("clutter (D = %d, N = %d)", D, N))
+    },
+    cauchy_regression = {
+      # w* = (2, ..., 2), X = [X'; X'], y = [y'; -y']: two symmetric modes (Section 6.4)
+      dat <- with_seed(seed, {
+        h <- max(N %/% 2L, 1L)
+        Xh <- matrix(stats::rnorm(h * D), h, D)
+        yh <- drop(Xh %*% rep(2, D)) + 0.1 * stats::rnorm(h)
+        list(X = rbind(Xh, Xh), y = c(yh, -yh))
+      })
+      astar_target(proposal_uniform(rep(-10, D), rep(10, D)), "cauchy_regression",
+                   data = list(X = dat$X, y = dat$y, prior_sd = prior_sd),
+                   name = sprintf("Cauchy regression (D = %d, N = %d)", D, 2L * max(N %/% 2L, 1L)))
+    },
+    gaussian_mean = {
+      # x_n ~ N(0.5, 1), prior N(0, 10^2) as the proposal (Section 6.2, Figure 2b)
+      bound <- match_arg(bound, "bound")
+      x <- with_seed(seed, stats::rnorm(N, 0.5, 1))
+      astar_target(proposal_normal(0, 10), "gaussian_mean",
+                   data = list(x = x, sd = 1, bound = bound),
+                   name = sprintf("Gaussian mean (N = %d, %s bounds)", N, bound))
+    },
+    nonlinear = {
+      # N inputs uniform on the model's range, parameters drawn from the
+      # uniform prior, y = f(t) + N(0, sd^2) (Section 6.3, Figure 2c)
+      model <- match_arg(model, "model")
+      sd <- check_number(sd, "sd", 0, lower_open = TRUE)
+      m <- nonlinear_models()[[model]]
+      dat <- with_seed(seed, {
+        t <- stats::runif(N, m$t_range[1], m$t_range[2])
+        theta <- stats::runif(length(m$lower), m$lower, m$upper)
+        env <- c(as.list(stats::setNames(theta, m$params)), list(t = t))
+        list(t = t, y = eval(m$f, env) + stats::rnorm(N, 0, sd), theta = theta)
+      })
+      tg <- astar_target(proposal_uniform(m$lower, m$upper), "nonlinear_regression",
+                         data = list(f = model, t = dat$t, y = dat$y, sd = sd),
+                         name = sprintf("%s (N = %d, sd = %g)", model, N, sd))
+      tg$theta <- stats::setNames(dat$theta, m$params)
+      tg
+    })
+}
+
+#' Nonlinear regression models of the A* sampling paper
+#'
+#' The five regression functions \eqn{y = f(t; \theta)} of Maddison, Tarlow
+#' & Minka (2014), Figure 2c (models "inspired by problems in physics,
+#' computational ecology, and biology"), used by the built-in
+#' `"nonlinear_regression"` target of [astar_target()] and by
+#' `astar_example("nonlinear")`. The paper's prior ranges are in its
+#' appendix, which is not part of the text we have; the ranges here are
+#' ours (each model's parameters vary over a box on which the curves change
+#' shape, so that N = 3 points leave the posterior multimodal).
+#'
+#' @return A named list, one element per model: `f` (the expression in `t`
+#'   and the parameters), `params` (parameter names), `lower`, `upper` (the
+#'   uniform prior's box) and `t_range` (where inputs are drawn).
+#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
+#'   NIPS 27, Section 6.3.
+#' @examples
+#' names(nonlinear_models())
+#' nonlinear_models()$two_sines$f
+#' @export
+nonlinear_models <- function() {
+  list(
+    rational = list(f = quote(a * (t - b)^2 / ((t - b)^2 + c^2)), params = c("a", "b", "c"),
+                    lower = c(0, -3, 0.1), upper = c(5, 3, 3), t_range = c(-3, 3)),
+    cubic = list(f = quote(a * t * (t - b) * (t - c)), params = c("a", "b", "c"),
+                 lower = c(-2, -3, -3), upper = c(2, 3, 3), t_range = c(-3, 3)),
+    projectile = list(f = quote(t * cos(a) / b * (t * sin(a) + sqrt(t^2 * sin(a)^2 + 2 * b * c))),
+                      params = c("a", "b", "c"), lower = c(0.1, 5, 0), upper = c(1.4, 15, 5),
+                      t_range = c(5, 15)),
+    exp_power = list(f = quote(a * exp(-b * abs(t - c)^d) + e), params = c("a", "b", "c", "d", "e"),
+                     lower = c(0, 0, -2, 0.5, -1), upper = c(4, 4, 2, 3, 1), t_range = c(-3, 3)),
+    two_sines = list(f = quote(a * sin(b * t + c) + d * sin(e * t + f)),
+                     params = c("a", "b", "c", "d", "e", "f"),
+                     lower = c(0, 0, 0, 0, 0, 0), upper = c(3, 3, 2 * pi, 3, 3, 2 * pi),
+                     t_range = c(-3, 3)))
+}
+
+# The built-in "nonlinear_regression" target: the model's log-likelihood as a
+# compiled expression, bounded by interval arithmetic in C.
+nonlinear_target <- function(proposal, data, name) {
+  if (!is.list(data))
+    stop_no_call(sprintf("`data` must be a list for model \"nonlinear_regression\", not %s.",
+                         describe(data)))
+  models <- nonlinear_models()
+  f <- get_data(data, "f")
+  if (!is.character(f) || length(f) != 1L || !(f %in% names(models)))
+    stop_no_call(sprintf("`data$f` must be one of %s, not %s.",
+                         paste0('"', names(models), '"', collapse = ", "), describe(f)))
+  m <- models[[f]]
+  if (proposal$dim != length(m$params))
+    stop_no_call(sprintf("The \"%s\" model has %d parameters but `proposal` has dimension %d.",
+                         f, length(m$params), proposal$dim))
+  t <- get_data(data, "t")
+  check_finite_numeric(t, "data$t")
+  y <- get_data(data, "y")
+  check_finite_numeric(y, "data$y", len = length(t))
+  if (length(t) < 1L) stop_no_call("`data$t` is empty.")
+  sd <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
+  e <- bquote(sum(-0.5 * ((y - .(m$f)) / .(sd))^2) - .(length(t) * (log(sd) + 0.5 * log(2 * pi))))
+  tg <- astar_target(proposal, expr = e, params = m$params,
+                     data = list(t = as.double(t), y = as.double(y)),
+                     name = if (is.null(name)) f else name)
+  tg$builtin <- "nonlinear_regression"
+  tg
+}
+
+#' @export
+print.logz_astar_target <- function(x, ...) {
+  check_dots_used(...)
+  kind <- names(astar_models)[match(x$model, astar_models)]
+  if (!is.null(x$builtin)) kind <- x$builtin
+  cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
+              switch(kind, r = "an R function with an R bound",
+                     expr = "an expression bounded by interval arithmetic",
+                     nonlinear_regression = paste("built-in \"nonlinear_regression\"",
+                                                  "bounded by interval arithmetic"),
+                     sprintf("built-in \"%s\"", kind))))
+  cat("proposal: ")
+  print(x$proposal)
+  invisible(x)
+}
+
+check_target <- function(target) {
+  if (!inherits(target, "logz_astar_target"))
+    stop_no_call(sprintf("`target` must be an A* target from astar_target(), not %s.",
+                         describe(target)))
+  target
+}
+
+#' Evaluate a target's log-likelihood, bound and log density
+#'
+#' `astar_log_lik()` evaluates \eqn{o(x)} at points, `astar_bound()` the
+#' bound \eqn{M(B)} over boxes, and `astar_log_density()` the unnormalised log
+#' density \eqn{i(x) + o(x)} of an [astar_target()], with the same code the
+#' samplers use (for built-in models, C). Useful to check that a bound bounds
+#' and to normalise a density numerically.
+#'
+#' @param target an `astar_target`.
+#' @param x points: a vector of length `d` or a matrix with `d` columns
+#'   (one point per row).
+#' @param lower,upper boxes: vectors of length `d` or matrices with `d`
+#'   columns, one box per row; infinite entries are allowed.
+#' @return A numeric vector with one value per point or box.
+#' @section Errors: `target` not a target; points or boxes of the wrong
+#'   dimension or with `NA`; `lower > upper`; `log_lik` `+Inf` or `NaN` at a
+#'   point (named after the target).
+#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
+#'   NIPS 27.
+#' @examples
+#' tg <- astar_example("peaky", a = 5)
+#' astar_log_lik(tg, c(0, 1, 10))
+#' astar_bound(tg, lower = 1, upper = 2)   # = astar_log_lik(tg, 1)
+#' integrate(function(x) exp(astar_log_density(tg, x)), 0, Inf)$value
+#' @export
+astar_log_lik <- function(target, x) {
+  target <- check_target(target)
+  .Call(C_astar_log_lik, target, as_points(x, target$dim, "x"))
+}
+
+#' @rdname astar_log_lik
+#' @export
+astar_bound <- function(target, lower, upper) {
+  target <- check_target(target)
+  lower <- as_points(lower, target$dim, "lower")
+  upper <- as_points(upper, target$dim, "upper")
+  if (nrow(lower) != nrow(upper))
+    stop_no_call(sprintf("`lower` has %d rows but `upper` has %d.", nrow(lower), nrow(upper)))
+  if (any(lower > upper)) stop_no_call("`lower` must not exceed `upper`.")
+  .Call(C_astar_bound, target, lower, upper)
+}
+
+#' @rdname astar_log_lik
+#' @export
+astar_log_density <- function(target, x) {
+  target <- check_target(target)
+  x <- as_points(x, target$dim, "x")
+  .Call(C_proposal_log_density, target$proposal, x) + .Call(C_astar_log_lik, target, x)
+}

@@ -1,0 +1,301 @@
+# GumbelMIP (Kim, Sabharwal & Ermon 2016): exact and anytime sampling of binary
+# models by Gumbel-perturbed branch and bound with GLPK LP relaxations.
+#
+# Internally every model becomes a "mip problem": n binary variables s in
+# {0,1}^n and a log-weight v(s), either pairwise (node tables node[c, i] and
+# edge tables edge[2 c_from + c_to + 1, e], plus c0) or linear (c's + c0 on the
+# feasible set of A s (dir) b). The LP relaxations are built here, in R, from
+# the problem (mip_lp()), and solved in C (src/mip.c).
+
+# ---- problems ------------------------------------------------------------------
+
+pairwise_problem <- function(n, from, to, node, edge, c0 = 0, values = c(0, 1), labels = NULL) {
+  structure(list(kind = 0L, n = as.integer(n), from = as.integer(from), to = as.integer(to),
+                 node = matrix(as.double(node), 2L), edge = matrix(as.double(edge), 4L),
+                 c0 = as.double(c0), values = values, labels = labels),
+            class = "logz_mip_problem")
+}
+
+# The problem of a model: ising, rbm, logz_mip_model (or a problem itself),
+# checked for log-weights too large for double precision (mip_check_scale()).
+mip_problem <- function(model, name = "model") {
+  if (inherits(model, "logz_mip_problem")) return(model)
+  mip_check_scale(mip_problem_raw(model, name), name)
+}
+
+# Largest total log-weight magnitude that the search resolves: the values
+# v(x) + Gumbel are compared in double precision, so their rounding error,
+# about 2^-52 times the sum of the factors' largest |log-weights|, must stay
+# far below the O(1) Gumbel differences (1e12 gives ~1e-4).
+mip_max_scale <- 1e12
+
+# Log-weights whose sum overflows or loses the O(1) Gumbel perturbations give
+# wrong frequencies: a clear error instead. The constant c0 does not count
+# (mip_run() searches without it). Constraint rows of a linear problem are
+# scaled to a largest |coefficient| of 1 (the same feasible set), so huge
+# constraint coefficients cannot overflow the row activities.
+mip_check_scale <- function(p, name = "model") {
+  big <- function(x) if (length(x)) max(abs(x)) else 0
+  if (p$kind == 0L) {
+    S <- sum(apply(abs(p$node), 2L, max)) + if (length(p$from)) sum(apply(abs(p$edge), 2L, max)) else 0
+  } else {
+    S <- sum(abs(p$c))
+    if (nrow(p$A)) {
+      s <- apply(abs(p$A), 1L, max)
+      s[s == 0 | !is.finite(s)] <- 1
+      p$A <- p$A / s
+      p$rlo <- p$rlo / s
+      p$rhi <- p$rhi / s
+    }
+  }
+  if (!is.finite(S) || S > mip_max_scale)
+    stop_no_call(sprintf(paste0(
+      "`%s` has log-weights too large for exact sampling in double precision: the factors' ",
+      "largest |log-weights| sum to %s (limit %g), so v(x) + Gumbel noise cannot be compared ",
+      "exactly (the largest single log-weight is %s). Rescale the weights, fields or objective."),
+      name, format(S, digits = 3), mip_max_scale,
+      format(if (p$kind == 0L) max(big(p$node), big(p$edge)) else big(p$c), digits = 3)))
+  if (!is.finite(p$c0))
+    stop_no_call(sprintf("`%s` has a non-finite constant log-weight (offset): %s.", name, p$c0))
+  p
+}
+
+mip_problem_raw <- function(model, name) {
+  if (is_ising(model)) {
+    v <- model$values
+    e <- model$edges
+    node <- rbind(model$field * v[1], model$field * v[2])
+    edge <- rbind(e$weight * v[1] * v[1], e$weight * v[1] * v[2], e$weight * v[2] * v[1],
+                  e$weight * v[2] * v[2])
+    return(pairwise_problem(model$n, e$from, e$to, node, edge, 0, values = v))
+  }
+  if (inherits(model, "rbm")) {
+    nv <- model$n_visible
+    nh <- model$n_hidden
+    idx <- which(model$W != 0, arr.ind = TRUE)
+    w <- model$W[idx]
+    edge <- matrix(0, 4L, length(w))       # (also with no hidden units: no edges)
+    edge[4L, ] <- w
+    node <- rbind(0, c(model$a, model$b))
+    return(pairwise_problem(nv + nh, idx[, 1], nv + idx[, 2], node, edge, 0,
+                            labels = c(sprintf("v%d", seq_len(nv)), sprintf("h%d", seq_len(nh)))))
+  }
+  if (inherits(model, "logz_mip_model")) {
+    return(structure(list(kind = 1L, n = length(model$objective), c = model$objective,
+                          c0 = model$offset, A = model$A, rlo = model$rlo, rhi = model$rhi,
+                          values = c(0, 1), labels = names(model$objective)),
+                     class = "logz_mip_problem"))
+  }
+  stop_no_call(sprintf(paste0("`%s` must be an ising model, an rbm or a mip_model(), not %s."),
+                       name, describe(model)))
+}
+
+# What the C engine reads as the value model.
+mip_c_model <- function(p) {
+  if (p$kind == 0L) {
+    return(list(n = p$n, kind = 0L, c0 = p$c0, from = p$from - 1L, to = p$to - 1L,
+                node = as.vector(p$node), edge = as.vector(p$edge)))
+  }
+  nz <- which(p$A != 0, arr.ind = TRUE)
+  list(n = p$n, kind = 1L, c0 = p$c0, c = as.double(p$c), ai = as.integer(nz[, 1] - 1L),
+       aj = as.integer(nz[, 2] - 1L), ax = as.double(p$A[nz]), rlo = as.double(p$rlo),
+       rhi = as.double(p$rhi))
+}
+
+# The LP relaxation: columns 1..n are the binary variables (in [0, 1]).
+# "local": the local polytope of Wainwright & Jordan (paper, eq. 4): node
+#   indicators mu_i and four edge indicators mu_e(c_i, c_j) per edge, with the
+#   four marginalisation equalities per edge.
+# "compact": one column y_e = s_i s_j per edge, linearised by y <= s_i,
+#   y <= s_j (needed when the edge's interaction is positive) and
+#   y >= s_i + s_j - 1, y >= 0 (when negative); the same bound, fewer rows.
+mip_lp <- function(p, encoding = c("compact", "local")) {
+  encoding <- mip_choice(encoding, "encoding")
+  n <- p$n
+  if (p$kind == 1L) {
+    nz <- which(p$A != 0, arr.ind = TRUE)
+    return(list(obj = as.double(p$c), clo = rep(0, n), chi = rep(1, n), rlo = as.double(p$rlo),
+                rhi = as.double(p$rhi), ia = as.integer(nz[, 1] - 1L), ja = as.integer(nz[, 2] - 1L),
+                ar = as.double(p$A[nz]), c0 = p$c0))
+  }
+  m <- length(p$from)
+  t0 <- p$node[1, ]
+  a <- p$node[2, ] - t0
+  c0 <- p$c0 + sum(t0)
+  if (encoding == "local") {
+    obj <- c(a, as.vector(p$edge))
+    col <- n + 4L * (seq_len(m) - 1L)          # 0-based column of mu_e(0,0)
+    r <- 4L * (seq_len(m) - 1L)                # 0-based first row of edge e
+    fi <- p$from - 1L
+    ti <- p$to - 1L
+    # rows: mu00 + mu01 + mu_i = 1; mu10 + mu11 - mu_i = 0;
+    #       mu00 + mu10 + mu_j = 1; mu01 + mu11 - mu_j = 0
+    ia <- c(r, r, r, r + 1L, r + 1L, r + 1L, r + 2L, r + 2L, r + 2L, r + 3L, r + 3L, r + 3L)
+    ja <- c(col, col + 1L, fi, col + 2L, col + 3L, fi, col, col + 2L, ti, col + 1L, col + 3L, ti)
+    ar <- rep(c(1, 1, 1, 1, 1, -1, 1, 1, 1, 1, 1, -1), each = m)
+    rhs <- as.vector(matrix(c(1, 0, 1, 0), 4L, m))
+    return(list(obj = obj, clo = rep(0, n + 4L * m), chi = rep(1, n + 4L * m), rlo = rhs,
+                rhi = rhs, ia = as.integer(ia), ja = as.integer(ja), ar = ar, c0 = c0))
+  }
+  e <- p$edge
+  c0 <- c0 + sum(e[1, ])
+  ai <- e[3, ] - e[1, ]      # s_from
+  aj <- e[2, ] - e[1, ]      # s_to
+  b <- e[4, ] - e[3, ] - e[2, ] + e[1, ]
+  a <- a + rowsum_to(p$from, ai, n) + rowsum_to(p$to, aj, n)
+  keep <- which(b != 0)
+  k <- length(keep)
+  ycol <- n + seq_len(k) - 1L
+  fi <- p$from[keep] - 1L
+  ti <- p$to[keep] - 1L
+  pos <- b[keep] > 0
+  # positive: y - s_i <= 0, y - s_j <= 0; negative: y - s_i - s_j >= -1
+  np <- sum(pos)
+  rp <- seq_len(np) - 1L
+  rn <- 2L * np + seq_len(k - np) - 1L
+  ia <- c(rp, rp, np + rp, np + rp, rn, rn, rn)
+  ja <- c(ycol[pos], fi[pos], ycol[pos], ti[pos], ycol[!pos], fi[!pos], ti[!pos])
+  ar <- c(rep(c(1, -1, 1, -1), each = np), rep(c(1, -1, -1), each = k - np))
+  nr <- 2L * np + (k - np)
+  list(obj = c(a, b[keep]), clo = rep(0, n + k), chi = rep(1, n + k),
+       rlo = c(rep(-Inf, 2L * np), rep(-1, k - np)), rhi = c(rep(0, 2L * np), rep(Inf, k - np)),
+       ia = as.integer(ia), ja = as.integer(ja), ar = ar, c0 = c0)
+}
+
+rowsum_to <- function(idx, x, n) {
+  out <- numeric(n)
+  if (length(idx)) {
+    s <- rowsum(x, idx)
+    out[as.integer(rownames(s))] <- s[, 1]
+  }
+  out
+}
+
+# v(s) for the rows of a 0/1 state matrix S (one configuration per row).
+mip_value <- function(p, S) {
+  if (p$kind == 1L) {
+    v <- p$c0 + drop(S %*% p$c)
+    if (nrow(p$A)) {
+      act <- S %*% t(p$A)
+      tol <- 1e-9 * (1 + abs(act))
+      ok <- rowSums(act < rep(p$rlo, each = nrow(S)) - tol |
+                      act > rep(p$rhi, each = nrow(S)) + tol) == 0
+      v[!ok] <- -Inf
+    }
+    return(v)
+  }
+  v <- p$c0 + drop(S %*% (p$node[2, ] - p$node[1, ])) + sum(p$node[1, ])
+  if (length(p$from)) {
+    sf <- S[, p$from, drop = FALSE]
+    st <- S[, p$to, drop = FALSE]
+    cell <- 2 * sf + st + 1
+    v <- v + rowSums(matrix(p$edge[cbind(as.vector(cell), rep(seq_along(p$from), each = nrow(S)))],
+                            nrow(S)))
+  }
+  v
+}
+
+# Pairwise with every interaction b_e = t11 - t10 - t01 + t00 >= 0 (supermodular):
+# the LP relaxation is tight and solved exactly by a minimum cut.
+mip_attractive <- function(p) {
+  p$kind == 0L && all(p$edge[4, ] - p$edge[3, ] - p$edge[2, ] + p$edge[1, ] >= 0)
+}
+
+# Static branching order: the variables with the largest total interaction first.
+mip_order <- function(p) {
+  if (p$kind == 1L) return(order(-abs(p$c) - colSums(abs(p$A))) - 1L)
+  s <- abs(p$node[2, ] - p$node[1, ])
+  if (length(p$from)) {
+    r <- apply(p$edge, 2L, function(t) max(t) - min(t))
+    s <- s + rowsum_to(p$from, r, p$n) + rowsum_to(p$to, r, p$n)
+  }
+  order(-s) - 1L
+}
+
+
+# ---- general binary programs ------------------------------------------------------
+
+#' Binary programs as models: sample from exp(c'x) on a feasible set
+#'
+#' `mip_model()` defines the distribution \eqn{p(x) \propto \exp(c'x + c_0)}
+#' over binary vectors \eqn{x \in \{0,1\}^n} restricted to the feasible set
+#' \eqn{\{x : A x \;\mathrm{dir}\; b\}}, for [mip_sample()] and the other
+#' GumbelMIP samplers (the paper's general ILP setting, Algorithm 1 with "an
+#' ILP Q"). The LP relaxation is \eqn{\max c'x} over \eqn{x \in [0,1]^n} with
+#' the same constraints.
+#'
+#' @param objective numeric vector \eqn{c} of length \eqn{n \ge 1} (finite):
+#'   the log-weight of each variable being 1.
+#' @param A constraint matrix, `m x n` numeric (finite), or `NULL` for no
+#'   constraints.
+#' @param b right-hand sides, numeric of length `m` (finite).
+#' @param dir constraint directions, `"<="`, `">="` or `"=="`, recycled to
+#'   length `m`.
+#' @param offset a constant \eqn{c_0} added to the log-weight.
+#' @return An object of class `"logz_mip_model"`: a list with `objective`,
+#'   `A`, `rlo`, `rhi` (row bounds equivalent to `dir` and `b`), `offset`, `n`.
+#' @section Errors: `objective` not a finite numeric vector; `A` not a
+#'   numeric matrix with `length(objective)` columns or with non-finite
+#'   entries; `b` not finite or of length other than `nrow(A)`; `dir` not
+#'   among the three directions; a constraint set that is infeasible already
+#'   for \eqn{x \in [0,1]^n} (its LP relaxation has no solution). A set that
+#'   is LP-feasible but has no binary point is reported by [mip_sample()].
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI.
+#' @seealso [mip_sample()]
+#' @examples
+#' # choose at most 2 of 5 items, log-weights c
+#' m <- mip_model(c(1, 0.5, -0.2, 0.8, 0), A = matrix(1, 1, 5), b = 2)
+#' m
+#' set.seed(1)
+#' s <- mip_sample(m, 20, progress = FALSE)
+#' table(rowSums(s$states))
+#' @export
+mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
+  check_finite_numeric(objective, "objective")
+  n <- length(objective)
+  if (n < 1L) stop_no_call("`objective` must have length >= 1 (one entry per binary variable).")
+  offset <- check_number(offset, "offset")
+  if (is.null(A)) {
+    if (!is.null(b)) stop_no_call("`b` is given but `A` is NULL; give both or neither.")
+    A <- matrix(0, 0L, n)
+    b <- numeric(0)
+  }
+  if (is.data.frame(A)) A <- as.matrix(A)
+  if (is.null(dim(A)) && is.numeric(A) && length(A) == n) A <- matrix(A, 1L)
+  if (!is.matrix(A) || !is.numeric(A))
+    stop_no_call(sprintf("`A` must be a numeric matrix with %d columns, not %s.", n, describe(A)))
+  if (ncol(A) != n)
+    stop_no_call(sprintf("`A` must have %d columns (length(objective)), not %d.", n, ncol(A)))
+  if (anyNA(A) || any(!is.finite(A)))
+    stop_no_call("`A` must not contain NA, NaN or infinite values.")
+  if (is.null(b)) stop_no_call("`b` is missing: give one right-hand side per row of `A`.")
+  check_finite_numeric(b, "b", len = nrow(A))
+  if (!is.character(dir) || length(dir) < 1L || anyNA(dir) || !all(dir %in% c("<=", ">=", "==")))
+    stop_no_call(sprintf("`dir` must hold \"<=\", \">=\" or \"==\", not %s.", describe(dir)))
+  dir <- rep_len(dir, nrow(A))
+  rlo <- ifelse(dir == "<=", -Inf, b)
+  rhi <- ifelse(dir == ">=", Inf, b)
+  storage.mode(A) <- "double"
+  obj <- as.double(objective)
+  names(obj) <- names(objective)
+  m <- structure(list(objective = obj, A = A, rlo = as.double(rlo), rhi = as.double(rhi),
+                      offset = offset, n = n), class = "logz_mip_model")
+  if (nrow(A) && .Call(C_mip_has_glpk)) {   # without GLPK: mip_sample() reports it
+    root <- mip_lp_bounds(mip_problem(m), matrix(NA_integer_, 1L, n))
+    if (root == -Inf)
+      stop_no_call(sprintf(paste0("The constraints `A` x `dir` `b` are infeasible: no x in [0, 1]^%d ",
+                                  "satisfies all %d rows (the LP relaxation has no solution)."),
+                           n, nrow(A)))
+  }
+  m
+}
+
+#' @export
+print.logz_mip_model <- function(x, ...) {
+  check_dots_used(...)
+  cat(sprintf("<logz_mip_model> %d binary variables, %d linear constraints\n", x$n, nrow(x$A)))
+  cat(sprintf("  objective in [%.3g, %.3g]; offset %g\n", min(x$objective), max(x$objective),
+              x$offset))
+  invisible(x)
+}

@@ -1,0 +1,51 @@
+/* A* sampling internals shared by src/astar*.c (the .Call entry points are
+ * declared in logz.h). Layers:
+ *   astar_target.c    the target: o(x) and M(B), R callbacks or built-in C models,
+ *                     and o / M at many points or boxes (.Call glue for R)
+ *   astar.c           A* sampling and drill-down: partition tree, queue, search
+ *   astar_baseline.c  rejection sampling and OS* with the same counters
+ * See the comment at the top of astar.c for the model. */
+#ifndef LOGZ_ASTAR_H
+#define LOGZ_ASTAR_H
+
+#include <string.h>
+#include "logz.h"
+
+
+enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3, MODEL_EXPR = 4,
+       MODEL_GAUSS_MEAN = 5 };
+enum { BOUND_CONSTANT = 0, BOUND_LINEAR = 1, BOUND_QUADRATIC = 2 };
+
+typedef struct {
+    const char *name;
+    int d, model;
+    logz_proposal prop;
+    const double *par;
+    int npar;
+    const double *X, *y;   /* data: X nrow x ncol (column-major), y nrow */
+    int nrow, ncol;
+    double *work;          /* per-row constants of the model */
+    SEXP log_lik, bound, env;
+    logz_program prog;     /* MODEL_EXPR: the compiled expression */
+    double *stack, *stack_hi;
+    double n_lik, n_bound; /* evaluation counters */
+} astar_target;
+
+/* astar_target.c */
+void target_from_list(SEXP t, astar_target *tg);
+double target_log_lik(astar_target *tg, const double *x);
+double target_bound(astar_target *tg, const double *lo, const double *hi);
+void check_below_bound(const astar_target *tg, double o, double m, const double *x);
+
+/* astar.c */
+int split_side(int d, const double *lo, const double *hi, int depth);
+
+/* growable arrays on R_alloc */
+static inline void *grow(void *old, size_t n_old, size_t n_new, size_t size)
+{
+    void *p = R_alloc(n_new, size);
+    if (old && n_old) memcpy(p, old, n_old * size);
+    return p;
+}
+
+#endif
