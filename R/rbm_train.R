@@ -37,7 +37,7 @@
 #'   `track_log_z`).
 #' @param track list of tracking settings: `K` (100), `n_chains` (100), `sweeps`
 #'   per epoch (200), `alpha` (1), `init_iter` (10), `init_sweeps` (50),
-#'   `prior` (`"exp2"`: \eqn{r_k \propto e^{2eta_k}} as in the paper, or
+#'   `prior` (`"exp2"`: \eqn{r_k \propto e^{2\beta_k}} as in the paper, or
 #'   `"uniform"`), `max_examples` (2000: rows used for the mean
 #'   log-likelihoods).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),

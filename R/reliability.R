@@ -116,8 +116,8 @@ pareto_tail_length <- function(M) as.integer(ceiling(min(0.2 * M, 3 * sqrt(M))))
 pareto_khat_log <- function(log_w, method = "auto") {
   M <- length(log_w)
   if (method != "logz" && has_posterior_khat()) {
-    k <- tryCatch(as.numeric(posterior::pareto_khat(exp(log_w - max(log_w)), tail = "right",
-                                                    r_eff = 1))[1],
+    khat_fn <- getExportedValue("posterior", "pareto_khat")   # posterior >= 1.5 only
+    k <- tryCatch(as.numeric(khat_fn(exp(log_w - max(log_w)), tail = "right", r_eff = 1))[1],
                   error = function(e) NA_real_)
     if (!is.na(k) || method == "posterior") return(list(khat = k, method = "posterior"))
   } else if (method == "posterior") {
