@@ -32,8 +32,9 @@
 #' @param base the base distribution (see [logz_base]): `NULL` (the model's
 #'   `base_rate` if it was trained by [rbm_train()], else the moment-matched
 #'   product of the model's own visible marginals from a short Gibbs run at
-#'   \eqn{\beta = 1}, `type = "model"`), a type name (`"model"`, `"data"`,
-#'   `"uniform"`), a [logz_base()], an `rbm` with zero `W` and `b` such as
+#'   \eqn{\beta = 1} or the visible biases alone, whichever a short pilot AIS
+#'   prefers; flagged, with a warning, when that pilot shows a poor base), a
+#'   type name (`"model"`, `"visible"`, `"data"`, `"uniform"`), a [logz_base()], an `rbm` with zero `W` and `b` such as
 #'   [rbm_base_rate()], or a numeric vector of visible biases. The result's
 #'   `base` field records which was used.
 #' @param threads number of OpenMP threads for the per-unit work (the matrix
