@@ -13,7 +13,7 @@ test_that("default ais() on an rbm(W, a, b) uses a pilot-chosen base and lands w
   set.seed(31)
   fit <- ais(fx$model, progress = FALSE)
   expect_true(fit$base$type %in% c("model", "visible"))
-  expect_match(fit$base$how, "chosen over the (model|visible) base by pilot AIS")
+  expect_match(fit$base$how, "chosen over the .* bases by pilot AIS")
   expect_false(any(grepl("^base pilot", fit$flags)))
   expect_lt(abs(fit$log_z - fx$log_z), 0.1)
   expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
@@ -61,7 +61,7 @@ test_that("the model base is close to the data's base rates and reproducible", {
   a1 <- logz_base(fx$model)
   set.seed(33)
   expect_identical(logz_base(fx$model, threads = 2), a1)
-  expect_identical(a1$pilot$type, c("model", "visible"))
+  expect_identical(a1$pilot$type, c("model", "visible", "uniform"))
   expect_identical(a1$type, a1$pilot$type[which.max(a1$pilot$mean_log_w)])
   expect_true(all(a1$pilot$mean_log_w <= a1$pilot$log_z + 1e-9))   # Jensen
   expect_null(a1$flags)
@@ -82,9 +82,12 @@ two_mode_rbm <- function(c, gap, seed, nv = 50) {
   rbm(W, a, b = c(b1, 0, 0, 0))
 }
 
-test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z within 0.1 nats or a flag", {
-  warned <- 0
-  for (case in list(c(2, 5, 1), c(3, 2, 1), c(3, 5, 2), c(3, 2, 3), c(3, 10, 4))) {
+test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z right (within se) or a flag", {
+  # from the model or visible base every chain stays in the broad mode and AIS
+  # was 1.5 to 4 nats low with ESS near M (a confident wrong answer); the
+  # uniform base starts near the sharp mode's threshold, and its pilot wins
+  flagged <- 0
+  for (case in list(c(2, 5, 1), c(3, 2, 1), c(3, 5, 2), c(3, 2, 3), c(3, 10, 4), c(3, 2, 4))) {
     m <- two_mode_rbm(case[1], case[2], case[3])
     truth <- exact_log_z(m)
     set.seed(50 + case[3])
@@ -94,19 +97,30 @@ test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z within 0.1 n
                                  w <<- c(w, conditionMessage(x))
                                  invokeRestart("muffleWarning")
                                })
-    flagged <- any(grepl("^base pilot sd of log weights = [0-9.]+ > 2", fit$flags))
-    # the warning and the flag go together
-    expect_identical(any(grepl("pilot AIS from the default", w)), flagged)
-    if (flagged) {
-      warned <- warned + 1
+    flag <- any(grepl("base pilot", fit$flags))
+    # a flag and a warning go together
+    expect_identical(any(grepl("pilot", w)), flag)
+    expect_match(fit$base$how, "chosen over the .* bases by pilot AIS")
+    if (flag) {
+      flagged <- flagged + 1
       expect_false(fit$reliable)
-      expect_match(fit$base$how, "pilot sd of log weights")
     } else {
-      expect_lt(abs(fit$log_z - truth), 0.1)
-      expect_lt(abs(fit$log_z - truth), 4 * fit$se + 0.02)
+      expect_lt(abs(fit$log_z - truth), 4 * fit$se + 0.05)
     }
   }
-  expect_gt(warned, 0)   # the flag path is exercised
+  expect_gt(flagged, 0)   # the flag path is exercised
+  # the pilot cross-check flags a run that ends below a pilot's estimate
+  m <- two_mode_rbm(3, 2, 1)
+  set.seed(51)
+  b <- logz_base(m)
+  set.seed(52)
+  expect_warning(fit <- ais(m, schedule_linear(1000), n_chains = 100, base = "visible",
+                            progress = FALSE), NA)
+  expect_lt(fit$log_z, exact_log_z(m) - 1)   # the visible base misses the sharp mode
+  expect_warning(chk <- logz:::check_against_pilot(fit, b), "nats below the pilot AIS")
+  expect_match(chk$flags, "below the base pilot's log Z", all = FALSE)
+  expect_false(chk$reliable)
+  expect_identical(chk$log_z, fit$log_z)
 })
 
 test_that("the PCD model of bench/train_rbm20.R is flagged by the default base", {
@@ -119,7 +133,9 @@ test_that("the PCD model of bench/train_rbm20.R is flagged by the default base",
     expect_warning(b <- logz_base(m), "estimate may be far too low")
     expect_match(b$flags, "^base pilot sd of log weights")
     # the flag reaches any estimator given this base
-    fit <- ais(m, schedule_linear(10), n_chains = 5, base = b, progress = FALSE)
+    # (and the 10-step run is flagged again, far below the pilots)
+    expect_warning(fit <- ais(m, schedule_linear(10), n_chains = 5, base = b, progress = FALSE),
+                   "below the pilot AIS")
     expect_true(b$flags %in% fit$flags)
     expect_false(fit$reliable)
   }
