@@ -74,7 +74,7 @@
 #'     `base_rate`.}
 #'   \item{`"model"`}{the moment-matched product distribution of the model
 #'     itself: the marginals of a short Gibbs run at \eqn{\beta = 1}.
-#'     `chains` chains start from the uniform distribution and make `sweeps`
+#'     `n_chains` chains start from the uniform distribution and make `sweeps`
 #'     sweeps (the C Gibbs kernels of [ais()] and [gibbs_sample()]): the
 #'     first half anneal linearly from \eqn{\beta = 0} to 1 (which spreads
 #'     the chains over the model's modes better than Gibbs from noise), the
@@ -110,8 +110,8 @@
 #' @param model an [rbm()] or [ising()] model.
 #' @param type `"auto"`, `"model"`, `"visible"` (RBMs), `"data"` (RBMs with
 #'   `base_rate`), `"field"` (Ising) or `"uniform"`.
-#' @param chains,sweeps `type = "model"`: the number of Gibbs chains and
-#'   sweeps per chain of the pilot run (its cost is `chains * sweeps` sweeps,
+#' @param n_chains,sweeps `type = "model"`: the number of Gibbs chains and
+#'   sweeps per chain of the pilot run (its cost is `n_chains * sweeps` sweeps,
 #'   about 1% of a default [ais()] run on an RBM).
 #' @param smooth `type = "model"`: the smoothing \eqn{s \ge 0} of the
 #'   marginals.
@@ -153,22 +153,23 @@
 #' exact_log_z(m)
 #' @export
 logz_base <- function(model, type = c("auto", "model", "visible", "data", "field", "uniform"),
-                      chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L,
+                      n_chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L,
                       pilot_chains = 30L, pilot_steps = 1000L) {
   if (!is_rbm(model) && !is_ising(model))
     stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
   type <- tryCatch(match.arg(type), error = function(e)
     stop_no_call(sprintf(paste0("`type` must be one of \"auto\", \"model\", \"visible\", ",
                                 "\"data\", \"field\", \"uniform\", not %s."), describe(type))))
-  chains <- check_count(chains, "chains")
+  n_chains <- check_count(n_chains, "n_chains")
   sweeps <- check_count(sweeps, "sweeps", min = 2L)
   smooth <- check_number(smooth, "smooth", lower = 0)
   threads <- check_threads(threads)
   pilot_chains <- check_count(pilot_chains, "pilot_chains", min = 2L)
   pilot_steps <- check_count(pilot_steps, "pilot_steps", min = 3L)
   rbm <- is_rbm(model)
+  if (rbm) validate_rbm(model)
   if (type == "auto" && rbm && is.null(model$base_rate))
-    return(rbm_auto_base(model, chains, sweeps, smooth, threads, pilot_chains, pilot_steps))
+    return(rbm_auto_base(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps))
   if (type == "auto") type <- if (!rbm) "field" else "data"
   n <- if (rbm) model$n_visible else model$n
   switch(type,
@@ -190,13 +191,13 @@ logz_base <- function(model, type = c("auto", "model", "visible", "data", "field
       new_logz_base(model, model$field, "field", "the model's fields without couplings")
     },
     model = {
-      p <- if (rbm) rbm_pilot_marginals(model, chains, sweeps, threads)
-           else ising_pilot_marginals(model, chains, sweeps, threads)
+      p <- if (rbm) rbm_pilot_marginals(model, n_chains, sweeps, threads)
+           else ising_pilot_marginals(model, n_chains, sweeps, threads)
       bias <- smooth_logit(p, smooth)
       if (!rbm) bias <- bias / (model$values[2] - model$values[1])
       new_logz_base(model, bias, "model", sprintf(
         "marginals of %d Gibbs chains (%d sweeps annealing from uniform, %d at beta = 1), smoothed (s = %g)",
-        chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
+        n_chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
     })
 }
 
@@ -215,8 +216,8 @@ smooth_logit <- function(p, smooth) {
 # seeds its own streams, so the choice is independent of the main run, which
 # stays unbiased for Z. A chosen base whose pilot ESS / M is under 0.1 gets a
 # flag (added to every result by with_base()) and a warning.
-rbm_auto_base <- function(model, chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
-  cands <- list(model = logz_base(model, "model", chains, sweeps, smooth, threads),
+rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
+  cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
                 visible = logz_base(model, "visible", smooth = smooth),
                 uniform = logz_base(model, "uniform"))
   betas <- as.double(schedule_sm08(pilot_steps))

@@ -147,7 +147,7 @@ test_that("exact marginals of a small RBM are recovered by the model base", {
   V <- as.matrix(expand.grid(rep(list(0:1), 6)))
   lp <- -free_energy(m, V)
   p <- colSums(exp(lp - max(lp)) * V) / sum(exp(lp - max(lp)))
-  b <- logz_base(m, chains = 200, sweeps = 400, smooth = 0)
+  b <- logz_base(m, n_chains = 200, sweeps = 400, smooth = 0)
   expect_lt(max(abs(b$marginals - p)), 0.03)
 })
 
@@ -208,7 +208,7 @@ test_that("a model base of an Ising model matches its exact marginals", {
   set.seed(36)
   g <- ising_grid(4, 4, coupling = 0.2, field = 0.3)
   ex <- exact_marginals(g)$node   # P(x_i = +1)
-  b <- logz_base(g, type = "model", chains = 200, sweeps = 400, smooth = 0)
+  b <- logz_base(g, type = "model", n_chains = 200, sweeps = 400, smooth = 0)
   expect_lt(max(abs(b$marginals - ex)), 0.03)
 })
 
@@ -221,7 +221,7 @@ test_that("bad bases give clear errors", {
   expect_error(logz_base(m, pilot_steps = 0), "`pilot_steps`")
   expect_error(logz_base(list()), "`model` must be an rbm or an ising model")
   expect_error(logz_base(m, type = "nope"), "`type` must be one of")
-  expect_error(logz_base(m, chains = 0), "`chains`")
+  expect_error(logz_base(m, n_chains = 0), "`n_chains`")
   expect_error(logz_base(m, smooth = -1), "`smooth`")
   expect_error(ais(m, schedule_linear(10), base = "nope"), "`base` must be NULL")
   expect_error(ais(m, schedule_linear(10), base = logz_base(random_rbm(5, 2))),
