@@ -32,8 +32,9 @@
 #' @param base the base distribution (see [logz_base]): `NULL` (the model's
 #'   `base_rate` if it was trained by [rbm_train()], else the moment-matched
 #'   product of the model's own visible marginals from a short Gibbs run at
-#'   \eqn{\beta = 1}, `type = "model"`), a type name (`"model"`, `"data"`,
-#'   `"uniform"`), a [logz_base()], an `rbm` with zero `W` and `b` such as
+#'   \eqn{\beta = 1} or the visible biases alone, whichever a short pilot AIS
+#'   prefers; flagged, with a warning, when that pilot shows a poor base), a
+#'   type name (`"model"`, `"visible"`, `"data"`, `"uniform"`), a [logz_base()], an `rbm` with zero `W` and `b` such as
 #'   [rbm_base_rate()], or a numeric vector of visible biases. The result's
 #'   `base` field records which was used.
 #' @param threads number of OpenMP threads for the per-unit work (the matrix
@@ -110,7 +111,6 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   check_dots_used(...)
   call <- match.call()
-  validate_rbm(model)
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")

@@ -12,13 +12,54 @@
 #' model base below [rts()] and [ais()] were within 0.06 and 0.02 nats (1.2
 #' and 0.6 se), as from the data's base rates (`bench/base_default.R`).
 #'
-#' **Limits.** The model base is only as good as the pilot's picture of the
-#' model. On an RBM with modes that a short annealed Gibbs run does not find
-#' (Kiwaki's PCD model of `bench/train_rbm20.R`, log Z 439) it was worse than
-#' the uniform base (AIS 23 nats low, ESS 1 of 100, which the ESS flags
-#' report); when the training data are at hand, their base rates
+#' **The default for an RBM without `base_rate`** (`type = "auto"`, what
+#' `base = NULL` gives a model from `rbm(W, a, b)`) is chosen by a pilot: the
+#' `"model"`, `"visible"` and `"uniform"` bases are each scored by their own
+#' short AIS run (`pilot_chains` chains on `schedule_sm08(pilot_steps)`, by
+#' default 3 x 30 x 1000 = 90,000 sweeps plus the 10,000 of the Gibbs run,
+#' about 7% of the sweeps of a default [ais()] run and as many as a default
+#' [rts()] run) and the one with the highest mean log weight
+#' \eqn{\log Z_0 + \overline{\log w}} is kept. That mean is a lower bound on
+#' \eqn{\log Z} in expectation, short of it by the KL divergence between the
+#' forward and backward chains, so the higher one marks the base that loses
+#' less; it has standard error \eqn{\mathrm{sd}(\log w)/\sqrt M}, while the
+#' pilots' log-mean-exp estimates are noisy for a poor base (it won by chance
+#' on Kiwaki's CD-1 model). The result's `how` gives both pilots' figures and
+#' `pilot` the table. If the kept base's pilot has \eqn{\mathrm{sd}(\log w) > 2}
+#' (for log-normal weights an ESS/M of \eqn{e^{-4} \approx 0.02}) the base gets
+#' a flag, which every estimator that uses it adds to its `flags` (so its
+#' `reliable` is `FALSE`), and `logz_base()` warns. The pilots are also a
+#' cross-check: an estimate more than 1 nat + 3 se below the highest pilot
+#' log-mean-exp estimate (itself a stochastic lower bound) has missed mass a
+#' pilot found, and is flagged with a warning too (the estimate is unchanged).
+#' On RBMs with a sharp mode that annealing from the model's own marginals
+#' misses (the two-mode RBMs of the tests) the model and visible bases were
+#' 1.5 to 4 nats low, mostly with ESS near M; the uniform base's pilot found the mode
+#' and won. The pilots draw from R's
+#' RNG before the estimator seeds its own streams: the choice does not depend
+#' on the main run, which stays unbiased (see below).
+#'
+#' **Limits.** A product base is only as good as the pilot's picture of the
+#' model. On Kiwaki's PCD model of `bench/train_rbm20.R` (log Z 439,
+#' over-sharpened, poorly mixing) every base built from the model alone
+#' failed: default [ais()] from the model base was 23 nats low (ESS 1 of 100),
+#' from the visible base 11 nats, from the marginals of 1000-sweep Gibbs
+#' chains 13 nats; weighted marginals of pilot AIS states (2-3 rounds of
+#' refinement) 22 nats; the uniform base 1.4 nats (ESS 2). Worse, Gibbs chains
+#' started from random hidden states gave a base that was 5.9 nats low with
+#' ESS 37 of 100, a confident wrong answer, so it is not a candidate. What the
+#' pilot can do is tell: on that model the kept (model) base's pilot sd of log weights
+#' was 2.5 to 4.9 in every seed tried, so the default call warns and flags its
+#' result (`bench/base_default.R`), while on the test model and Kiwaki's CD-1
+#' and CD-25 models it was 0.9 to 1.7 and no flag was raised. A base that
+#' misses a mode no pilot chain finds cannot be flagged this way (no sampler
+#' can show mass it never visits): on Kiwaki's CD-1 model (log Z 194.2) AIS
+#' from every base tried, the data's base rates included, was 1.2 to 1.45
+#' nats low, from the default base with ESS 93 of 100 and se 0.03, unflagged.
+#' When the training data are at hand, their base rates
 #' (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are the
-#' safer base.
+#' safer base; they gave 0.06 nats on the PCD model, and [raise()] from the
+#' data bounds log Z from the other side.
 #'
 #' `logz_base()` computes a base once, so that it can be shown, reused by
 #' several estimators (`ais(m, base = b)`, `rts(m, base = b)`) or passed to
@@ -33,7 +74,7 @@
 #'     `base_rate`.}
 #'   \item{`"model"`}{the moment-matched product distribution of the model
 #'     itself: the marginals of a short Gibbs run at \eqn{\beta = 1}.
-#'     `chains` chains start from the uniform distribution and make `sweeps`
+#'     `n_chains` chains start from the uniform distribution and make `sweeps`
 #'     sweeps (the C Gibbs kernels of [ais()] and [gibbs_sample()]): the
 #'     first half anneal linearly from \eqn{\beta = 0} to 1 (which spreads
 #'     the chains over the model's modes better than Gibbs from noise), the
@@ -45,13 +86,16 @@
 #'     \eqn{\mathrm{logit}(p) / (hi - lo)}). The run draws from R's RNG, so
 #'     it is reproducible under [set.seed()] (and the estimators record the
 #'     RNG state before it in their `seed`).}
+#'   \item{`"visible"`}{RBM: the visible biases alone, \eqn{\sigma(a)},
+#'     smoothed as above (the model with \eqn{W = 0}).}
 #'   \item{`"field"`}{Ising: the model's own fields without couplings.}
 #'   \item{`"uniform"`}{all base biases zero.}
 #'   \item{`"given"`}{biases supplied by the caller (a numeric vector, or an
 #'     RBM with `W = 0` and `b = 0` such as [rbm_base_rate()]).}
 #' }
 #' `type = "auto"` (what the estimators use for `base = NULL`) is `"data"`
-#' for an RBM that has `base_rate`, else `"model"`; for an Ising model it is
+#' for an RBM that has `base_rate`, else `"model"` or `"visible"`, chosen by
+#' the pilot AIS above; for an Ising model it is
 #' `"field"` (on the grids and random graphs of `bench/base_default.R` the
 #' model base was no better than the field base; ask for it with
 #' `base = "model"`).
@@ -64,24 +108,35 @@
 #' finite run, the downward bias of \eqn{\log \hat Z} that comes with it).
 #'
 #' @param model an [rbm()] or [ising()] model.
-#' @param type `"auto"`, `"model"`, `"data"` (RBMs with `base_rate`),
-#'   `"field"` (Ising) or `"uniform"`.
-#' @param chains,sweeps `type = "model"`: the number of Gibbs chains and
-#'   sweeps per chain of the pilot run (its cost is `chains * sweeps` sweeps,
+#' @param type `"auto"`, `"model"`, `"visible"` (RBMs), `"data"` (RBMs with
+#'   `base_rate`), `"field"` (Ising) or `"uniform"`.
+#' @param n_chains,sweeps `type = "model"`: the number of Gibbs chains and
+#'   sweeps per chain of the pilot run (its cost is `n_chains * sweeps` sweeps,
 #'   about 1% of a default [ais()] run on an RBM).
 #' @param smooth `type = "model"`: the smoothing \eqn{s \ge 0} of the
 #'   marginals.
 #' @param threads OpenMP threads of the pilot run (the result does not depend
 #'   on it).
+#' @param pilot_chains,pilot_steps `type = "auto"` on an RBM without
+#'   `base_rate`: the chains (>= 2) and [schedule_sm08()] steps (>= 3) of each
+#'   candidate's pilot AIS run. With fewer than about 1000 steps the pilot's sd
+#'   of log weights grows and the flag (threshold 2) fires on models where the
+#'   default run is accurate.
 #' @param x a `logz_base`.
 #' @param ... ignored (print method).
 #' @return An object of class `"logz_base"`: a list with `type`, `how` (a
 #'   sentence), `bias` (the base's visible biases or fields, one per unit),
 #'   `marginals` (the base's probabilities of the upper state) and `log_z0`
-#'   (its log normalising constant; for an RBM including \eqn{n_h \log 2}).
+#'   (its log normalising constant; for an RBM including \eqn{n_h \log 2});
+#'   for the pilot-chosen RBM base also `pilot` (a data frame, one row per
+#'   candidate: `type`, `mean_log_w` (\eqn{\log Z_0 + \overline{\log w}}),
+#'   `log_z` (the pilot's AIS estimate), `ess`, `sd_log_w`, `chains`, `steps`)
+#'   and, when the kept base's pilot sd of log weights exceeds 2, `flags` (the
+#'   reason, added to the `flags` of every estimate that uses the base).
 #' @section Errors: `model` not an rbm or ising model; `type = "data"` for a
-#'   model without `base_rate`; `"field"` for an RBM; bad `chains`, `sweeps`,
-#'   `smooth` or `threads`. The estimators report a `base` of the wrong size,
+#'   model without `base_rate`; `"field"` for an RBM, `"visible"` for an Ising
+#'   model; bad `chains`, `sweeps`, `smooth`, `threads`, `pilot_chains` or
+#'   `pilot_steps`. A warning when the default RBM base's pilot flags it. The estimators report a `base` of the wrong size,
 #'   an RBM base with couplings, or a base built for another model size.
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML (the base-rate base).
@@ -97,19 +152,25 @@
 #' fit$base
 #' exact_log_z(m)
 #' @export
-logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform"),
-                      chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L) {
+logz_base <- function(model, type = c("auto", "model", "visible", "data", "field", "uniform"),
+                      n_chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L,
+                      pilot_chains = 30L, pilot_steps = 1000L) {
   if (!is_rbm(model) && !is_ising(model))
     stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
   type <- tryCatch(match.arg(type), error = function(e)
-    stop_no_call(sprintf(paste0("`type` must be one of \"auto\", \"model\", \"data\", ",
-                                "\"field\", \"uniform\", not %s."), describe(type))))
-  chains <- check_count(chains, "chains")
+    stop_no_call(sprintf(paste0("`type` must be one of \"auto\", \"model\", \"visible\", ",
+                                "\"data\", \"field\", \"uniform\", not %s."), describe(type))))
+  n_chains <- check_count(n_chains, "n_chains")
   sweeps <- check_count(sweeps, "sweeps", min = 2L)
   smooth <- check_number(smooth, "smooth", lower = 0)
   threads <- check_threads(threads)
+  pilot_chains <- check_count(pilot_chains, "pilot_chains", min = 2L)
+  pilot_steps <- check_count(pilot_steps, "pilot_steps", min = 3L)
   rbm <- is_rbm(model)
-  if (type == "auto") type <- if (!rbm) "field" else if (is.null(model$base_rate)) "model" else "data"
+  if (rbm) validate_rbm(model)
+  if (type == "auto" && rbm && is.null(model$base_rate))
+    return(rbm_auto_base(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps))
+  if (type == "auto") type <- if (!rbm) "field" else "data"
   n <- if (rbm) model$n_visible else model$n
   switch(type,
     uniform = new_logz_base(model, numeric(n), "uniform", "all base biases zero"),
@@ -120,21 +181,76 @@ logz_base <- function(model, type = c("auto", "model", "data", "field", "uniform
       new_logz_base(model, model$base_rate, "data",
                     "base rates of the training data (smoothed pixel means)")
     },
+    visible = {
+      if (!rbm) stop_no_call("`type = \"visible\"` applies to RBMs only.")
+      new_logz_base(model, smooth_logit(stats::plogis(model$a), smooth), "visible",
+                    sprintf("sigmoid of the model's visible biases, smoothed (s = %g)", smooth))
+    },
     field = {
       if (rbm) stop_no_call("`type = \"field\"` applies to Ising models only.")
       new_logz_base(model, model$field, "field", "the model's fields without couplings")
     },
     model = {
-      p <- if (rbm) rbm_pilot_marginals(model, chains, sweeps, threads)
-           else ising_pilot_marginals(model, chains, sweeps, threads)
-      p <- (p + smooth) / (1 + 2 * smooth)
-      p <- pmin(pmax(p, 1e-12), 1 - 1e-12)
-      bias <- stats::qlogis(p)
+      p <- if (rbm) rbm_pilot_marginals(model, n_chains, sweeps, threads)
+           else ising_pilot_marginals(model, n_chains, sweeps, threads)
+      bias <- smooth_logit(p, smooth)
       if (!rbm) bias <- bias / (model$values[2] - model$values[1])
       new_logz_base(model, bias, "model", sprintf(
         "marginals of %d Gibbs chains (%d sweeps annealing from uniform, %d at beta = 1), smoothed (s = %g)",
-        chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
+        n_chains, sweeps %/% 2L, sweeps - sweeps %/% 2L, smooth))
     })
+}
+
+# logit((p + s) / (1 + 2 s)), kept away from 0 and 1.
+smooth_logit <- function(p, smooth) {
+  p <- (p + smooth) / (1 + 2 * smooth)
+  stats::qlogis(pmin(pmax(p, 1e-12), 1 - 1e-12))
+}
+
+# The "auto" base of an RBM without base_rate: the model base and the visible
+# base, each scored by its own short AIS pilot (`pilot_chains` chains on
+# schedule_sm08(pilot_steps)); the one with the higher pilot estimate of log Z
+# is kept. Each pilot's log Z hat is a stochastic lower bound (E log Z_hat <=
+# log Z), lower the more the base misses the model's mass, so the higher one
+# marks the better base. The pilots draw from R's RNG before the estimator
+# seeds its own streams, so the choice is independent of the main run, which
+# stays unbiased for Z. A chosen base whose pilot ESS / M is under 0.1 gets a
+# flag (added to every result by with_base()) and a warning.
+rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
+  cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
+                visible = logz_base(model, "visible", smooth = smooth),
+                uniform = logz_base(model, "uniform"))
+  betas <- as.double(schedule_sm08(pilot_steps))
+  score <- vapply(cands, function(b) {
+    r <- ais_rbm_engine(model, betas, pilot_chains, 1L, b$bias, threads)
+    w <- exp(r$log_w - max(r$log_w))
+    c(elbo = r$log_z0 + mean(r$log_w), log_z = r$log_z0 + max(r$log_w) + log(mean(w)),
+      ess = sum(w)^2 / sum(w^2), sd = stats::sd(r$log_w))
+  }, numeric(4))
+  best <- which.max(score["elbo", ])
+  b <- cands[[best]]
+  other <- names(cands)[-best]
+  sd_best <- score["sd", best]
+  b$pilot <- data.frame(type = names(cands), mean_log_w = score["elbo", ],
+                        log_z = score["log_z", ], ess = score["ess", ], sd_log_w = score["sd", ],
+                        chains = pilot_chains, steps = pilot_steps, row.names = NULL)
+  b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps each; ",
+                          "mean log weight %.2f vs %s), pilot sd of log weights %.2f"),
+                   b$how, paste(other, collapse = " and "), pilot_chains, pilot_steps,
+                   score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
+                                              collapse = ", "), sd_best)
+  if (sd_best > 2) {
+    b$flags <- sprintf(paste0("base pilot sd of log weights = %.2f > 2 (log-normal ESS/M ",
+                              "exp(-sd^2) < 0.02): the %s base may miss modes of the model and ",
+                              "the estimate be far too low; give the training data's base rates ",
+                              "(base = rbm_base_rate(data))"), sd_best, b$type)
+    warning(sprintf(paste0("logz_base(): the pilot AIS from the default (%s) base has sd of log ",
+                           "weights %.2f > 2 (ESS %.1f of %d chains): the base misses the model's ",
+                           "mass and the estimate may be far too low. Give the training data's ",
+                           "base rates: base = rbm_base_rate(data)."),
+                    b$type, sd_best, score["ess", best], pilot_chains), call. = FALSE)
+  }
+  b
 }
 
 new_logz_base <- function(model, bias, type, how) {
@@ -157,6 +273,7 @@ print.logz_base <- function(x, ...) {
   cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
   cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
               max(x$marginals), mean(x$marginals), x$log_z0))
+  for (f in x$flags) cat(sprintf("  flag: %s\n", f))
   invisible(x)
 }
 
@@ -174,8 +291,8 @@ resolve_base <- function(model, base, threads = 1L) {
     return(base)
   }
   if (is.character(base)) {
-    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "data", "field",
-                                                          "uniform"))
+    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "visible", "data",
+                                                          "field", "uniform"))
       stop_no_call(sprintf(paste0("`base` must be NULL, one of \"model\", \"data\", \"field\", ",
                                   "\"uniform\", a logz_base(), %sor a numeric vector, not %s."),
                            if (rbm) "an rbm from rbm_base_rate() " else "", describe(base)))
@@ -203,8 +320,34 @@ base_record <- function(b) list(type = b$type, how = b$how)
 
 with_base <- function(x, b, seed = NULL) {
   x$base <- base_record(b)
+  if (length(b$flags)) x <- add_flags(x, b$flags)
+  x <- check_against_pilot(x, b)
   if (!is.null(seed)) x$seed <- seed
   x
+}
+
+# The pilots of the auto RBM base are AIS runs in their own right: each
+# pilot's log Z hat is a stochastic lower bound (E log Z_hat <= log Z). An
+# estimate more than 1 nat + 3 se below the highest of them has missed mass
+# that a pilot found (as on the two-mode RBMs of test-base.R, where a pilot
+# from the uniform base finds the sharp mode that the chosen base misses):
+# flag it and warn. This only adds a flag; the estimate is unchanged.
+check_against_pilot <- function(x, b) {
+  if (is.null(b$pilot) || !is.numeric(x$log_z) || length(x$log_z) != 1L ||
+      !is.finite(x$log_z)) return(x)
+  top <- which.max(b$pilot$log_z)
+  se <- if (is.numeric(x$se) && length(x$se) == 1L && is.finite(x$se)) x$se else 0
+  gap <- b$pilot$log_z[top] - x$log_z
+  if (gap <= 1 + 3 * se) return(x)
+  try <- if (identical(b$pilot$type[top], b$type)) "a longer schedule, more chains"
+         else sprintf("base = \"%s\"", b$pilot$type[top])
+  warning(sprintf(paste0("the estimate %.2f is %.2f nats below the pilot AIS from the %s base ",
+                         "(%.2f; > 1 nat + 3 se): the run missed mass the pilot found. Try ",
+                         "%s or the training data's base rates."),
+                  x$log_z, gap, b$pilot$type[top], b$pilot$log_z[top], try), call. = FALSE)
+  add_flags(x, sprintf(paste0("estimate %.2f nats below the base pilot's log Z (> 1 nat + 3 se): ",
+                              "the run missed mass that the pilot from the %s base found"),
+                       gap, b$pilot$type[top]))
 }
 
 base_line <- function(x) {

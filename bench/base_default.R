@@ -1,21 +1,29 @@
 # The default base of ais() and rts() (issue 14): on models with exact log Z,
 # the uniform base, the data's base rates (RBMs) or the field-only base (Ising)
-# and the model-derived base of logz_base() (a Gibbs pilot at beta = 1),
-# each with the estimators' default settings.
+# the model-derived base of logz_base() (a Gibbs pilot at beta = 1) and, for
+# RBMs, the default "auto" base (base = NULL: the model, visible-bias or
+# uniform base, whichever has the highest mean log weight in a 30-chain,
+# 1000-step pilot AIS; flagged when the pilot's sd of log weights exceeds 2 or
+# the estimate falls > 1 nat + 3 se below a pilot's), each with the
+# estimators' default settings.
 # Run: OPENBLAS_NUM_THREADS=1 nice -n 10 Rscript bench/base_default.R > bench/base_default.out 2>&1
 # Columns: error = estimate - exact log Z (nats), se, err/se, ESS (AIS), time
-# (seconds, pilot included), pilot = seconds of logz_base() alone.
+# (seconds, pilot included), pilot = seconds of logz_base() alone, flag = the
+# result carries the base's pilot flag (and the call warned).
 suppressPackageStartupMessages(library(logz))
 cat(sprintf("logz base_default bench, %s\nLAPACK: %s; BLAS: %s\n", format(Sys.time()),
             La_library(), extSoftVersion()[["BLAS"]]))
 
 row <- function(model_name, est, base_name, fit, truth, time, pilot) {
-  cat(sprintf("%-14s %-4s %-8s %+9.4f %8.4f %7.1f %6s %7.1f %6.1f\n", model_name, est, base_name,
-              fit$log_z - truth, fit$se, (fit$log_z - truth) / fit$se,
-              if (is.null(fit$ess)) "" else sprintf("%.1f", fit$ess), time, pilot))
+  flag <- any(grepl("base pilot", fit$flags))
+  cat(sprintf("%-14s %-4s %-8s %+9.4f %8.4f %7.1f %6s %7.1f %6.1f %5s %s\n", model_name, est,
+              base_name, fit$log_z - truth, fit$se, (fit$log_z - truth) / fit$se,
+              if (is.null(fit$ess)) "" else sprintf("%.1f", fit$ess), time, pilot,
+              if (flag) "FLAG" else "", if (base_name == "auto") fit$base$type else ""))
 }
-header <- function() cat(sprintf("%-14s %-4s %-8s %9s %8s %7s %6s %7s %6s\n", "model", "est", "base",
-                                 "error", "se", "err/se", "ESS", "time", "pilot"))
+header <- function() cat(sprintf("%-14s %-4s %-8s %9s %8s %7s %6s %7s %6s %5s %s\n", "model", "est",
+                                 "base", "error", "se", "err/se", "ESS", "time", "pilot", "flag",
+                                 "chosen"))
 timed <- function(expr) {
   t0 <- proc.time()[["elapsed"]]
   v <- expr
@@ -25,8 +33,12 @@ timed <- function(expr) {
 run_model <- function(name, model, truth, bases, rts_args = list(), ais = TRUE) {
   for (bn in names(bases)) {
     set.seed(7)
-    pl <- timed(if (is.character(bases[[bn]])) logz_base(model, bases[[bn]]) else NULL)
-    pilot <- if (identical(bases[[bn]], "model")) pl$time else 0
+    pl <- timed(if (is.character(bases[[bn]])) suppressWarnings(logz_base(model, bases[[bn]])))
+    pilot <- if (is.character(bases[[bn]]) && bases[[bn]] %in% c("model", "auto")) pl$time else 0
+    if (identical(bases[[bn]], "auto")) {
+      cat(sprintf("  auto pilot (seed 7): %s\n", pl$value$how))
+      print(pl$value$pilot[, 1:5], digits = 4, row.names = FALSE)
+    }
     if (ais) {
       set.seed(1)
       a <- timed(suppressWarnings(ais(model, base = bases[[bn]], progress = FALSE)))
@@ -55,20 +67,21 @@ for (nm in names(isings)) {
 
 cat("\n== 784 x 20 MNIST RBMs rebuilt by rbm(W, a, b) (no base_rate) ==\n")
 cat("ais(): schedule_sm08() (14,500 steps), 100 chains; rts(): K = 100, 100 chains, 1000 sweeps\n")
-cat("data = the training digits' base rates, as rbm_train() keeps them\n")
+cat("data = the training digits' base rates, as rbm_train() keeps them; auto = base = NULL\n")
+cat("(the uniform base: see the previous run in git history: -1.4 to +188 nats off)\n")
 header()
 # the model of tests/testthat/helper-models.R (5 PCD epochs on 8000 digits)
 tr <- rbm_train(mnist$x[1:8000, ], n_hidden = 20, method = "pcd", epochs = 5, seed = 20,
                 progress = FALSE)
 bare <- rbm(tr$W, tr$a, tr$b)
 run_model("rbm20-test", bare, exact_log_z(tr),
-          list(uniform = "uniform", data = tr$base_rate, model = "model"))
-# Kiwaki's (2015) CD-25 model of bench/train_rbm20.R (250,000 updates)
-for (nm in c("cd25", "pcd")) {
+          list(data = tr$base_rate, model = "model", auto = "auto"))
+# Kiwaki's (2015) CD-1, CD-25 and PCD models of bench/train_rbm20.R (250,000 updates)
+for (nm in c("cd1", "cd25", "pcd")) {
   f <- file.path("bench/models", sprintf("rbm20_%s.rds", nm))
   if (!file.exists(f)) next
   x <- readRDS(f)
   bare <- rbm(x$model$W, x$model$a, x$model$b)
   run_model(sprintf("rbm20-%s", nm), bare, x$log_z,
-            list(uniform = "uniform", data = x$model$base_rate, model = "model"))
+            list(data = x$model$base_rate, model = "model", auto = "auto"))
 }

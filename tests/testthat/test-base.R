@@ -7,23 +7,24 @@ bare_rbm20 <- function() {
   list(model = rbm(fx$model$W, fx$model$a, fx$model$b), trained = fx$model, log_z = fx$log_z)
 }
 
-test_that("default ais() on an rbm(W, a, b) uses the model base and lands within 0.1 nats", {
+test_that("default ais() on an rbm(W, a, b) uses a pilot-chosen base and lands within 0.1 nats", {
   fx <- bare_rbm20()
   expect_null(fx$model$base_rate)
   set.seed(31)
   fit <- ais(fx$model, progress = FALSE)
-  expect_identical(fit$base$type, "model")
-  expect_match(fit$base$how, "Gibbs chains .*annealing")
+  expect_true(fit$base$type %in% c("model", "visible"))
+  expect_match(fit$base$how, "chosen over the .* bases by pilot AIS")
+  expect_false(any(grepl("^base pilot", fit$flags)))
   expect_lt(abs(fit$log_z - fx$log_z), 0.1)
   expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
 })
 
-test_that("default rts() on an rbm(W, a, b) uses the model base and lands within 0.1 nats", {
+test_that("default rts() on an rbm(W, a, b) uses a pilot-chosen base and lands within 0.1 nats", {
   fx <- bare_rbm20()
   set.seed(32)
   fit <- suppressWarnings(rts(fx$model, K = 100, n_chains = 100, sweeps = 1000,
                               estimators = "rts", progress = FALSE))
-  expect_identical(fit$base$type, "model")
+  expect_true(fit$base$type %in% c("model", "visible"))
   expect_lt(abs(fit$log_z - fx$log_z), 0.1)
   expect_lt(abs(fit$log_z - fx$log_z), 4 * fit$se + 0.02)
 })
@@ -40,9 +41,9 @@ test_that("the uniform base is far off on the same model (the test above can fai
 test_that("the model base is close to the data's base rates and reproducible", {
   fx <- bare_rbm20()
   set.seed(33)
-  b1 <- logz_base(fx$model)
+  b1 <- logz_base(fx$model, "model")
   set.seed(33)
-  b2 <- logz_base(fx$model)
+  b2 <- logz_base(fx$model, "model")
   expect_identical(b1, b2)
   expect_s3_class(b1, "logz_base")
   expect_identical(b1$type, "model")
@@ -54,7 +55,90 @@ test_that("the model base is close to the data's base rates and reproducible", {
   expect_gt(cor(b1$marginals, plogis(fx$trained$base_rate)), 0.8)
   # threads do not change it
   set.seed(33)
-  expect_identical(logz_base(fx$model, threads = 2)$bias, b1$bias)
+  expect_identical(logz_base(fx$model, "model", threads = 2)$bias, b1$bias)
+  # the auto base: the pilot table, reproducible, the same for any threads
+  set.seed(33)
+  a1 <- logz_base(fx$model)
+  set.seed(33)
+  expect_identical(logz_base(fx$model, threads = 2), a1)
+  expect_identical(a1$pilot$type, c("model", "visible", "uniform"))
+  expect_identical(a1$type, a1$pilot$type[which.max(a1$pilot$mean_log_w)])
+  expect_true(all(a1$pilot$mean_log_w <= a1$pilot$log_z + 1e-9))   # Jensen
+  expect_null(a1$flags)
+  # the visible base is sigmoid(a), smoothed
+  v <- logz_base(fx$model, "visible", smooth = 0)
+  expect_equal(v$marginals, plogis(fx$model$a))
+})
+
+# An RBM with the failure mode of the PCD model of bench/train_rbm20.R: hidden
+# unit 1 switches on a sharp mode (all visible units on) holding e^gap times
+# the mass of the broad mode where most units are off; annealing from a base
+# near the broad mode rarely crosses to it. Exact log Z by enumeration.
+two_mode_rbm <- function(c, gap, seed, nv = 50) {
+  set.seed(seed)
+  W <- cbind(rep(c, nv), matrix(rnorm(nv * 3, sd = 0.5), nv, 3))
+  a <- rep(-1, nv)
+  b1 <- -(nv * log1p(exp(a[1] + c)) - nv * log1p(exp(a[1])) - gap)
+  rbm(W, a, b = c(b1, 0, 0, 0))
+}
+
+test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z right (within se) or a flag", {
+  # from the model or visible base every chain stays in the broad mode and AIS
+  # was 1.5 to 4 nats low with ESS near M (a confident wrong answer); the
+  # uniform base starts near the sharp mode's threshold, and its pilot wins
+  flagged <- 0
+  for (case in list(c(2, 5, 1), c(3, 2, 1), c(3, 5, 2), c(3, 2, 3), c(3, 10, 4), c(3, 2, 4))) {
+    m <- two_mode_rbm(case[1], case[2], case[3])
+    truth <- exact_log_z(m)
+    set.seed(50 + case[3])
+    w <- NULL
+    fit <- withCallingHandlers(ais(m, schedule_linear(1000), n_chains = 100, progress = FALSE),
+                               warning = function(x) {
+                                 w <<- c(w, conditionMessage(x))
+                                 invokeRestart("muffleWarning")
+                               })
+    flag <- any(grepl("base pilot", fit$flags))
+    # a flag and a warning go together
+    expect_identical(any(grepl("pilot", w)), flag)
+    expect_match(fit$base$how, "chosen over the .* bases by pilot AIS")
+    if (flag) {
+      flagged <- flagged + 1
+      expect_false(fit$reliable)
+    } else {
+      expect_lt(abs(fit$log_z - truth), 4 * fit$se + 0.05)
+    }
+  }
+  expect_gt(flagged, 0)   # the flag path is exercised
+  # the pilot cross-check flags a run that ends below a pilot's estimate
+  m <- two_mode_rbm(3, 2, 1)
+  set.seed(51)
+  b <- logz_base(m)
+  set.seed(52)
+  expect_warning(fit <- ais(m, schedule_linear(1000), n_chains = 100, base = "visible",
+                            progress = FALSE), NA)
+  expect_lt(fit$log_z, exact_log_z(m) - 1)   # the visible base misses the sharp mode
+  expect_warning(chk <- logz:::check_against_pilot(fit, b), "nats below the pilot AIS")
+  expect_match(chk$flags, "below the base pilot's log Z", all = FALSE)
+  expect_false(chk$reliable)
+  expect_identical(chk$log_z, fit$log_z)
+})
+
+test_that("the PCD model of bench/train_rbm20.R is flagged by the default base", {
+  f <- test_path("..", "..", "bench", "models", "rbm20_pcd.rds")
+  skip_if_not(file.exists(f), "bench/models/rbm20_pcd.rds not at hand (source tree only)")
+  x <- readRDS(f)
+  m <- rbm(x$model$W, x$model$a, x$model$b)
+  for (s in 1:3) {
+    set.seed(s)
+    expect_warning(b <- logz_base(m), "estimate may be far too low")
+    expect_match(b$flags, "^base pilot sd of log weights")
+    # the flag reaches any estimator given this base
+    # (and the 10-step run is flagged again, far below the pilots)
+    expect_warning(fit <- ais(m, schedule_linear(10), n_chains = 5, base = b, progress = FALSE),
+                   "below the pilot AIS")
+    expect_true(b$flags %in% fit$flags)
+    expect_false(fit$reliable)
+  }
 })
 
 test_that("exact marginals of a small RBM are recovered by the model base", {
@@ -63,11 +147,11 @@ test_that("exact marginals of a small RBM are recovered by the model base", {
   V <- as.matrix(expand.grid(rep(list(0:1), 6)))
   lp <- -free_energy(m, V)
   p <- colSums(exp(lp - max(lp)) * V) / sum(exp(lp - max(lp)))
-  b <- logz_base(m, chains = 200, sweeps = 400, smooth = 0)
+  b <- logz_base(m, n_chains = 200, sweeps = 400, smooth = 0)
   expect_lt(max(abs(b$marginals - p)), 0.03)
 })
 
-test_that("AIS from the model base stays unbiased for Z (mean of Z_hat / Z is 1)", {
+test_that("AIS from the auto base stays unbiased for Z (mean of Z_hat / Z is 1)", {
   set.seed(37)
   m <- random_rbm(8, 5, sd = 0.8)
   truth <- exact_log_z(m)
@@ -78,7 +162,8 @@ test_that("AIS from the model base stays unbiased for Z (mean of Z_hat / Z is 1)
   expect_lt(abs(mean(ratio) - 1), 4 * sd(ratio) / sqrt(length(ratio)))
   # and the exact moment-matched base does at least as well as the uniform one here
   fu <- ais(m, schedule_linear(30), n_chains = 400, base = "uniform", progress = FALSE)
-  fm <- ais(m, schedule_linear(30), n_chains = 400, progress = FALSE)
+  fm <- ais(m, schedule_linear(30), n_chains = 400, base = "model",
+            progress = FALSE)
   expect_gt(fm$ess, fu$ess)
 })
 
@@ -86,11 +171,11 @@ test_that("estimators record the base; results reproduce from their seed", {
   set.seed(35)
   m <- random_rbm(10, 4, sd = 0.5)
   fit <- ais(m, schedule_linear(100), n_chains = 20, progress = FALSE)
-  expect_identical(fit$base$type, "model")
+  expect_true(fit$base$type %in% c("model", "visible"))
   assign(".Random.seed", fit$seed, envir = globalenv())
   again <- ais(m, schedule_linear(100), n_chains = 20, progress = FALSE)
   expect_identical(again$log_weights, fit$log_weights)
-  expect_output(print(fit), "base: model")
+  expect_output(print(fit), "base: (model|visible)")
   # the same base object reused
   b <- logz_base(m)
   expect_identical(ais(m, schedule_linear(10), n_chains = 5, base = b,
@@ -101,9 +186,11 @@ test_that("estimators record the base; results reproduce from their seed", {
                        progress = FALSE)$base$type, "given")
   r <- raise(m, matrix(rbinom(30, 1, 0.5), 3), schedule_linear(10), n_chains = 2,
              progress = FALSE)
-  expect_identical(r$base$type, "model")
+  expect_true(r$base$type %in% c("model", "visible"))
   a <- arm(m, particles = 50, progress = FALSE)
-  expect_identical(a$base$type, "model")
+  expect_true(a$base$type %in% c("model", "visible"))
+  expect_identical(ais(m, schedule_linear(10), n_chains = 5, base = "model",
+                       progress = FALSE)$base$type, "model")
   expect_null(arm(m, particles = 50, order = 10:1, progress = FALSE)$base)
   # a trained model keeps its data base rates
   tr <- mnist_rbm20()$model
@@ -121,7 +208,7 @@ test_that("a model base of an Ising model matches its exact marginals", {
   set.seed(36)
   g <- ising_grid(4, 4, coupling = 0.2, field = 0.3)
   ex <- exact_marginals(g)$node   # P(x_i = +1)
-  b <- logz_base(g, type = "model", chains = 200, sweeps = 400, smooth = 0)
+  b <- logz_base(g, type = "model", n_chains = 200, sweeps = 400, smooth = 0)
   expect_lt(max(abs(b$marginals - ex)), 0.03)
 })
 
@@ -129,9 +216,12 @@ test_that("bad bases give clear errors", {
   m <- random_rbm(4, 2)
   expect_error(logz_base(m, type = "data"), "base_rate")
   expect_error(logz_base(m, type = "field"), "Ising")
+  expect_error(logz_base(ising_grid(2, 2), type = "visible"), "RBMs only")
+  expect_error(logz_base(m, pilot_chains = 1), "`pilot_chains`")
+  expect_error(logz_base(m, pilot_steps = 0), "`pilot_steps`")
   expect_error(logz_base(list()), "`model` must be an rbm or an ising model")
   expect_error(logz_base(m, type = "nope"), "`type` must be one of")
-  expect_error(logz_base(m, chains = 0), "`chains`")
+  expect_error(logz_base(m, n_chains = 0), "`n_chains`")
   expect_error(logz_base(m, smooth = -1), "`smooth`")
   expect_error(ais(m, schedule_linear(10), base = "nope"), "`base` must be NULL")
   expect_error(ais(m, schedule_linear(10), base = logz_base(random_rbm(5, 2))),
