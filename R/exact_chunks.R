@@ -63,19 +63,9 @@ ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progre
   for (p in seq_len(nrow(S))) {
     x <- v[1] + S[p, ] * (v[2] - v[1])
     const <- sum(e$weight[inner] * x[e$from[inner]] * x[e$to[inner]]) + sum(f[seq_len(k)] * x)
-    cm$field <- f[-seq_len(k)] + rowsum_chunk(free_end, e$weight[cross] * x[fixed_end], model$n - k)
+    cm$field <- f[-seq_len(k)] + rowsum_to(free_end, e$weight[cross] * x[fixed_end], model$n - k)
     lz[p] <- const + .Call(C_ising_enumerate, cm, 0L, threads)$log_z
     pb$update(p)
   }
   log_sum_exp(lz)
-}
-
-# sum of w over groups g (1..n), as a length-n vector
-rowsum_chunk <- function(g, w, n) {
-  out <- numeric(n)
-  if (length(g)) {
-    s <- rowsum(w, g)
-    out[as.integer(rownames(s))] <- s[, 1]
-  }
-  out
 }

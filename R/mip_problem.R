@@ -162,6 +162,7 @@ mip_lp <- function(p, encoding = c("compact", "local")) {
        ia = as.integer(ia), ja = as.integer(ja), ar = ar, c0 = c0)
 }
 
+# sum of x over groups idx (in 1..n), as a length-n vector (0 for empty groups)
 rowsum_to <- function(idx, x, n) {
   out <- numeric(n)
   if (length(idx)) {
