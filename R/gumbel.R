@@ -21,7 +21,8 @@
 #' @param n number of draws (a whole number >= 0).
 #' @param location the location \eqn{m} (numeric, recycled to `n` or to the
 #'   length of `x`/`q`); `-Inf` gives draws of `-Inf` (an empty region).
-#' @param scale the scale \eqn{s > 0} (numeric, recycled like `location`).
+#' @param scale the scale \eqn{s > 0} (numeric, recycled like `location`;
+#'   also for `rtruncgumbel()`, after `bound`).
 #' @param bound the truncation point \eqn{b} (numeric, recycled; `Inf` means no
 #'   truncation).
 #' @param x,q vectors of quantiles.
@@ -91,12 +92,17 @@ check_scale <- function(scale, draws) {
 
 #' @rdname gumbel
 #' @export
-rtruncgumbel <- function(n, location = 0, bound) {
+rtruncgumbel <- function(n, location = 0, bound, scale = 1) {
   n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   if (missing(bound)) stop_no_call("`bound` is missing: give the truncation point.")
   bound <- check_gumbel_arg(bound, "bound", TRUE)
-  .Call(C_gumbel_rand, n, location, bound)
+  scale <- check_scale(scale, TRUE)
+  if (all(scale == 1)) return(.Call(C_gumbel_rand, n, location, bound))
+  # m + s Z with Z ~ Gumbel(0) truncated at (b - m) / s: the same uniforms as at scale 1
+  m <- rep_len(location, n)
+  s <- rep_len(scale, n)
+  m + s * .Call(C_gumbel_rand, n, 0, (rep_len(bound, n) - m) / s)
 }
 
 #' @rdname gumbel

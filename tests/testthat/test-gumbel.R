@@ -16,6 +16,18 @@ test_that("rtruncgumbel stays below the bound and has the truncated CDF", {
   expect_true(all(g <= b))
   ptr <- function(q) pgumbel(pmin(q, b), 1) / pgumbel(b, 1)
   expect_gt(ks.test(g, ptr)$p.value, 1e-3)
+  # with a scale: the truncated CDF of Gumbel(1, 2.5), and scale 1 is the old draw
+  set.seed(13)
+  g <- rtruncgumbel(5000, location = 1, bound = b, scale = 2.5)
+  expect_true(all(g <= b))
+  ptr_s <- function(q) pgumbel(pmin(q, b), 1, 2.5) / pgumbel(b, 1, 2.5)
+  expect_gt(ks.test(g, ptr_s)$p.value, 1e-3)
+  expect_lt(ks.test(g, ptr)$p.value, 1e-3)   # the scale matters
+  set.seed(14)
+  a <- rtruncgumbel(10, location = 1, bound = b)
+  set.seed(14)
+  expect_identical(rtruncgumbel(10, location = 1, bound = b, scale = 1), a)
+  expect_error(rtruncgumbel(3, 0, 1, scale = -1), "`scale` must be positive")
   # the stable form: a bound far below the location (naive inversion gives -Inf/NaN)
   g <- rtruncgumbel(2000, location = 0, bound = -60)
   expect_true(all(is.finite(g)) && all(g <= -60))
