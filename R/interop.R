@@ -65,16 +65,6 @@ check_estimate <- function(x, name = "x") {
   invisible(x)
 }
 
-check_no_dots <- function(...) {
-  if (...length())
-    stop_no_call(sprintf("Unused argument%s in `...`: %s.", if (...length() > 1L) "s" else "",
-                         paste(vapply(seq_len(...length()), function(i) {
-                           nm <- ...names()[i]
-                           if (is.null(nm) || !nzchar(nm)) sprintf("..%d", i) else nm
-                         }, ""), collapse = ", ")))
-  invisible(NULL)
-}
-
 estimate_row <- function(x, conf.level = 0.95) {
   check_estimate(x)
   conf.level <- check_number(conf.level, "conf.level", lower = 0, upper = 1, lower_open = TRUE,
@@ -97,14 +87,14 @@ estimate_row <- function(x, conf.level = 0.95) {
 #' @rdname glance.logz_estimate
 #' @exportS3Method generics::glance
 glance.logz_estimate <- function(x, conf.level = 0.95, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   estimate_row(x, conf.level)
 }
 
 #' @rdname glance.logz_estimate
 #' @exportS3Method generics::tidy
 tidy.logz_estimate <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   log_z_trace(x)
 }
 

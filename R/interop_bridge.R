@@ -50,14 +50,14 @@ NULL
 #' @rdname logml.logz_estimate
 #' @exportS3Method bridgesampling::logml
 logml.logz_estimate <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   as.double(x$log_z)
 }
 
 #' @rdname logml.logz_estimate
 #' @exportS3Method bridgesampling::error_measures
 error_measures.logz_estimate <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   se <- if (is.null(x$se)) NA_real_ else as.double(x$se)
   list(re2 = se^2, cv = se,
        percentage = if (is.na(se)) NA_character_ else paste0(format(signif(100 * se, 2)), "%"))
@@ -66,7 +66,7 @@ error_measures.logz_estimate <- function(x, ...) {
 #' @rdname logml.logz_estimate
 #' @exportS3Method bridgesampling::bf
 bf.logz_estimate <- function(x1, x2, log = FALSE, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   check_flag(log, "log")
   if (!inherits(x2, c("logz_estimate", "bridge", "bridge_list")))
     stop_no_call(sprintf("`x2` must be a logz_estimate or a bridgesampling bridge/bridge_list, not %s.",

@@ -119,42 +119,42 @@ draws_array_of <- function(x) {
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws
 as_draws.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   draws_df_of(x)
 }
 
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws_df
 as_draws_df.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   draws_df_of(x)
 }
 
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws_list
 as_draws_list.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   posterior::as_draws_list(draws_df_of(x))
 }
 
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws_array
 as_draws_array.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   draws_array_of(x)
 }
 
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws_matrix
 as_draws_matrix.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   posterior::as_draws_matrix(draws_array_of(x))
 }
 
 #' @rdname logz_draws
 #' @exportS3Method posterior::as_draws_rvars
 as_draws_rvars.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   posterior::as_draws_rvars(draws_array_of(x))
 }
 
@@ -205,7 +205,7 @@ mcmc_list_of <- function(x) {
 #' @rdname logz_draws
 #' @exportS3Method coda::as.mcmc
 as.mcmc.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   s <- sample_draws(x)
   if (max(s$chain) > 1L)
     stop_no_call(sprintf("`x` holds %d chains; coda::as.mcmc() takes one: use coda::as.mcmc.list().",
@@ -216,7 +216,7 @@ as.mcmc.logz_gibbs <- function(x, ...) {
 #' @rdname logz_draws
 #' @exportS3Method coda::as.mcmc.list
 as.mcmc.list.logz_gibbs <- function(x, ...) {
-  check_no_dots(...)
+  check_dots_used(...)
   mcmc_list_of(x)
 }
 

@@ -39,7 +39,7 @@ test_that("glance() and as.data.frame() give one row with the estimate's figures
   expect_identical(both$seed[[2]], fit$seed)
   skip_if_not_installed("generics")
   expect_identical(generics::glance(fit), row)
-  expect_error(generics::glance(fit, foo = 1), "Unused argument")
+  expect_error(generics::glance(fit, foo = 1), "unused argument `foo` in glance.logz_estimate\\(\\)")
   expect_error(generics::glance(fit, conf.level = 2), "`conf.level`")
 })
 
@@ -104,7 +104,7 @@ test_that("gibbs_sample() draws convert to posterior draws with the chains kept 
   y <- gibbs_sample(g, 10, n_chains = 3)
   expect_identical(as.vector(table(posterior::as_draws_df(y)$.chain)), c(4L, 4L, 2L))
   expect_error(posterior::as_draws_array(y), "chains of different lengths")
-  expect_error(posterior::as_draws_df(x, foo = 1), "Unused argument")
+  expect_error(posterior::as_draws_df(x, foo = 1), "unused argument `foo` in as_draws_df.logz_gibbs\\(\\)")
   # the deprecated name still works, with a warning
   set.seed(45)
   a1 <- gibbs_sample(g, 12, n_chains = 3)
