@@ -142,7 +142,8 @@
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2, or a particle store larger than the memory available (the
 #'   message gives the bytes needed; the limit is `getOption("logz.max_bytes")`,
-#'   else the system's available memory where known, else 16 GiB), also when an
+#'   else the environment variable `LOGZ_MAX_BYTES`, else the system's
+#'   available memory where known, else 16 GiB), also when an
 #'   expansion would grow the pool past it; smooth weights that overflow
 #'   (non-finite \eqn{\log W}, or \eqn{|\log W| > 10^{15}} where weights can
 #'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
@@ -321,12 +322,12 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
 
 # Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
 # an MRG32k3a stream; R: about ten doubles per particle in the driver), against
-# getOption("logz.max_bytes"), else MemAvailable of /proc/meminfo, else 16 GiB.
+# memory_limit(): getOption("logz.max_bytes"), else LOGZ_MAX_BYTES, else
+# MemAvailable of /proc/meminfo, else 16 GiB.
 arm_check_memory <- function(spec, cap, R, what) {
   H <- if (spec$type == 3L) ncol(spec$cm$W) else 0
   need <- as.double(cap) * (8 * (spec$N + H) + 48 + 80)
-  limit <- getOption("logz.max_bytes")
-  if (is.null(limit)) limit <- mem_available()
+  limit <- memory_limit(mem_available())   # R/utils.R
   if (need > limit) {
     msg <- if (what == "particles")
       sprintf("`particles` = %.0f needs about %s for the particle store (%d variables), more than the %s available.",

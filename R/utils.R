@@ -27,13 +27,19 @@ check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_eac
   as.integer(x)
 }
 
-# Refuse a request whose memory would exceed `limit` bytes (default: 16
-# GB, or the LOGZ_MAX_BYTES environment variable), with the figure.
+# The memory limit (bytes) of the size checks: getOption("logz.max_bytes"),
+# else the LOGZ_MAX_BYTES environment variable, else `fallback`.
+memory_limit <- function(fallback) {
+  opt <- getOption("logz.max_bytes")
+  if (!is.null(opt)) return(as.double(opt))
+  env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
+  if (is.finite(env) && env > 0) env else fallback
+}
+
+# Refuse a request whose memory would exceed `limit` bytes (default:
+# memory_limit(16e9)), with the figure.
 check_memory <- function(bytes, what, limit = NULL) {
-  if (is.null(limit)) {
-    env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
-    limit <- if (is.finite(env) && env > 0) env else 16e9
-  }
+  if (is.null(limit)) limit <- memory_limit(16e9)
   if (!is.finite(bytes) || bytes >= limit)
     stop_no_call(sprintf("%s would need %s GB of memory (limit %s GB); use a smaller size.",
                          what, format(signif(bytes / 1e9, 3)), format(signif(limit / 1e9, 3))))
