@@ -236,19 +236,10 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   if (is.null(base)) out else with_base(out, base, seed)
 }
 
-arm_variant <- function(variant) {
-  choices <- c("arm", "rm", "anticipate", "reseed")
-  tryCatch(match.arg(variant, choices), error = function(e)
-    stop_no_call(sprintf("`variant` must be one of %s, not %s.",
-                         paste0('"', choices, '"', collapse = ", "), describe(variant))))
-}
+arm_variant <- function(variant)
+  match_arg(variant, "variant", c("arm", "rm", "anticipate", "reseed"))
 
-arm_rule <- function(rule) {
-  choices <- c("pool_ess", "per_block")
-  tryCatch(match.arg(rule, choices), error = function(e)
-    stop_no_call(sprintf("`rule` must be one of %s, not %s.",
-                         paste0('"', choices, '"', collapse = ", "), describe(rule))))
-}
+arm_rule <- function(rule) match_arg(rule, "rule", c("pool_ess", "per_block"))
 
 arm_order <- function(order, N) {
   if (is.null(order)) return(seq_len(N))
@@ -516,7 +507,7 @@ print.logz_arm <- function(x, ...) {
 #' @export
 plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), run = NULL,
                           main = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, main = main, ...))
   runs <- sort(unique(x$diagnostics$run))
   if (!is.null(run)) {

@@ -58,7 +58,7 @@ autoplot.logz_estimate <- function(object, type = "estimate", ...) {
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_ais <- function(object, type = c("ess", "log_z", "estimate"), ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
   d <- object$diagnostics
   M <- object$counts[["chains"]]
@@ -90,7 +90,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "estimate"), ...)
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_arm <- function(object, type = c("ess", "log_z", "particles", "estimate"), ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
   col <- switch(type, particles = "particles", ess = "gamma", log_z = "log_z")
   d <- object$diagnostics

@@ -157,9 +157,7 @@ logz_base <- function(model, type = c("auto", "model", "visible", "data", "field
                       pilot_chains = 30L, pilot_steps = 1000L) {
   if (!is_rbm(model) && !is_ising(model))
     stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
-  type <- tryCatch(match.arg(type), error = function(e)
-    stop_no_call(sprintf(paste0("`type` must be one of \"auto\", \"model\", \"visible\", ",
-                                "\"data\", \"field\", \"uniform\", not %s."), describe(type))))
+  type <- match_arg(type, "type")
   n_chains <- check_count(n_chains, "n_chains")
   sweeps <- check_count(sweeps, "sweeps", min = 2L)
   smooth <- check_number(smooth, "smooth", lower = 0)

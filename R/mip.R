@@ -175,12 +175,12 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   n <- check_count(n, "n")
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
-  bound <- mip_choice(bound, "bound")
-  node_selection <- mip_choice(node_selection, "node_selection")
-  branching <- mip_choice(branching, "branching")
-  encoding <- mip_choice(encoding, "encoding")
-  lp_solver <- mip_choice(lp_solver, "lp_solver")
-  heuristic <- mip_choice(heuristic, "heuristic")
+  bound <- match_arg(bound, "bound")
+  node_selection <- match_arg(node_selection, "node_selection")
+  branching <- match_arg(branching, "branching")
+  encoding <- match_arg(encoding, "encoding")
+  lp_solver <- match_arg(lp_solver, "lp_solver")
+  heuristic <- match_arg(heuristic, "heuristic")
   attractive <- mip_attractive(p)
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
@@ -213,16 +213,6 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
   out
-}
-
-# match.arg() with an error naming the argument.
-mip_choice <- function(x, name) {
-  choices <- eval(formals(sys.function(sys.parent()))[[name]])
-  if (identical(x, choices)) return(choices[1])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices)
-    stop_no_call(sprintf("`%s` must be one of %s, not %s.", name,
-                         paste0('"', choices, '"', collapse = ", "), describe(x)))
-  x
 }
 
 check_limit <- function(x, name) {

@@ -185,7 +185,7 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   n <- check_count(n, "n")
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
-  bound <- mip_choice(bound, "bound")
+  bound <- match_arg(bound, "bound")
   check_flag(progress, "progress")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
@@ -284,7 +284,7 @@ blocked_gibbs <- function(model, block_size, iterations, init = NULL, thin = 1L,
   block_size <- check_count(block_size, "block_size", max = p$n)
   iterations <- check_count(iterations, "iterations")
   thin <- check_count(thin, "thin")
-  bound <- mip_choice(bound, "bound")
+  bound <- match_arg(bound, "bound")
   time_limit <- check_limit(time_limit, "time_limit")
   check_flag(progress, "progress")
   seed <- rng_state()

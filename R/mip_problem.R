@@ -110,7 +110,7 @@ mip_c_model <- function(p) {
 #   y <= s_j (needed when the edge's interaction is positive) and
 #   y >= s_i + s_j - 1, y >= 0 (when negative); the same bound, fewer rows.
 mip_lp <- function(p, encoding = c("compact", "local")) {
-  encoding <- mip_choice(encoding, "encoding")
+  encoding <- match_arg(encoding, "encoding")
   n <- p$n
   if (p$kind == 1L) {
     nz <- which(p$A != 0, arr.ind = TRUE)

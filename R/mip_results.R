@@ -53,7 +53,7 @@ print.summary.logz_mip <- function(x, ...) {
 #' @rdname mip_sample
 #' @export
 plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
-  type <- mip_choice(type, "type")
+  type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
   if (type == "cost") {
     graphics::plot(seq_along(x$nodes), pmax(x$nodes, 1), log = "y", pch = 16,

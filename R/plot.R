@@ -80,7 +80,7 @@ plot.logz_estimate <- function(x, type = "estimate", main = NULL, xlab = "log Z 
 #' @export
 plot.logz_raise <- function(x, type = c("examples", "ess", "estimate"), main = NULL,
                             xlab = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, "estimate", main = main, ...))
   d <- x$diagnostics
   M <- x$counts[["chains"]]

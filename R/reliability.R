@@ -83,7 +83,7 @@ NULL
 #' @rdname logz_reliability
 #' @export
 weight_diagnostics <- function(log_w, method = c("auto", "logz", "posterior")) {
-  method <- match.arg(method)
+  method <- match_arg(method, "method")
   if (!is.numeric(log_w) || length(log_w) < 1L || anyNA(log_w) || any(log_w == Inf))
     stop_no_call(sprintf("`log_w` must be a numeric vector without NA or +Inf, not %s.",
                          describe(log_w)))

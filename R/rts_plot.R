@@ -48,7 +48,7 @@ print.logz_rts <- function(x, ...) {
 #' plot(fit, type = "trace")
 #' @export
 plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL, ...) {
-  type <- match.arg(type)
+  type <- match_arg(type, "type")
   d <- x$log_z_k
   K <- nrow(d)
   if (!is.null(exact) && (!is.numeric(exact) || length(exact) != K))
