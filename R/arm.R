@@ -124,6 +124,10 @@
 #'   `50 * move_steps`).
 #' @param threads OpenMP threads for the moves.
 #' @param progress show a progress bar (default: in interactive sessions).
+#' @param keep_particles keep the final weighted particles of every run in
+#'   the result (`states`, `log_weights`, `run`; default `TRUE`): R x
+#'   `repeats` rows of N doubles, refused with the figure when above the
+#'   memory limit (see Errors). `FALSE` drops them.
 #' @param ... further arguments for methods.
 #' @return An object of class `c("logz_arm", "logz_estimate")` (see
 #'   [logz_estimate]) with `log_z`, `se` (`NA` for one run), `sd` (standard
@@ -138,7 +142,16 @@
 #'   estimate of log Z_n), `resampled`), `seed` and `call`; `min_ess_ratio`
 #'   (the smallest `gamma`), flagged in `flags` with a warning (class
 #'   `logz_unreliable`) when below 0.1 (see [logz_reliability]), and
-#'   `se_note` (why there is no se with one run: use `repeats = 4`).
+#'   `se_note` (why there is no se with one run: use `repeats = 4`). With
+#'   `keep_particles = TRUE`, the final particles, which with their weights
+#'   target the full model \eqn{p_N}: `states` (a (R x `repeats`) x N matrix,
+#'   one row per particle, runs stacked in order, columns in the model's
+#'   variable order: the latent \eqn{z} of the z-representation for `gpc`,
+#'   named `z1, z2, ...`, so \eqn{E[f | y] = K (K + I)^{-1} E[z | y]}; the spins
+#'   for `ising`, named by the model's node names; the visible units for `rbm`),
+#'   `log_weights` (log of the normalised weights, summing to 1 within each
+#'   run) and `run` (the run of each row). They convert to weighted
+#'   \pkg{posterior} draws, one chain per run (see [logz_draws]).
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2, or a particle store larger than the memory available (the
 #'   message gives the bytes needed; the limit is `getOption("logz.max_bytes")`,
@@ -149,7 +162,9 @@
 #'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
 #'   particle; `rule` not one of the two; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
-#'   numbers in range; `order` not a permutation of `1..N`.
+#'   numbers in range; `order` not a permutation of `1..N`; `keep_particles`
+#'   not `TRUE`/`FALSE`, or kept particles (8 (R x `repeats`) N bytes)
+#'   beyond the memory limit.
 #' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
 #'   resample-move algorithm for estimating normalizing constants.
 #'   arXiv:1604.01972 (Algorithms 1 and 2, Eq. 14, Appendix A).
@@ -162,6 +177,10 @@
 #' fit <- arm(m, particles = 200, progress = FALSE)
 #' fit
 #' exact_log_z(m)
+#' # the weighted final particles against the exact marginals P(x_i = +1)
+#' fit2 <- arm(m, particles = 2000, progress = FALSE)
+#' round(colSums(exp(fit2$log_weights) * (fit2$states == 1))[1:5], 2)
+#' round(exact_marginals(m)$node[1:5], 2)
 #' plot(fit, type = "particles")
 #' r <- rbm(matrix(rnorm(30, sd = 0.5), 10, 3))
 #' arm(r, particles = 200, variant = "rm", progress = FALSE)$log_z
@@ -180,15 +199,16 @@ arm.default <- function(model, ...) {
 arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                    progress = interactive(), workers = NULL, ...) {
+                    progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
   seed <- rng_state()
   order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
   spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
+               names = paste0("z", seq_len(model$n)),
                cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
   arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
-          seed = seed)
+          seed = seed, keep_particles = keep_particles)
 }
 
 #' @rdname arm
@@ -196,7 +216,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
 arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                       rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                      progress = interactive(), workers = NULL, ...) {
+                      progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
   N <- model$n
   order <- arm_order(order, N)
@@ -210,9 +230,11 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
   cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
              nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
              hi = model$values[2])
-  spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm)
+  spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm,
+               names = if (is.null(model$names)) paste0("x", seq_len(N)) else model$names)
   arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers)
+          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
+          keep_particles = keep_particles)
 }
 
 #' @rdname arm
@@ -220,7 +242,8 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
 arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
-                    progress = interactive(), workers = NULL, base = NULL, ...) {
+                    progress = interactive(), workers = NULL, base = NULL, keep_particles = TRUE,
+                    ...) {
   check_dots_used(...)
   N <- model$n_visible
   seed <- rng_state()
@@ -228,11 +251,12 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
   spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
+               names = paste0("x", seq_len(N)),
                cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                          b = as.double(model$b)))
   out <- arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule),
                  gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
-                 progress, workers, seed = seed)
+                 progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)
 }
 
@@ -251,9 +275,10 @@ arm_order <- function(order, N) {
 
 arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
                     move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
-                    seed = rng_state()) {
+                    seed = rng_state(), keep_particles = TRUE) {
   R <- check_count(particles, "particles", min = 2L)
   arm_check_memory(spec, R, R, "particles")
+  check_flag(keep_particles, "keep_particles")
   gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
   i_max <- check_count(i_max, "i_max", min = 0L)
   ess_threshold <- check_number(ess_threshold, "ess_threshold", lower = 0, upper = 1)
@@ -262,12 +287,17 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
   reseed_steps <- check_count(reseed_steps, "reseed_steps")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
+  if (keep_particles)   # the final particles of every run, with weight and run index
+    check_memory(as.double(R) * repeats * (8 * spec$N + 12),
+                 sprintf("Keeping the final particles (`keep_particles = TRUE`) of %d run%s x R = %d particles x %d variables",
+                         repeats, if (repeats == 1L) "" else "s", R, spec$N),
+                 limit = memory_limit(mem_available()))
   force(seed)
   t_all <- proc.time()[["elapsed"]]
   pb <- progress_bar(progress, repeats * spec$N)
   ctl <- list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
               ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
-              threads = threads)
+              threads = threads, keep = keep_particles)
   one_run <- function(update) {
     t0 <- proc.time()[["elapsed"]]
     r <- arm_once(spec, ctl, update)
@@ -290,6 +320,7 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
     data.frame(run = j, runs[[j]]$trace)))
   moves <- vapply(runs, `[[`, 0, "moves")
   min_gamma <- min(diagnostics$gamma)
+  kept <- if (keep_particles) arm_final_particles(runs, spec)
   out <- new_logz_estimate(list(
     log_z = log_sum_exp(lz) - log(repeats),
     se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
@@ -304,6 +335,7 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
                expansions = sum(vapply(runs, `[[`, 0, "expansions")),
                resamples = sum(diagnostics$resampled)),
     pieces = if (pieces > 1L) pieces,
+    states = kept$states, log_weights = kept$log_weights, run = kept$run,
     diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
     se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
     flags = if (is.finite(min_gamma) && min_gamma < 0.1)
@@ -422,7 +454,20 @@ arm_once <- function(spec, ctl, tick) {
     tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
     tick(k)
   }
-  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr)
+  # the final particles (N x R, variables in the order added) and their weights
+  X <- if (isTRUE(ctl$keep)) .Call(C_arm_particles, ptr, 0L, R)
+  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr, X = X, w = w)
+}
+
+# The runs' final particles as one (R x repeats) x N matrix in the model's
+# variable order, with their log weights (normalised within each run) and run.
+arm_final_particles <- function(runs, spec) {
+  R <- ncol(runs[[1]]$X)
+  states <- matrix(NA_real_, R * length(runs), spec$N, dimnames = list(NULL, spec$names))
+  for (j in seq_along(runs))
+    states[(j - 1L) * R + seq_len(R), spec$order] <- t(runs[[j]]$X)
+  list(states = states, log_weights = unlist(lapply(runs, function(r) log(r$w))),
+       run = rep(seq_along(runs), each = R))
 }
 
 # Smooth weights must be finite or -Inf (a particle of zero weight): +Inf or

@@ -232,3 +232,77 @@ test_that("a time limit stops arm() inside its C loops", {
   }
   expect_error(f(), "time limit")
 })
+
+# E[z | y] of the z-representation for two data points in closed form (Tallis
+# 1961): u = y z ~ N(0, D S D) truncated to u > 0; E[u_i] = sum_k S_ik F_k / a
+# with F_k = phi(0) / sigma_k * P(u_other > 0 | u_k = 0) = 1 / (2 sigma_k sqrt(2 pi))
+# and a = P(u > 0) = 1/4 + asin(rho) / (2 pi) (= Z).
+gpc2_moments <- function(m) {
+  S <- m$sigma * tcrossprod(m$y)
+  s <- sqrt(diag(S))
+  a <- 1 / 4 + asin(S[1, 2] / prod(s)) / (2 * pi)
+  Eu <- drop(S %*% (1 / (2 * s * sqrt(2 * pi)))) / a
+  list(log_z = log(a), z = m$y * Eu)
+}
+
+weighted_mean_se <- function(x, lw) {
+  w <- exp(lw - max(lw))
+  w <- w / sum(w)
+  mu <- colSums(w * x)
+  list(mean = mu, se = sqrt(colSums(w^2 * sweep(x, 2, mu)^2)))
+}
+
+test_that("ARM's final weighted particles match a two-point GP classifier in closed form", {
+  d <- data.frame(a = c(0, 0.4), y = c(1, -1))
+  m <- gpc(y ~ a, d, lengthscale = 1, amplitude = 2)
+  ex <- gpc2_moments(m)
+  set.seed(12)
+  # no resampling: the weights carry the last smoothing step
+  fit <- arm(m, particles = 20000, variant = "rm", ess_threshold = 0, progress = FALSE)
+  expect_identical(dim(fit$states), c(20000L, 2L))
+  expect_identical(colnames(fit$states), c("z1", "z2"))
+  expect_equal(sum(exp(fit$log_weights)), 1)
+  expect_gt(diff(range(fit$log_weights)), 1)
+  expect_true(all(fit$states[, 1] > 0 & fit$states[, 2] < 0))   # y z > 0
+  expect_lt(abs(fit$log_z - ex$log_z), 0.02)
+  ms <- weighted_mean_se(fit$states, fit$log_weights)
+  expect_true(all(abs(ms$mean - ex$z) < 4 * ms$se))
+  # the latent f: E[f | y] = K (K + I)^-1 E[z | y]
+  Ef <- drop(m$K %*% solve(m$sigma, ms$mean))
+  expect_equal(Ef, drop(m$K %*% solve(m$sigma, ex$z)), tolerance = 0.02)
+  # the rows follow the data, whatever the order the points were added in
+  set.seed(12)
+  rev_fit <- arm(m, particles = 20000, variant = "rm", ess_threshold = 0, order = 2:1,
+                 progress = FALSE)
+  ms2 <- weighted_mean_se(rev_fit$states, rev_fit$log_weights)
+  expect_true(all(abs(ms2$mean - ex$z) < 4 * ms2$se))
+})
+
+test_that("ARM's final weighted particles give the exact marginals of Ising models and RBMs", {
+  set.seed(13)
+  g <- ising(data.frame(from = c(1, 2, 3, 4, 1, 2), to = c(2, 3, 4, 5, 6, 6), weight = 0.6),
+             field = c(1, -0.8, 0.5, 0, -0.3, 0.9))
+  ex <- exact_marginals(g)$node
+  fit <- arm(g, particles = 3000, repeats = 2, order = c(6, 2, 4, 1, 5, 3), progress = FALSE)
+  expect_identical(fit$run, rep(1:2, each = 3000))
+  p <- colSums(exp(fit$log_weights) * (fit$states == 1)) / 2
+  expect_lt(max(abs(p - ex)), 0.04)
+  r <- random_rbm(8, 3, sd = 1)
+  V <- as.matrix(expand.grid(rep(list(0:1), 8)))
+  pv <- exp(-free_energy(r, V) - exact_log_z(r))
+  set.seed(14)
+  fit <- arm(r, particles = 3000, move_steps = 3, progress = FALSE)
+  expect_true(all(fit$states %in% 0:1))
+  expect_lt(max(abs(colSums(exp(fit$log_weights) * fit$states) - colSums(pv * V))), 0.04)
+  # keep_particles = FALSE keeps none, and the same estimate
+  set.seed(14)
+  fit0 <- arm(r, particles = 3000, move_steps = 3, keep_particles = FALSE, progress = FALSE)
+  expect_null(fit0$states)
+  expect_identical(fit0$log_z, fit$log_z)
+  expect_error(arm(r, particles = 10, keep_particles = NA, progress = FALSE), "`keep_particles`")
+  withr_opt <- options(logz.max_bytes = 2.5e5)
+  on.exit(options(withr_opt))
+  expect_error(arm(r, particles = 1000, repeats = 4, progress = FALSE),
+               "Keeping the final particles .* 4 runs x R = 1000 particles x 8 variables")
+  expect_silent(arm(r, particles = 1000, repeats = 4, keep_particles = FALSE, progress = FALSE))
+})

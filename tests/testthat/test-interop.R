@@ -159,6 +159,55 @@ test_that("samples convert to coda mcmc / mcmc.list with chains, thinning and st
   expect_error(coda::as.mcmc.list(gibbs_sample(g, 10, n_chains = 3)), "different lengths")
 })
 
+test_that("ARM particles convert to weighted posterior draws and resampled coda chains", {
+  skip_if_not_installed("posterior")
+  skip_if_not_installed("coda")
+  set.seed(48)
+  g <- ising(data.frame(from = c(1, 2, 3), to = c(2, 3, 4), weight = 0.7),
+             field = c(0.8, -0.5, 0, 0.3))
+  fit <- arm(g, particles = 2000, repeats = 3, variant = "rm", ess_threshold = 0,
+             progress = FALSE)
+  expect_gt(diff(range(fit$log_weights)), 0.5)
+  for (f in list(posterior::as_draws, posterior::as_draws_df, posterior::as_draws_array,
+                 posterior::as_draws_matrix, posterior::as_draws_list,
+                 posterior::as_draws_rvars)) {
+    d <- f(fit)
+    expect_true(posterior::is_draws(d))
+    expect_identical(posterior::nchains(d), 3L)
+    expect_identical(posterior::ndraws(d), 6000L)
+    expect_true(".log_weight" %in% posterior::variables(d, reserved = TRUE))
+  }
+  a <- posterior::as_draws_array(fit)
+  expect_identical(posterior::variables(a), paste0("x", 1:4))
+  expect_equal(as.vector(unclass(a)[, 2, 1:4]), as.vector(fit$states[fit$run == 2, ]))
+  expect_equal(as.vector(stats::weights(a, log = TRUE, normalize = FALSE)), fit$log_weights)
+  # the weighted means are the exact E[x_i]; posterior's resample_draws() uses the weights
+  ex <- 2 * exact_marginals(g)$node - 1
+  w <- as.vector(stats::weights(a))
+  mu <- colSums(w * posterior::as_draws_matrix(a)[, 1:4])
+  expect_lt(max(abs(mu - ex)), 0.03)
+  set.seed(50)
+  rs <- suppressMessages(posterior::resample_draws(a, method = "stratified"))
+  expect_lt(max(abs(colMeans(posterior::as_draws_matrix(rs)[, 1:4]) - ex)), 0.04)
+  # coda: each run resampled to equal weights, kept apart
+  ml <- coda::as.mcmc.list(fit)
+  expect_true(coda::is.mcmc.list(ml))
+  expect_identical(coda::nchain(ml), 3L)
+  expect_identical(coda::niter(ml), 2000L)
+  expect_true(all(as.matrix(ml[[1]]) %in% c(-1, 1)))
+  expect_lt(max(abs(colMeans(as.matrix(ml)) - ex)), 0.04)
+  expect_error(coda::as.mcmc(fit), "use coda::as.mcmc.list")
+  # equal weights (after resampling): coda gets the particles as they are
+  set.seed(49)
+  one <- arm(g, particles = 50, ess_threshold = 1, progress = FALSE)
+  expect_true(max(abs(one$log_weights + log(50))) < 1e-12)
+  mc <- coda::as.mcmc(one)
+  expect_true(coda::is.mcmc(mc))
+  expect_equal(unname(as.matrix(mc)), unname(one$states), ignore_attr = TRUE)
+  none <- arm(g, particles = 50, keep_particles = FALSE, progress = FALSE)
+  expect_error(posterior::as_draws(none), "holds no samples")
+})
+
 test_that("logml(), error_measures() and bf() treat estimates as bridgesampling results", {
   skip_if_not_installed("bridgesampling")
   set.seed(48)
