@@ -56,6 +56,9 @@
 #' @param pilot_chains chains of the pilot run (`adapt = "pilot"`); default
 #'   `max(10, n_chains %/% 5)`.
 #' @param target_accept acceptance rate the adaptation aims at, in (0, 1).
+#' @param progress show progress (default: in interactive sessions; through
+#'   \pkg{progressr} when its handlers are on, see [logz_progress]), counted
+#'   in density evaluations (pilot run included).
 #' @param ... ignored.
 #' @return An object of class `c("logz_ais_function", "logz_ais",
 #'   "logz_estimate")`: the fields of [ais()] (`log_z`, `se`, `bounds`, `ess`,
@@ -90,9 +93,10 @@
 ais.function <- function(model, base, schedule = schedule_geometric(200L), n_chains = 100L,
                          sweeps_per_step = 1L, vectorized = FALSE, step_size = NULL,
                          adapt = c("pilot", "online", "none"), pilot_chains = NULL,
-                         target_accept = 0.35, ...) {
+                         target_accept = 0.35, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  check_flag(progress, "progress")
   if (missing(base) || !inherits(base, "logz_proposal"))
     stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
                                 "the normalised base density, not %s."),
@@ -120,9 +124,16 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
   }
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  fn <- ais_function_wrapper(model, vectorized, d)
   betas <- as.double(schedule)
   K <- length(betas) - 1L
+  pb <- progress_bar(progress, ((if (adapt == "pilot") pilot_chains else 0) + n_chains) *
+                                 (K * sweeps_per_step + 1))
+  on.exit(pb$close())
+  evaluated <- 0
+  fn <- ais_function_wrapper(model, vectorized, d, function(m) {
+    evaluated <<- evaluated + m
+    pb$update(evaluated)
+  })
   streams <- list(pilot = .Call(C_rng_streams, pilot_chains),
                   main = .Call(C_rng_streams, n_chains))   # before `model` can touch the RNG
   run <- function(M, adapt_now, log_scale, streams) {
@@ -158,9 +169,11 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
 }
 
 # The callback handed to C: X (M x d) -> M validated log densities.
-ais_function_wrapper <- function(model, vectorized, d) {
+# `tick(m)` is told of every m points evaluated (progress).
+ais_function_wrapper <- function(model, vectorized, d, tick = function(m) NULL) {
   force(model)
   function(X) {
+    tick(nrow(X))
     v <- if (vectorized) model(X) else
       lapply(seq_len(nrow(X)), function(i) model(X[i, ]))
     if (!vectorized) {

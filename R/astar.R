@@ -75,9 +75,12 @@ euler_gamma <- 0.5772156649015329
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see
 #'   [scale_out]).
-#' @param progress report progress (default: in interactive sessions): with
-#'   `workers`, one step per finished piece through \pkg{progressr}, from any
-#'   future plan; a single piece runs in one C call without progress.
+#' @param progress report progress (default: in interactive sessions; see
+#'   [logz_progress]): for `astar_sample()` with `workers`, one step per
+#'   finished piece through \pkg{progressr}, from any future plan (a single
+#'   piece runs in one C call without progress); for `os_star_sample()` and
+#'   `rejection_sample()`, in samples, from the C loop (the draws are the
+#'   same either way).
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
 #'   200 MB in 4-D).
@@ -179,34 +182,44 @@ rejection_sample <- function(target, n = 1L, ...) UseMethod("rejection_sample")
 
 #' @rdname astar_sample
 #' @export
-rejection_sample.default <- function(target, n = 1L, ...) {
+rejection_sample.default <- function(target, n = 1L, progress = interactive(), ...) {
   check_dots_used(...)
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
+  check_flag(progress, "progress")
   run_baseline(target, n, refine = 0L, reuse = TRUE, max_nodes = 1, method = "rejection",
-               subclass = "logz_rejection", call = call)
+               subclass = "logz_rejection", call = call, progress = progress)
 }
 
 #' @rdname astar_sample
 #' @export
 os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_mass"),
-                           reuse_bounds = TRUE, max_nodes = 1e6) {
+                           reuse_bounds = TRUE, max_nodes = 1e6, progress = interactive()) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
+  check_flag(progress, "progress")
   refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
   run_baseline(target, n, refine = if (refine == "sampled_point") 1L else 2L,
                reuse = reuse_bounds, max_nodes = max_nodes, method = sprintf("OS* (%s)", refine),
-               subclass = "logz_os_star", call = call)
+               subclass = "logz_os_star", call = call, progress = progress)
 }
 
-run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call) {
+# The C sampler reports progress through `tick` after about every 1% of the
+# samples (R's RNG state is saved around the call: the same draws either way).
+run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call,
+                         progress = FALSE) {
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  res <- .Call(C_astar_baseline, target, n, list(refine = refine, reuse = reuse, max_nodes = max_nodes))
+  pb <- progress_bar(progress, n)
+  on.exit(pb$close())
+  control <- list(refine = refine, reuse = reuse, max_nodes = max_nodes)
+  if (progress) control <- c(control, list(tick = function(i) pb$update(i),
+                                           tick_every = max(1L, n %/% 100L)))
+  res <- .Call(C_astar_baseline, target, n, control)
   trials <- res$trials
   log_z <- res$log_w_sum - log(trials)
   rel_var <- exp(res$log_w2_sum - log(trials) - 2 * log_z) - 1

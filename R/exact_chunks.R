@@ -44,8 +44,13 @@ rbm_exact_chunked <- function(model, layer, threads, k = chunk_units(if (layer =
 }
 
 # Ising model: the first k variables fixed per chunk; their edges to the rest
-# become fields, edges among them and their fields a constant.
-ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progress = TRUE) {
+# become fields, edges among them and their fields a constant. With
+# `marginals` 1 (nodes) or 2 (nodes and edges), also the marginals (as the C
+# engine returns them: `node` P(x_i = hi), `pair` P(x_i = x_j = hi)), each the
+# mixture over the prefixes s with weights Z(s) / Z of the prefix's own
+# indicators and the conditioned model's marginals.
+ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progress = TRUE,
+                                marginals = 0L) {
   e <- model$edges
   v <- model$values
   f <- as.double(model$field)
@@ -60,12 +65,28 @@ ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progre
              weight = e$weight[rest], lo = v[1], hi = v[2])
   fixed_end <- ifelse(e$from[cross] <= k, e$from[cross], e$to[cross])
   free_end <- ifelse(e$from[cross] <= k, e$to[cross], e$from[cross]) - k
+  node <- matrix(0, nrow(S), model$n - k)
+  pair <- matrix(0, nrow(S), sum(rest))
   for (p in seq_len(nrow(S))) {
     x <- v[1] + S[p, ] * (v[2] - v[1])
     const <- sum(e$weight[inner] * x[e$from[inner]] * x[e$to[inner]]) + sum(f[seq_len(k)] * x)
     cm$field <- f[-seq_len(k)] + rowsum_to(free_end, e$weight[cross] * x[fixed_end], model$n - k)
-    lz[p] <- const + .Call(C_ising_enumerate, cm, 0L, threads)$log_z
+    res <- .Call(C_ising_enumerate, cm, as.integer(marginals), threads)
+    lz[p] <- const + res$log_z
+    if (marginals > 0L) node[p, ] <- res$node
+    if (marginals > 1L) pair[p, ] <- res$pair
     pb$update(p)
   }
-  log_sum_exp(lz)
+  log_z <- log_sum_exp(lz)
+  if (marginals == 0L) return(log_z)
+  w <- exp(lz - log_z)
+  out <- list(log_z = log_z, node = c(colSums(w * S), colSums(w * node)))
+  if (marginals > 1L) {
+    pr <- numeric(nrow(e))
+    pr[inner] <- colSums(w * S[, e$from[inner], drop = FALSE] * S[, e$to[inner], drop = FALSE])
+    pr[cross] <- colSums(w * S[, fixed_end, drop = FALSE] * node[, free_end, drop = FALSE])
+    pr[rest] <- colSums(w * pair)
+    out$pair <- pr
+  }
+  out
 }

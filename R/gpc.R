@@ -175,11 +175,15 @@ print.gpc <- function(x, ...) {
 #' @param model a [gpc()] model.
 #' @param tol convergence tolerance on the change of log Z between sweeps.
 #' @param max_sweeps maximum number of EP sweeps.
+#' @param progress show progress (default: in interactive sessions; through
+#'   \pkg{progressr} when its handlers are on, see [logz_progress]): the bar
+#'   counts site updates up to `max_sweeps` sweeps and completes when EP
+#'   converges.
 #' @return A number, the EP log Z, with attributes `sweeps` (sweeps run) and
 #'   `converged` (logical); a warning when EP stops at `max_sweeps` without
 #'   converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
-#'   a positive whole number; an EP breakdown (a non-finite log Z, naming the
+#'   a positive whole number; `progress` not `TRUE`/`FALSE`; an EP breakdown (a non-finite log Z, naming the
 #'   model's `amplitude` and `lengthscale`).
 #' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
 #'   Processes for Machine Learning. MIT Press, Algorithms 3.5 and 3.6.
@@ -189,12 +193,13 @@ print.gpc <- function(x, ...) {
 #' d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
 #' ep_log_z(gpc(y ~ x, d, lengthscale = 1, amplitude = 2))
 #' @export
-ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
+ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactive()) {
   if (!is_gpc(model))
     stop_no_call(sprintf("`model` must be a gpc model (see gpc()), not %s.", describe(model)))
   validate_gpc(model)
   tol <- check_number(tol, "tol", lower = 0, lower_open = TRUE)
   max_sweeps <- check_count(max_sweeps, "max_sweeps")
+  check_flag(progress, "progress")
   K <- model$K
   y <- model$y
   n <- model$n
@@ -204,9 +209,13 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L) {
   mu <- numeric(n)
   old <- Inf
   converged <- FALSE
+  pb <- progress_bar(progress, max_sweeps * n)
+  on.exit(pb$close())
+  every <- max(1L, n %/% 20L)   # about 20 progress updates a sweep
   for (sweep in seq_len(max_sweeps)) {
     for (i in seq_len(n)) {
       .Call(C_check_interrupt)   # each site update is O(n^2): check every one
+      if (i %% every == 0L || i == n) pb$update((sweep - 1) * n + i)
       tau_c <- 1 / Sigma[i, i] - ttau[i]
       nu_c <- mu[i] / Sigma[i, i] - tnu[i]
       s2 <- 1 / tau_c

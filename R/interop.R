@@ -167,3 +167,34 @@ print.logz_comparison <- function(x, digits = 4, ...) {
   print(format(d, digits = digits), row.names = FALSE)
   invisible(x)
 }
+
+#' Progress bars of long runs
+#'
+#' Every long-running function takes `progress` (default `interactive()`):
+#' [ais()] (all models, and [ais.function()]), [raise()], [rts()], [arm()],
+#' [exact_log_z()] and [exact_marginals()] (enumerations of \eqn{2^{22}}
+#' states or more, in chunks), [ep_log_z()], [gibbs_sample()],
+#' [blocked_gibbs()], [mip_sample()], [rejection_sample()],
+#' [os_star_sample()], [astar_sample()] (with `workers`),
+#' [perturb_and_map()], [rbm_train()], [schedule_varopt()],
+#' [schedule_gms13()] and [log_partition()] (passed on). `progress = FALSE`
+#' shows nothing; the results do not depend on it.
+#'
+#' When \pkg{progressr} is installed and its handlers are on
+#' (`progressr::handlers(global = TRUE)`), or inside
+#' `progressr::with_progress()` with `options(logz.progress = "progressr")`,
+#' progress goes through \pkg{progressr}: it is drawn by the user's handlers
+#' and relayed from workers of any \pkg{future} plan (a run split over
+#' `workers` reports one step per finished piece). Otherwise a text progress
+#' bar is drawn; `options(logz.progress = "txt")` forces it.
+#'
+#' @examples
+#' if (requireNamespace("progressr", quietly = TRUE)) {
+#'   old <- options(logz.progress = "progressr")
+#'   progressr::with_progress(
+#'     fit <- ais(ising_grid(3, 3, coupling = 0.4), schedule_linear(200),
+#'                n_chains = 50, progress = TRUE))
+#'   options(old)
+#' }
+#' @name logz_progress
+NULL

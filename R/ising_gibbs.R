@@ -23,6 +23,10 @@
 #'   spin values used by every chain, or a `n_chains x n` matrix.
 #' @param chains deprecated name of `n_chains` (a warning).
 #' @param threads number of OpenMP threads (chains are split over them).
+#' @param progress show progress (default: in interactive sessions; through
+#'   \pkg{progressr} when its handlers are on, see [logz_progress]): the
+#'   recorded states are then drawn in up to 50 pieces, each chain continuing
+#'   from its state and stream, so the samples are the same as without.
 #' @param ... further arguments for methods.
 #' @return An integer matrix of class `logz_gibbs` with `n` rows (states) and
 #'   one column per variable, holding spin values (-1/+1 or 0/1), with
@@ -31,7 +35,7 @@
 #'   state at entry). It converts to \pkg{posterior} draws and \pkg{coda}
 #'   chains with the chains kept apart (see [logz_draws]).
 #' @section Errors: `model` not supported; `n`, `sweeps`, `burn_in`, `n_chains`
-#'   or `threads` not whole numbers in range; `init` of the wrong shape or with
+#'   or `threads` not whole numbers in range; `progress` not `TRUE`/`FALSE`; `init` of the wrong shape or with
 #'   values other than the model's spin values.
 #' @references Geman, S. and Geman, D. (1984). Stochastic relaxation, Gibbs
 #'   distributions, and the Bayesian restoration of images. IEEE PAMI 6,
@@ -56,7 +60,7 @@ gibbs_sample.default <- function(model, ...) {
 #' @rdname gibbs_sample
 #' @export
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains = 1L, init = NULL,
-                               threads = 1L, ..., chains) {
+                               threads = 1L, progress = interactive(), ..., chains) {
   check_dots_used(...)
   if (!missing(chains)) {
     warning("`chains` is deprecated; use `n_chains`.", call. = FALSE)
@@ -67,6 +71,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   sweeps <- check_count(sweeps, "sweeps")
   burn_in <- check_count(burn_in, "burn_in", min = 0L)
   threads <- check_threads(threads)
+  check_flag(progress, "progress")
   p <- model$n
   X <- NULL
   if (!is.null(init)) {
@@ -89,10 +94,24 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
     stop_no_call("`n` x number of variables is too large for one matrix.")
   seed <- rng_state()
   state <- list(X = X, streams = .Call(C_rng_streams, chains))
-  control <- list(n_per = n_per, sweeps = sweeps, burn_in = burn_in, threads = threads)
-  res <- .Call(C_ising_gibbs, ising_c_model(model, order = ising_sweep_order(model)), state,
-               control)
-  out <- t(res$samples)[seq_len(n), , drop = FALSE]
+  cm <- ising_c_model(model, order = ising_sweep_order(model))
+  # with progress: the n_per states of each chain in pieces, each continuing
+  # from the chains' states and streams (the same draws as one call)
+  ends <- if (progress) unique(ceiling(seq_len(min(n_per, 50L)) * n_per / min(n_per, 50L))) else n_per
+  pb <- progress_bar(progress, n_per)
+  on.exit(pb$close())
+  samples <- array(0L, c(p, n_per, chains))
+  done <- 0L
+  for (e in ends) {
+    control <- list(n_per = as.integer(e - done), sweeps = sweeps,
+                    burn_in = if (done == 0L) burn_in else 0L, threads = threads)
+    res <- .Call(C_ising_gibbs, cm, state, control)
+    samples[, done + seq_len(e - done), ] <- res$samples
+    state <- list(X = res$X, streams = res$streams)
+    done <- e
+    pb$update(done)
+  }
+  out <- t(matrix(samples, p))[seq_len(n), , drop = FALSE]
   if (!is.null(model$names)) colnames(out) <- model$names
   structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
             burn_in = burn_in, spins = model$spins, seed = seed,

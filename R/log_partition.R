@@ -156,9 +156,9 @@ exact_estimate <- function(model, ...) {
                          seed = NULL, call = match.call()), "logz_exact")
 }
 
-ep_estimate <- function(model, progress = FALSE, ...) {   # EP is quick: no progress to show
+ep_estimate <- function(model, progress = FALSE, ...) {
   t0 <- proc.time()[["elapsed"]]
-  lz <- ep_log_z(model, ...)
+  lz <- ep_log_z(model, ..., progress = progress)
   conv <- isTRUE(attr(lz, "converged"))
   # (no warn_unreliable(): ep_log_z() has warned about non-convergence already)
   new_logz_estimate(list(

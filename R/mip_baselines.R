@@ -23,6 +23,8 @@
 #' @param time_limit seconds of sampling (after preprocessing); when reached,
 #'   the samples accepted so far are returned (`complete = FALSE`).
 #' @param batch proposals drawn per vectorised round.
+#' @param progress show progress in accepted samples, after each round
+#'   (default: in interactive sessions; see [logz_progress]).
 #' @param ... unused.
 #' @return An object of class `c("logz_mip_rejection", "logz_estimate")`:
 #'   `states` (accepted samples, in the model's values), `trials`,
@@ -49,30 +51,31 @@
 #' exact_log_z(m)
 #' @export
 rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                   batch = 4096L, ...) {
+                                   batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
-  mip_rejection(target, n, depth, time_limit, batch, match.call())
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
 #' @rdname rejection_sample.ising
 #' @export
 rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                 batch = 4096L, ...) {
+                                 batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
-  mip_rejection(target, n, depth, time_limit, batch, match.call())
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
 #' @rdname rejection_sample.ising
 #' @export
 rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                           batch = 4096L, ...) {
+                                           batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
-  mip_rejection(target, n, depth, time_limit, batch, match.call())
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
-mip_rejection <- function(model, n, depth, time_limit, batch, call) {
+mip_rejection <- function(model, n, depth, time_limit, batch, call, progress = FALSE) {
   p <- mip_problem(model, "target")
   n <- check_count(n, "n")
+  check_flag(progress, "progress")
   if (is.null(depth)) depth <- min(p$n, 6L)
   depth <- check_count(depth, "depth", min = 0L, max = min(20L, p$n))
   time_limit <- check_limit(time_limit, "time_limit")
@@ -101,6 +104,8 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call) {
   out <- matrix(0, 0L, p$n)
   trials <- 0
   free <- setdiff(seq_len(p$n), split)
+  pb <- progress_bar(progress, n)
+  on.exit(pb$close())
   while (nrow(out) < n && proc.time()[["elapsed"]] - t1 < time_limit) {
     j <- sample.int(J, batch, replace = TRUE, prob = prob)
     S <- matrix(as.double(stats::runif(batch * p$n) < 0.5), batch, p$n)
@@ -113,6 +118,7 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call) {
       k <- k[seq_len(need)]
     } else trials <- trials + batch
     out <- rbind(out, S[k, , drop = FALSE])
+    pb$update(nrow(out))
   }
   t2 <- proc.time()[["elapsed"]]
   acc_n <- nrow(out)
