@@ -35,6 +35,7 @@
 #'   lists of them; otherwise unused (an error if given).
 #' @param truth for `plot()`: an optional reference value of log Z drawn as a
 #'   horizontal line.
+#' @param main for `plot()`: the title; `NULL` for the default.
 #' @return `glance()` and `as.data.frame()`: a one-row data frame with the
 #'   columns above; `tidy()` and `log_z_trace()`: the trace data frame (zero
 #'   rows for methods without one, e.g. exact values and EP);
@@ -143,19 +144,30 @@ compare_estimates <- function(..., conf.level = 0.95) {
 
 #' @rdname glance.logz_estimate
 #' @export
-plot.logz_comparison <- function(x, truth = NULL, ...) {
+plot.logz_comparison <- function(x, truth = NULL, main = NULL, ...) {
   n <- nrow(x)
   lo <- x$log_z - 2 * ifelse(is.na(x$se), 0, x$se)
   hi <- x$log_z + 2 * ifelse(is.na(x$se), 0, x$se)
   yl <- range(c(lo, hi, truth), finite = TRUE)
+  yl[2] <- yl[2] + 0.25 * max(diff(yl), 1e-3)   # room for the legend
   graphics::plot(seq_len(n), x$log_z, type = "n", xlim = c(0.5, n + 0.5), ylim = yl, xaxt = "n",
-                 xlab = "", ylab = "log Z (+/- 2 se)", ...)
+                 xlab = "estimate", ylab = "log Z (nats, +/- 2 se)",
+                 main = or_default(main, sprintf("log Z by method (%d estimates)", n)), ...)
   graphics::axis(1, at = seq_len(n), labels = x$name, las = if (n > 4) 2 else 1)
   if (!is.null(truth)) graphics::abline(h = truth, lty = 2, col = "grey40")
   ok <- !is.na(x$se) & x$se > 0
   if (any(ok)) graphics::arrows(which(ok), lo[ok], which(ok), hi[ok], angle = 90, code = 3,
                                 length = 0.05)
-  graphics::points(seq_len(n), x$log_z, pch = ifelse(x$reliable %in% FALSE, 1, 19))
+  flagged <- x$reliable %in% FALSE
+  graphics::points(seq_len(n), x$log_z, pch = ifelse(flagged, 1, 19))
+  leg <- data.frame(txt = c("estimate", if (any(flagged)) "flagged unreliable",
+                            if (any(ok)) "+/- 2 se", if (!is.null(truth)) "reference"),
+                    pch = c(19, if (any(flagged)) 1, if (any(ok)) NA, if (!is.null(truth)) NA),
+                    lty = c(NA, if (any(flagged)) NA, if (any(ok)) 1, if (!is.null(truth)) 2),
+                    col = c("black", if (any(flagged)) "black", if (any(ok)) "black",
+                            if (!is.null(truth)) "grey40"))
+  graphics::legend("topright", leg$txt, pch = leg$pch, lty = leg$lty, col = leg$col, bty = "n",
+                   horiz = TRUE, cex = 0.8)
   invisible(x)
 }
 
