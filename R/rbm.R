@@ -178,12 +178,14 @@ plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
     if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
     nc <- ceiling(sqrt(k))
     nr <- ceiling(k / nc)
-    op <- graphics::par(mfrow = c(nr, nc), mar = c(0.2, 0.2, 0.2, 0.2))
+    op <- graphics::par(mfrow = c(nr, nc), mar = c(0.2, 0.2, 0.2, 0.2), oma = c(0, 0, 2.5, 0))
     on.exit(graphics::par(op))
     for (j in seq_len(k)) {
       img <- matrix(x$W[, j], side, side, byrow = TRUE)[, side:1]
       graphics::image(img, col = grDevices::gray.colors(64, 0, 1), axes = FALSE, ...)
     }
+    graphics::title(sprintf("RBM filters: weights of the first %d hidden units (black low, white high)",
+                            k), outer = TRUE)
   }
   invisible(x)
 }

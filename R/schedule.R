@@ -196,6 +196,12 @@ plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", lege
   scheds <- c(list(x), dots[is_sched])
   gpar <- dots[!is_sched]
   cols <- seq_along(scheds)
+  if (is.null(gpar$main))
+    gpar$main <- if (type == "g") "Curvature g(beta) behind the schedule"
+                 else if (length(scheds) == 1L) sprintf("Schedule %s: %d steps",
+                                                        or_default(attr(x, "name"), ""),
+                                                        length(x) - 1L)
+                 else "Annealing schedules"
   if (type == "g") return(invisible(plot_schedule_g(scheds, gpar, log, legend, x)))
   ylim <- if (log == "y") c(min(vapply(scheds, function(s) min(s[s > 0]), 1)), 1) else c(0, 1)
   do.call(graphics::plot, c(list(x = c(0, 1), y = ylim, type = "n", log = log,

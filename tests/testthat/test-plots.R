@@ -231,3 +231,15 @@ test_that("autoplot() draws every type of every class with a plot() method, titl
   expect_error(ggplot2::autoplot(o$rts, type = "ladder", exact = 1), "`exact`")
   expect_error(ggplot2::autoplot(o$ais_rbm, foo = 1), "foo")
 })
+
+test_that("schedule, comparison and RBM filter plots have titles", {
+  o <- other_plot_objects()
+  expect_match(titles(drawn(plot(o$schedule)))[1], "Schedule linear: 50 steps")
+  expect_identical(titles(drawn(plot(o$schedule, schedule_sigmoid(50))))[1], "Annealing schedules")
+  expect_match(titles(drawn(plot(o$schedule_g, type = "g")))[1], "Curvature")
+  expect_identical(titles(drawn(plot(o$schedule, main = "mine")))[1], "mine")
+  d <- drawn(plot(o$comparison, truth = 1))
+  expect_match(titles(d)[1], "log Z by method")
+  expect_true(all(c("estimate", "+/- 2 se", "reference") %in% texts(d)))
+  expect_match(titles(drawn(plot(o$rbm_history, type = "filters")))[1], "RBM filters")
+})
