@@ -76,11 +76,9 @@ euler_gamma <- 0.5772156649015329
 #'   into, run through the active [future::plan()] and stacked (see
 #'   [scale_out]).
 #' @param progress report progress (default: in interactive sessions; see
-#'   [logz_progress]): for `astar_sample()` with `workers`, one step per
-#'   finished piece through \pkg{progressr}, from any future plan (a single
-#'   piece runs in one C call without progress); for `os_star_sample()` and
-#'   `rejection_sample()`, in samples, from the C loop (the draws are the
-#'   same either way).
+#'   [logz_progress]) in samples, from the C loop (the draws are the same
+#'   either way); for `astar_sample()` with `workers`, one step per finished
+#'   piece through \pkg{progressr}, from any future plan.
 #' @param max_nodes a safety limit: the most regions split for one sample (A*)
 #'   or pieces in the envelope (OS*), an error beyond it (default `1e6`, about
 #'   200 MB in 4-D).
@@ -163,10 +161,13 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                              extra = list(tree_size = max(vapply(parts, `[[`, 1, "tree_size")),
                                           pieces = pieces)))
   }
+  pb <- progress_bar(progress, n)
+  on.exit(pb$close())
   res <- .Call(C_astar_sample, target, n,
-               list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
-                    max_nodes = max_nodes, lower_bounds = as.double(lower_bounds_per_node),
-                    lower_bounds_random = lower_bounds_dist == "poisson"))
+               c(list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
+                      max_nodes = max_nodes, lower_bounds = as.double(lower_bounds_per_node),
+                      lower_bounds_random = lower_bounds_dist == "poisson"),
+                 progress_tick(progress, pb, n)))
   new_astar_samples(res, target, log_z = mean(res$gumbel) - euler_gamma,
                     se = pi / sqrt(6 * n), gumbel = res$gumbel,
                     method = if (method == "astar") "A*" else "A* (drill down)",
@@ -208,18 +209,23 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
                subclass = "logz_os_star", call = call, progress = progress)
 }
 
-# The C sampler reports progress through `tick` after about every 1% of the
-# samples (R's RNG state is saved around the call: the same draws either way).
+# Control entries for progress from a C loop over n samples: `tick` is called
+# after about every 1% of them (logz_tick() in src/util.c saves R's RNG state
+# around the call: the same draws either way).
+progress_tick <- function(progress, pb, n) {
+  if (!progress) return(list())
+  list(tick = function(i) pb$update(i), tick_every = max(1L, n %/% 100L))
+}
+
 run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call,
                          progress = FALSE) {
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   pb <- progress_bar(progress, n)
   on.exit(pb$close())
-  control <- list(refine = refine, reuse = reuse, max_nodes = max_nodes)
-  if (progress) control <- c(control, list(tick = function(i) pb$update(i),
-                                           tick_every = max(1L, n %/% 100L)))
-  res <- .Call(C_astar_baseline, target, n, control)
+  res <- .Call(C_astar_baseline, target, n, c(list(refine = refine, reuse = reuse,
+                                                   max_nodes = max_nodes),
+                                              progress_tick(progress, pb, n)))
   trials <- res$trials
   log_z <- res$log_w_sum - log(trials)
   rel_var <- exp(res$log_w2_sum - log(trials) - 2 * log_z) - 1

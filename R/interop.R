@@ -187,7 +187,7 @@ print.logz_comparison <- function(x, digits = 4, ...) {
 #' [exact_log_z()] and [exact_marginals()] (enumerations of \eqn{2^{22}}
 #' states or more, in chunks), [ep_log_z()], [gibbs_sample()],
 #' [blocked_gibbs()], [mip_sample()], [rejection_sample()],
-#' [os_star_sample()], [astar_sample()] (with `workers`),
+#' [os_star_sample()], [astar_sample()],
 #' [perturb_and_map()], [rbm_train()], [schedule_varopt()],
 #' [schedule_gms13()] and [log_partition()] (passed on). `progress = FALSE`
 #' shows nothing; the results do not depend on it.

@@ -352,6 +352,7 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     double max_nodes = asReal(logz_get(control, "max_nodes"));
     double lb_mean = asReal(logz_get(control, "lower_bounds"));
     int lb_random = asLogical(logz_get(control, "lower_bounds_random"));
+    int every = logz_tick_every(control);   /* progress: 0 for none */
     if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
         ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL)
         error("internal error: bad arguments to astar_sample");
@@ -390,6 +391,7 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
         cbnd[s] = tg.n_bound - b0;
         cnod[s] = cnt.nodes;
         R_CheckUserInterrupt();
+        logz_tick(control, every, s + 1, n);
     }
     PutRNGstate();
     SET_VECTOR_ELT(out, 5, ScalarInteger(t.n));

@@ -183,12 +183,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     int refine = asInteger(logz_get(control, "refine"));
     int reuse = asLogical(logz_get(control, "reuse"));
     double max_nodes = asReal(logz_get(control, "max_nodes"));
-    /* progress: tick(s) is called after every `every`-th sample and the last
-     * (R's RNG state saved around the call, so the draws do not depend on it) */
-    SEXP tick = logz_get(control, "tick");
-    int every = isNull(tick) ? 0 : asInteger(logz_get(control, "tick_every"));
-    if (!isNull(tick) && (!isFunction(tick) || every == NA_INTEGER || every < 1))
-        error("internal error: bad progress callback");
+    int every = logz_tick_every(control);   /* progress: 0 for none */
     if (n == NA_INTEGER || n < 0 || refine == NA_INTEGER || refine < 0 || refine > 2 ||
         reuse == NA_LOGICAL || ISNAN(max_nodes))
         error("internal error: bad arguments to astar_baseline");
@@ -274,14 +269,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
         clik[s] = tg.n_lik - l0;
         cbnd[s] = tg.n_bound - b0;
         cnod[s] = splits;
-        if (every && ((s + 1) % every == 0 || s + 1 == n)) {
-            PutRNGstate();
-            SEXP done = PROTECT(ScalarInteger(s + 1));
-            SEXP call = PROTECT(lang2(tick, done));
-            eval(call, R_GlobalEnv);
-            UNPROTECT(2);
-            GetRNGstate();
-        }
+        logz_tick(control, every, s + 1, n);
     }
     PutRNGstate();
     SET_VECTOR_ELT(out, 4, ScalarReal(lw1));

@@ -50,6 +50,11 @@ void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, 
                        logz_chunk *c);
 double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
+/* progress from a C loop: the R function control$tick (or NULL) and its period
+ * control$tick_every; logz_tick() calls tick(done) after every `every`-th unit
+ * and the last, with R's RNG state saved around the call */
+int logz_tick_every(SEXP control);
+void logz_tick(SEXP control, int every, int done, int total);
 SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */
 void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace);
 

@@ -35,6 +35,29 @@ int logz_threads(int requested)
 #endif
 }
 
+int logz_tick_every(SEXP control)
+{
+    SEXP tick = logz_get(control, "tick");
+    if (isNull(tick)) return 0;
+    int every = asInteger(logz_get(control, "tick_every"));
+    if (!isFunction(tick) || every == NA_INTEGER || every < 1)
+        error("internal error: bad progress callback");
+    return every;
+}
+
+/* inside a GetRNGstate()/PutRNGstate() bracket: the callback sees, and leaves,
+ * the RNG state as it is, so the draws do not depend on progress */
+void logz_tick(SEXP control, int every, int done, int total)
+{
+    if (every <= 0 || (done % every != 0 && done != total)) return;
+    PutRNGstate();
+    SEXP v = PROTECT(ScalarInteger(done));
+    SEXP call = PROTECT(lang2(logz_get(control, "tick"), v));
+    eval(call, R_GlobalEnv);
+    UNPROTECT(2);
+    GetRNGstate();
+}
+
 SEXP logz_get(SEXP list, const char *name)
 {
     SEXP names = getAttrib(list, R_NamesSymbol);

@@ -348,6 +348,9 @@ test_that("the long-running samplers and exact methods take progress, report, an
   same(function(pr) gibbs_sample(g, 103, sweeps = 2, burn_in = 7, n_chains = 4, progress = pr))
   pk <- astar_example("peaky", a = 10)
   same(function(pr) os_star_sample(pk, 40, progress = pr), function(x) x$samples)
+  same(function(pr) astar_sample(pk, 40, progress = pr), function(x) x$samples)
+  same(function(pr) astar_sample(pk, 40, method = "drill_down", reuse_bounds = FALSE,
+                                 progress = pr), function(x) x$samples)
   same(function(pr) rejection_sample(pk, 40, progress = pr), function(x) x$samples)
   same(function(pr) ais(function(th) -sum(th^2), proposal_normal(c(0, 0), 2),
                         schedule_geometric(20), n_chains = 10, progress = pr),
