@@ -86,7 +86,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
       ggplot2::labs(x = "log weight - max log weight (nats)", y = "chains",
                     title = sprintf("%s: final log weights (ESS %.1f of %d)", object$method,
                                     object$ess, M)) +
-    legend_below())
+      legend_below())
   }
   if (type == "schedule")
     return(ggplot2::ggplot(d, ggplot2::aes(x = .data$step, y = .data$beta)) +
@@ -94,7 +94,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
       ggplot2::labs(x = "step k", y = expression(beta[k]),
                     title = sprintf("%s: %s schedule, %d steps", object$method,
                                     attr(object$schedule, "name"), nrow(d))) +
-    legend_below())
+      legend_below())
   if (type == "ess") {
     d$y <- d$ess / M
     lab <- c("ESS / M", "0.1 (unreliable below)")
@@ -107,7 +107,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
       ggplot2::labs(x = expression(beta), y = "ESS / M (on-the-fly weights)", linetype = NULL,
                     colour = NULL,
                     title = sprintf("%s: effective sample size (M = %d chains)", object$method, M)) +
-    legend_below()
+      legend_below()
   } else {
     ggplot2::ggplot(d, ggplot2::aes(x = .data$beta, y = .data$log_z)) +
       ggplot2::geom_line(ggplot2::aes(linetype = "running estimate")) +
@@ -118,7 +118,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
                                                 "final 3-sd bounds" = 2)) +
       ggplot2::labs(x = expression(beta), y = "running estimate of log Z (nats)",
                     linetype = NULL, title = sprintf("%s: running log Z", object$method)) +
-    legend_below()
+      legend_below()
   }
 }
 
@@ -207,7 +207,7 @@ autoplot.logz_raise <- function(object, type = c("examples", "ess", "estimate"),
       ggplot2::coord_cartesian(ylim = c(0, 1)) +
       ggplot2::labs(x = "example", y = "ESS / chains", shape = NULL, linetype = NULL,
                     title = sprintf("RAISE: ESS per example (M = %d chains)", M)) +
-    legend_below())
+      legend_below())
   }
   ci <- object$log_z + c(-1, 1) * stats::qnorm(0.975) * object$se
   p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$example, y = .data$log_z))
@@ -256,7 +256,7 @@ autoplot.logz_rts <- function(object, type = c("ladder", "c_hat", "trace", "esti
       ggplot2::labs(x = expression("inverse temperature " * beta[k]),
                     y = expression(log ~ Z[k] ~ "- chord (nats)"), colour = NULL,
                     title = "RTS ladder: log Z_k minus the chord between its ends") +
-    legend_below())
+      legend_below())
   }
   if (type == "trace") {
     b <- object$log_z + c(-2, 2) * object$se
@@ -268,7 +268,7 @@ autoplot.logz_rts <- function(object, type = c("ladder", "c_hat", "trace", "esti
                                                 "final +/- 2 se (Eq. 16)" = 2)) +
       ggplot2::labs(x = "sweeps of the final run (per chain)", y = "RTS estimate of log Z (nats)",
                     linetype = NULL, title = "RTS estimate of log Z over the final run") +
-    legend_below())
+      legend_below())
   }
   cc <- rbind(object$init$c_hat, d$c_hat)
   n <- nrow(cc)

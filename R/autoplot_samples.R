@@ -52,7 +52,7 @@ autoplot.logz_samples <- function(object, type = c("samples", "cost", "estimate"
       ggplot2::scale_colour_manual(values = c(likelihood = "black", bound = "red")) +
       ggplot2::labs(x = "sample", y = "evaluations per sample (log scale)", shape = NULL,
                     colour = NULL, title = sprintf("%s: cost", object$method)) +
-    legend_below())
+      legend_below())
   }
   title <- sprintf("%s: %s", object$method, object$target$name)
   if (ncol(s) == 1L) {
@@ -70,7 +70,7 @@ autoplot.logz_samples <- function(object, type = c("samples", "cost", "estimate"
       ggplot2::scale_fill_manual(values = "grey85") +
       ggplot2::scale_colour_manual(values = "red") +
       ggplot2::labs(x = "x", y = "density", fill = NULL, colour = NULL, title = title) +
-    legend_below())
+      legend_below())
   }
   d <- data.frame(x = s[, 1], y = s[, 2])
   ggplot2::ggplot(d, ggplot2::aes(x = .data$x, y = .data$y)) +
@@ -96,7 +96,7 @@ autoplot.logz_mip <- function(object, type = c("bounds", "cost", "estimate"), ..
       ggplot2::scale_colour_manual(values = c(exact = "black", "stopped early" = "red")) +
       ggplot2::labs(x = "sample", y = "branch-and-bound nodes (log scale)", colour = NULL,
                     title = sprintf("%s: search nodes per sample", object$method)) +
-    legend_below())
+      legend_below())
   }
   tr <- object$trace
   ce <- euler_gamma
@@ -172,7 +172,7 @@ autoplot.logz_schedule <- function(object, ..., type = c("schedule", "g")) {
       ggplot2::geom_line() +
       ggplot2::labs(x = expression(beta), y = expression(g(beta) == d^2 * log * Z / d * beta^2),
                     colour = "schedule", title = "Curvature g(beta) behind the schedule") +
-    legend_below())
+      legend_below())
   }
   d <- do.call(rbind, lapply(seq_along(scheds), function(i) {
     s <- as.double(unclass(scheds[[i]]))
@@ -201,7 +201,7 @@ autoplot.rbm <- function(object, type = c("history", "filters"), n_filters = 16L
         ggplot2::geom_line() + ggplot2::geom_point() +
         ggplot2::labs(x = "epoch", y = "reconstruction error (per example)",
                       title = "RBM training: reconstruction error per epoch") +
-    legend_below())
+        legend_below())
     has_valid <- !is.null(h$valid_ll) && any(!is.na(h$valid_ll))
     d <- data.frame(epoch = h$epoch, ll = h$train_ll, set = "train")
     if (has_valid) d <- rbind(d, data.frame(epoch = h$epoch, ll = h$valid_ll, set = "validation"))
@@ -211,7 +211,7 @@ autoplot.rbm <- function(object, type = c("history", "filters"), n_filters = 16L
       ggplot2::scale_colour_manual(values = c(train = "blue", validation = "red")) +
       ggplot2::labs(x = "epoch", y = "mean log-likelihood (nats per example)", colour = NULL,
                     title = "RBM training: log-likelihood per epoch (log Z by RTS)") +
-    legend_below())
+      legend_below())
   }
   side <- round(sqrt(object$n_visible))
   if (side * side != object$n_visible)

@@ -1,6 +1,6 @@
 # plot() for every logz_estimate: the default method (the estimate with its
 # interval) and the RAISE per-example plots. The estimators with traces have
-# their own methods next to them (ais.R, arm.R, mip_results.R, astar_samples.R, rts_plot.R).
+# their own methods next to them (ais.R, arm_plot.R, mip_results.R, astar_samples.R, rts_plot.R).
 
 #' Plot a log Z estimate
 #'
