@@ -525,6 +525,9 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["resamples"]])))
   cat(sprintf("  %s particle-moves in %.2f s%s\n",
               format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  if (is.matrix(x$states))
+    cat(sprintf("  final weighted particles kept: %d x %d (`states`, `log_weights`; see ?logz_draws)\n",
+                nrow(x$states), ncol(x$states)))
   cat(base_line(x))
   print_flags(x)
   invisible(x)

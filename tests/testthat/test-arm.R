@@ -299,6 +299,8 @@ test_that("ARM's final weighted particles give the exact marginals of Ising mode
   fit0 <- arm(r, particles = 3000, move_steps = 3, keep_particles = FALSE, progress = FALSE)
   expect_null(fit0$states)
   expect_identical(fit0$log_z, fit$log_z)
+  expect_output(print(fit), "final weighted particles kept: 3000 x 8")
+  expect_false(any(grepl("particles kept", capture.output(print(fit0)))))
   expect_error(arm(r, particles = 10, keep_particles = NA, progress = FALSE), "`keep_particles`")
   withr_opt <- options(logz.max_bytes = 2.5e5)
   on.exit(options(withr_opt))
