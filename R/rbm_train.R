@@ -88,7 +88,8 @@
 #'   (seconds); with `track_log_z` also `log_z`, `train_ll`, `valid_ll`
 #'   (nats per example; NA without `validation`); with `validation` and no
 #'   `track_log_z`, the held-out check's `log_z`, `log_z_se` (0 when exact),
-#'   `log_z_method` (`"exact"` or `"ais"`), `train_ll`, `valid_ll`, NA at
+#'   `log_z_method` (`"exact"`, `"ais"`, or `"ais (flagged)"` when the AIS
+#'   estimate crossed a reliability threshold, see [logz_reliability]), `train_ll`, `valid_ll`, NA at
 #'   epochs not checked; `learning_rate` is the rate of each epoch's first
 #'   update), `seed` (RNG state at entry), and for PCD `chains` (the
 #'   `n_chains` x `n_visible` persistent chains at the end, from which a call

@@ -80,7 +80,7 @@ test_that("the held-out check uses AIS above 20 hidden units", {
   v <- mnist$x[9001:9100, 400:409]
   m <- rbm_train(x, 21, epochs = 1, validation = v, seed = 6, progress = FALSE)
   h <- m$history
-  expect_equal(h$log_z_method, "ais")
+  expect_match(h$log_z_method, "^ais")
   ex <- exact_log_z(m, layer = "visible")
   expect_lt(abs(h$log_z - ex), 0.05 + 5 * h$log_z_se)
   expect_equal(h$valid_ll, mean(-free_energy(m, v)) - h$log_z)
