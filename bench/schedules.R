@@ -149,5 +149,5 @@ for (r in results) {
 }
 cat("\nPaper's Table 1 ESS/1000 (M = 1000, K = 10^4): PCD(20) LINEAR 517, VAROPT 783, VAROPT_0.009 809;",
     "CD1(20) 713, 87, 814; CD25(20) 664, 776, 820. SM08 is not in the paper's table.\n")
-cat(sprintf("total AIS time %.0f s (CPU, single thread per run)\n",
+cat(sprintf("total AIS time %.0f s (wall clock of the runs, one thread each, on the shared 2-core machine)\n",
             sum(vapply(results, function(r) sum(r$rows$seconds), 0))))
