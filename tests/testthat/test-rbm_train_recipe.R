@@ -70,6 +70,10 @@ test_that("the held-out check equals the exact log-likelihood at the checked epo
   expect_equal(h$valid_ll[5], log_likelihood(m, v))
   expect_equal(h$train_ll[5], log_likelihood(m, x))
   expect_equal(h$log_z_se[5], 0)
+  # plot() draws the checked epochs only
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot(m), m)
   # without validation: no check columns
   m0 <- rbm_train(x, 6, epochs = 1, seed = 5, progress = FALSE)
   expect_null(m0$history$valid_ll)
