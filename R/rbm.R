@@ -148,12 +148,17 @@ plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
     h <- x$history
     if (is.null(h) || nrow(h) == 0L)
       stop_no_call("This rbm has no training history; use `type = \"filters\"`.")
-    if (!is.null(h$train_ll)) {  # rts: log-likelihood tracked by rbm_train(track_log_z = TRUE)
+    if (!is.null(h$train_ll) && any(!is.na(h$train_ll))) {
+      # log-likelihood tracked by rbm_train(track_log_z = TRUE) (RTS, every epoch) or by its
+      # held-out check (exact / AIS log Z, every `eval_every` epochs: only those rows)
+      how <- if (is.null(h$log_z_method)) "RTS" else
+        paste(unique(stats::na.omit(h$log_z_method)), collapse = "/")
+      h <- h[!is.na(h$train_ll), , drop = FALSE]
       has_valid <- !is.null(h$valid_ll) && any(!is.na(h$valid_ll))
       rng <- range(h$train_ll, if (has_valid) h$valid_ll, na.rm = TRUE)
       plot(h$epoch, h$train_ll, type = "n", ylim = rng, xlab = "epoch",
            ylab = "mean log-likelihood (nats per example)",
-           main = "RBM training: log-likelihood per epoch (log Z by RTS)", ...)
+           main = sprintf("RBM training: log-likelihood per epoch (log Z by %s)", how), ...)
       graphics::lines(h$epoch, h$train_ll, col = "blue")
       graphics::points(h$epoch, h$train_ll, pch = 20, col = "blue")
       if (has_valid) {

@@ -2,6 +2,10 @@
  * persistent CD (PCD, Tieleman 2008) for a binary RBM, with momentum and L2
  * weight decay. Matrix products over the batch go through BLAS dgemm; draws use
  * R's RNG (single thread), so set.seed() reproduces training.
+ * The learning rate falls by control$lr_step after every update (a linear decay
+ * over training when the R side sets lr_step = learning_rate / total updates).
+ * PCD keeps control$n_chains persistent fantasy chains (Tieleman 2008), which
+ * need not equal the batch size: the negative statistics average over them.
  * Layout: data_t is nv x N (one example per column), W is nv x nh. */
 #include <math.h>
 #include <string.h>
@@ -46,9 +50,11 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     int pcd = asInteger(logz_need(control, "pcd", INTSXP)), k = asInteger(logz_need(control, "k", INTSXP));
     int B = asInteger(logz_need(control, "batch_size", INTSXP));
     double lr = asReal(logz_need(control, "learning_rate", REALSXP));
+    double lr_step = asReal(logz_need(control, "lr_step", REALSXP));
+    int C = pcd ? asInteger(logz_need(control, "n_chains", INTSXP)) : B;
     double mom = asReal(logz_need(control, "momentum", REALSXP));
     double wd = asReal(logz_need(control, "weight_decay", REALSXP));
-    if (k < 1 || B < 1 || B > N) error("internal error: bad k or batch size");
+    if (k < 1 || B < 1 || B > N || C < 1) error("internal error: bad k, batch size or chains");
 
     const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
@@ -58,7 +64,7 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
     SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
     SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
-    SEXP P = allocMatrix(REALSXP, nv, B); SET_VECTOR_ELT(out, 6, P);
+    SEXP P = allocMatrix(REALSXP, nv, pcd ? C : B); SET_VECTOR_ELT(out, 6, P);
     memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
     memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
     memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
@@ -71,20 +77,21 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     memcpy(REAL(db), REAL(db_), sizeof(double) * nh);
 
     double *V0 = (double *) R_alloc((size_t) nv * B, sizeof(double));
-    double *Vk = (double *) R_alloc((size_t) nv * B, sizeof(double));
-    double *Vp = (double *) R_alloc((size_t) nv * B, sizeof(double));
+    int BC = B > C ? B : C;
+    double *Vk = (double *) R_alloc((size_t) nv * C, sizeof(double));
+    double *Vp = (double *) R_alloc((size_t) nv * BC, sizeof(double));
     double *H0p = (double *) R_alloc((size_t) nh * B, sizeof(double));
-    double *Hs = (double *) R_alloc((size_t) nh * B, sizeof(double));
-    double *Hkp = (double *) R_alloc((size_t) nh * B, sizeof(double));
+    double *Hs = (double *) R_alloc((size_t) nh * BC, sizeof(double));
+    double *Hkp = (double *) R_alloc((size_t) nh * C, sizeof(double));
     double *G = (double *) R_alloc((size_t) nv * nh, sizeof(double));
 
     GetRNGstate();
     if (pcd) {
-        if (!isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * B) {
-            memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * B);
+        if (!isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * C) {
+            memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * C);
         } else {
             /* persistent chains start at random training examples */
-            for (int c = 0; c < B; c++) {
+            for (int c = 0; c < C; c++) {
                 int ex = (int) (unif_rand() * N);
                 if (ex >= N) ex = N - 1;
                 memcpy(REAL(P) + (size_t) nv * c, REAL(data_t) + (size_t) nv * ex,
@@ -110,37 +117,42 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
             recon += d * d;
         }
         /* negative phase */
-        if (pcd) layer_probs("T", nv, nh, B, w, REAL(b), REAL(P), Hkp, Hs);
+        if (pcd) layer_probs("T", nv, nh, C, w, REAL(b), REAL(P), Hkp, Hs);
         for (int s = 0; s < k; s++) {
             if (s == 0 && !pcd) {
                 /* CD: the first reconstruction is the one computed above */
                 for (size_t i = 0; i < (size_t) nv * B; i++) Vk[i] = unif_rand() < Vp[i] ? 1.0 : 0.0;
             } else {
-                layer_probs("N", nv, nh, B, w, REAL(a), Hs, Vp, Vk);
+                layer_probs("N", nv, nh, C, w, REAL(a), Hs, Vp, Vk);
             }
-            layer_probs("T", nv, nh, B, w, REAL(b), Vk, Hkp, s < k - 1 ? Hs : NULL);
+            layer_probs("T", nv, nh, C, w, REAL(b), Vk, Hkp, s < k - 1 ? Hs : NULL);
         }
-        if (pcd) memcpy(REAL(P), Vk, sizeof(double) * (size_t) nv * B);
-        /* gradient and update */
-        double sc = 1.0 / B, msc = -1.0 / B, one = 1.0, zero = 0.0;
+        if (pcd) memcpy(REAL(P), Vk, sizeof(double) * (size_t) nv * C);
+        /* gradient and update: data statistics over the batch, model
+         * statistics over the C negative chains */
+        double sc = 1.0 / B, msc = -1.0 / C, one = 1.0, zero = 0.0;
         F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &sc, V0, &nv, H0p, &nh, &zero, G, &nv FCONE FCONE);
-        F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &msc, Vk, &nv, Hkp, &nh, &one, G, &nv FCONE FCONE);
+        F77_CALL(dgemm)("N", "T", &nv, &nh, &C, &msc, Vk, &nv, Hkp, &nh, &one, G, &nv FCONE FCONE);
         for (size_t i = 0; i < (size_t) nv * nh; i++) {
             REAL(dW)[i] = mom * REAL(dW)[i] + lr * (G[i] - wd * w[i]);
             w[i] += REAL(dW)[i];
         }
         for (int i = 0; i < nv; i++) {
-            double g = 0.0;
-            for (int c = 0; c < B; c++) g += V0[i + (size_t) nv * c] - Vk[i + (size_t) nv * c];
-            REAL(da)[i] = mom * REAL(da)[i] + lr * g / B;
+            double gp = 0.0, gn = 0.0;
+            for (int c = 0; c < B; c++) gp += V0[i + (size_t) nv * c];
+            for (int c = 0; c < C; c++) gn += Vk[i + (size_t) nv * c];
+            REAL(da)[i] = mom * REAL(da)[i] + lr * (gp / B - gn / C);
             REAL(a)[i] += REAL(da)[i];
         }
         for (int j = 0; j < nh; j++) {
-            double g = 0.0;
-            for (int c = 0; c < B; c++) g += H0p[j + (size_t) nh * c] - Hkp[j + (size_t) nh * c];
-            REAL(db)[j] = mom * REAL(db)[j] + lr * g / B;
+            double gp = 0.0, gn = 0.0;
+            for (int c = 0; c < B; c++) gp += H0p[j + (size_t) nh * c];
+            for (int c = 0; c < C; c++) gn += Hkp[j + (size_t) nh * c];
+            REAL(db)[j] = mom * REAL(db)[j] + lr * (gp / B - gn / C);
             REAL(b)[j] += REAL(db)[j];
         }
+        lr -= lr_step;
+        if (lr < 0) lr = 0;
         if (bt % 16 == 15) R_CheckUserInterrupt();
     }
     PutRNGstate();
