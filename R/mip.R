@@ -233,7 +233,6 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   if (control$bound_lp && !control$cut) need_glpk(glpk_what(p, control$perturb))
   lp <- if (control$bound_lp && !control$cut) mip_lp(p, encoding) else NULL
   control$order <- as.integer(order)
-  control$cut_reuse <- as.integer(if (is.null(control$cut_reuse)) TRUE else control$cut_reuse)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
   if (is.null(control$threads)) control$threads <- 1L

@@ -207,8 +207,6 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         mip_cut_build(C.cut, n, M.m, M.from, M.to, a, b);
         C.cut_m = M.m;
         C.cut_c0 = c0;
-        /* flow reuse between nodes (mip_cut.c); off only to test that it changes nothing */
-        C.cut->reuse = asInteger(logz_need(control, "cut_reuse", INTSXP)) != 0;
     }
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
     int nthreads_req = asInteger(logz_need(control, "threads", INTSXP));

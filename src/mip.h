@@ -61,22 +61,12 @@ typedef struct {
     int *level, *it, *queue;
     double *u;                  /* unaries */
     int n;
-    /* warm starts: a ring of MIP_CUT_KEEP saved maximum flows (residual
-     * capacities, value, fixing: -1 free, 0/1 fixed); slot k valid if
-     * kept_n[k] >= 0 (the number of fixed variables) */
-    double *kept_cap, *kept_flow;
-    signed char *kept_fix;
-    int *kept_n, next_keep;
-    double warm, cold;          /* solves started from a saved flow / from zero */
-    int reuse;                  /* 0: always from zero (tests) */
 } mip_cut;
-#define MIP_CUT_KEEP 32
 
 void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
                    const double *a, const double *b);
 double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau);
 mip_cut *mip_cut_clone(const mip_cut *G);
-void mip_cut_reset(mip_cut *G);
 
 /* ---- mip_search.c ----------------------------------------------------------- */
 typedef struct {

@@ -296,7 +296,6 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
     W->nheap = 0; W->nfree = 0; W->nused = 0;
     W->deadline = t0 + C->time_limit;
     memset(R, 0, sizeof *R);
-    if (C->cut) mip_cut_reset(C->cut);
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = 1; return; }
     unsigned char *st = W->state + (size_t) root * n;

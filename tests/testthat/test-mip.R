@@ -185,29 +185,6 @@ test_that("threads give identical results (min-cut LP and simple bound)", {
   expect_identical(e1$trace[cols], e2$trace[cols])
 })
 
-test_that("min-cut flow reuse between nodes changes nothing: same samples as cold solves", {
-  # mip_cut.c warm-starts each min cut from a kept maximum flow of an ancestor;
-  # the bound and its argmax must be those of a solve from zero, so every
-  # sample, node count and Theorem 2 upper value is the same
-  p <- logz:::mip_problem(ising_clique(16, coupling = 0.5, field = 1))
-  run <- function(reuse, ...) {
-    set.seed(21)
-    logz:::mip_run(p, 8, list(bound_lp = 1L, best_first = 1L, branching = 0L, perturb = 1L,
-                              node_limit = Inf, time_limit = Inf, cut = TRUE, threads = 1L,
-                              dive = TRUE, cut_reuse = reuse, ...))
-  }
-  a <- run(TRUE)
-  b <- run(FALSE)
-  expect_identical(a$states, b$states)
-  expect_identical(a$nodes, b$nodes)
-  expect_equal(a$value, b$value, tolerance = 1e-12)
-  expect_true(all(a$exact == 1))
-  a <- run(TRUE, node_limit = 40)
-  b <- run(FALSE, node_limit = 40)
-  expect_identical(a$states, b$states)
-  expect_equal(a$upper, b$upper, tolerance = 1e-9)
-})
-
 test_that("GLPK failures become R errors and leave GLPK usable", {
   skip_if_no_glpk()
   m <- ising_clique(4, coupling = 0.5)
