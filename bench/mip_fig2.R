@@ -97,7 +97,9 @@ for (st in settings) {
                   err(gb$states), b$lower, b$upper, lz))
       if (tl == max(budgets)) {
         scatter[[length(scatter) + 1L]] <- data.frame(
-          model = label, method = c(paste("GumbelMIP", sub("_", "-", ns)), "Gibbs"),
+          model = label, method = rep(c(paste("GumbelMIP", sub("_", "-", ns)),
+                                        paste("Gibbs, time of", sub("_", "-", ns))),
+                                      each = length(truth)),
           truth = rep(truth, 2), estimate = c(marg(s$states), marg(gb$states)),
           seconds = rep(c(sec, gb$sec), each = length(truth)))
         if (ns == "best_first") {
