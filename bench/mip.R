@@ -22,8 +22,13 @@
 #              one thread (n = 60: 1 of 3), GLPK LP n = 30, simple bound n = 30,
 #              rejection n = 25 (60 s limit).
 #   Figure 1b  paper: trees scale 'drastically' better than cliques.
-#              ours: weights U[0,1], fields U[-1,1] stop at n = 25-50; stronger
-#              scales in bench/mip_trees.out.
+#              ours: weights U[0,1], fields U[-1,1] stop at n = 25-50; with
+#              weights U[0, s], fields U[-s, s], s = 1, 2, 3 (bench/mip_trees.out)
+#              n = 50 is exact in 0.2-2 CPU-s, n = 100 in none (not within 60 s
+#              wall = 9-13 CPU-s, 0.6-0.9 million nodes): NOT reproduced; the
+#              node count grows exponentially with the model's entropy, which
+#              grows linearly with n on trees too.
+#   Cliques beyond n = 60: bench/mip_cliques.out (CPU seconds per sample).
 #   Figure 2   paper: early-stopped GumbelMIP more accurate than Gibbs after 5
 #              and 10 minutes; Perturb-and-MAP fast but inaccurate; bounds close
 #              quickly from below. ours: NOT reproduced (bench/mip_fig2.out).
