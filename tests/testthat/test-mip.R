@@ -183,6 +183,15 @@ test_that("threads give identical results (min-cut LP and simple bound)", {
   expect_identical(e1$upper, e2$upper)
   cols <- c("sample", "nodes", "value", "upper")
   expect_identical(e1$trace[cols], e2$trace[cols])
+  # a batch over 2 threads (one call, threads taking the next sample) is exact,
+  # also depth first (the anytime search of bench/mip_fig2.R): chi-square
+  att <- ising_clique(6, coupling = 0.8, field = 0.7)
+  en <- mip_enumerate(att)
+  for (ns in c("best_first", "depth_first")) {
+    set.seed(15)
+    s <- mip_sample(att, 3000, node_selection = ns, threads = 2, progress = FALSE)
+    expect_gt(mip_chisq((s$states + 1) / 2, en), 1e-3)
+  }
 })
 
 test_that("GLPK failures become R errors and leave GLPK usable", {

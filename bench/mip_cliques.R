@@ -1,0 +1,42 @@
+# GumbelMIP beyond Figure 1a's n = 60: attractive cliques (bench/mip.R's
+# models: weights U[0, 1/sqrt(n)], fields U[-1, 1]), min-cut LP bound, one
+# thread, 3 exact samples per n; CPU seconds per sample (process user + system
+# time around each one-sample call): on the shared 2-core machine (load 12-14
+# during the committed run) wall-clock seconds were 3-6x the CPU seconds, and
+# mip_sample()'s time_limit is wall-clock, so the search is capped by nodes
+# instead (node_limit 6e5: 49 CPU-s at n = 75 in the committed run, so there
+# the cap, not the 60 CPU-s, ended the search). A size counts as done when all
+# 3 samples are exact within 60 CPU-s each; the sweep stops at the first size
+# that is not. Committed result: n = 70 (27-30 CPU-s per sample, 0.4M nodes);
+# n = 75's first sample was not exact within 0.6M nodes.
+# The issue's target (n = 80 within 60 s per sample) is not met.
+# Run: nice -n 10 Rscript bench/mip_cliques.R > bench/mip_cliques.out  (~5 CPU-min)
+suppressPackageStartupMessages(library(logz))
+cat("GumbelMIP on large attractive cliques\n")
+cat("LAPACK:", La_library(), "\n")
+cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
+cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
+    readLines("/proc/loadavg"), "\n")
+cat("The paper: exact samples up to n = 60 (CPLEX, up to 48 threads).\n\n")
+cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
+best <- NA
+for (n in c(60, 65, 70, 75, 80)) {
+  set.seed(1000 + n)
+  m <- ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
+  set.seed(1)
+  sec <- nodes <- numeric(0)
+  ex <- logical(0)
+  for (k in 1:3) {
+    c0 <- cpu()
+    s <- suppressWarnings(mip_sample(m, 1, node_limit = 6e5, progress = FALSE))
+    sec <- c(sec, cpu() - c0)
+    nodes <- c(nodes, s$nodes)
+    ex <- c(ex, s$exact)
+    if (!s$exact || sec[k] > 60) break
+  }
+  cat(sprintf("n = %d: exact %d/%d, CPU-s per sample %s, nodes %s\n", n, sum(ex), length(ex),
+              paste(sprintf("%.1f", sec), collapse = " "), paste(nodes, collapse = " ")))
+  if (length(ex) < 3 || !all(ex) || any(sec > 60)) break
+  best <- n
+}
+cat(sprintf("\nlargest n with 3/3 samples exact within 60 CPU-s each: %s\n", best))
