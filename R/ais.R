@@ -128,8 +128,10 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   t0 <- proc.time()[["elapsed"]]
   run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, base$bias, threads,
                         progress, kernel)
-  with_base(new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps, n_chains,
-                           time = proc.time()[["elapsed"]] - t0, seed = seed, call = call), base)
+  out <- with_base(new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps,
+                                  n_chains, time = proc.time()[["elapsed"]] - t0, seed = seed,
+                                  call = call), base)
+  check_mode_occupancy(out, base, model, run$V)   # R/base_check.R
 }
 
 # The chunked driver of the C engine (arguments already validated). With

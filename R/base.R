@@ -152,7 +152,8 @@
 #' fit$base
 #' exact_log_z(m)
 #' @export
-logz_base <- function(model, type = c("auto", "model", "visible", "data", "field", "uniform"),
+logz_base <- function(model, type = c("auto", "model", "visible", "mode", "data", "field",
+                                      "uniform"),
                       n_chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L,
                       pilot_chains = 30L, pilot_steps = 1000L) {
   if (!is_rbm(model) && !is_ising(model))
@@ -178,6 +179,12 @@ logz_base <- function(model, type = c("auto", "model", "visible", "data", "field
                             "rates, kept by rbm_train()); this model has none. Use \"model\"."))
       new_logz_base(model, model$base_rate, "data",
                     "base rates of the training data (smoothed pixel means)")
+    },
+    mode = {
+      if (!rbm) stop_no_call("`type = \"mode\"` applies to RBMs only.")
+      mb <- rbm_mode_bound(model, max_hidden = .Machine$integer.max)
+      if (is.null(mb)) stop_no_call("`type = \"mode\"` needs an rbm with hidden units.")
+      mode_base(model, mb, smooth)
     },
     visible = {
       if (!rbm) stop_no_call("`type = \"visible\"` applies to RBMs only.")
@@ -215,9 +222,11 @@ smooth_logit <- function(p, smooth) {
 # stays unbiased for Z. A chosen base whose pilot ESS / M is under 0.1 gets a
 # flag (added to every result by with_base()) and a warning.
 rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
+  mb <- rbm_mode_bound(model)   # R/base_check.R (NULL when n_h > 64)
   cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
                 visible = logz_base(model, "visible", smooth = smooth),
                 uniform = logz_base(model, "uniform"))
+  if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
   betas <- as.double(schedule_sm08(pilot_steps))
   score <- vapply(cands, function(b) {
     r <- ais_rbm_engine(model, betas, pilot_chains, 1L, b$bias, threads)
@@ -227,6 +236,7 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
   }, numeric(4))
   best <- which.max(score["elbo", ])
   b <- cands[[best]]
+  b$mode_bound <- mb
   other <- names(cands)[-best]
   sd_best <- score["sd", best]
   b$pilot <- data.frame(type = names(cands), mean_log_w = score["elbo", ],
@@ -234,7 +244,7 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
                         chains = pilot_chains, steps = pilot_steps, row.names = NULL)
   b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps each; ",
                           "mean log weight %.2f vs %s), pilot sd of log weights %.2f"),
-                   b$how, paste(other, collapse = " and "), pilot_chains, pilot_steps,
+                   b$how, paste(other, collapse = ", "), pilot_chains, pilot_steps,
                    score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
                                               collapse = ", "), sd_best)
   if (sd_best > 2) {
@@ -271,6 +281,9 @@ print.logz_base <- function(x, ...) {
   cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
   cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
               max(x$marginals), mean(x$marginals), x$log_z0))
+  if (!is.null(x$mode_bound))
+    cat(sprintf("  mode check: log Z >= %.4f (%d hidden states from %d ascents)\n",
+                x$mode_bound$log_z, x$mode_bound$n_states, x$mode_bound$starts))
   for (f in x$flags) cat(sprintf("  flag: %s\n", f))
   invisible(x)
 }
@@ -280,6 +293,12 @@ print.logz_base <- function(x, ...) {
 # numeric vector of biases): a logz_base. Any Gibbs pilot run draws from R's
 # RNG, so callers take their `seed` before calling this.
 resolve_base <- function(model, base, threads = 1L) {
+  b <- resolve_base_type(model, base, threads)
+  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # R/base_check.R
+  b
+}
+
+resolve_base_type <- function(model, base, threads = 1L) {
   rbm <- is_rbm(model)
   n <- if (rbm) model$n_visible else model$n
   if (is.null(base)) return(logz_base(model, threads = threads))
@@ -289,7 +308,7 @@ resolve_base <- function(model, base, threads = 1L) {
     return(base)
   }
   if (is.character(base)) {
-    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "visible", "data",
+    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "visible", "mode", "data",
                                                           "field", "uniform"))
       stop_no_call(sprintf(paste0("`base` must be NULL, one of \"model\", \"data\", \"field\", ",
                                   "\"uniform\", a logz_base(), %sor a numeric vector, not %s."),
@@ -320,6 +339,7 @@ with_base <- function(x, b, seed = NULL) {
   x$base <- base_record(b)
   if (length(b$flags)) x <- add_flags(x, b$flags)
   x <- check_against_pilot(x, b)
+  x <- check_against_modes(x, b)   # R/base_check.R
   if (!is.null(seed)) x$seed <- seed
   x
 }

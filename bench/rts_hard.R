@@ -23,6 +23,9 @@
 #                         start, counted burn-in after the pilot): 450 pilot + 50 burn-in + 500
 #   new_rtsd1e3           the same on a ladder denser at low beta: 50 rungs on [0, 0.3),
 #                         50 on (0.3, 1] (the valley of log Z_k is near beta = 0.25)
+#   new_ref_rts           ref_rts with the new start-up (default burn-in): seed 4 is the
+#                         ref_rts run that was 1.25 nats high with one chain holding 71%
+#                         of c_hat_K; does the outlier-chain flag fire on its rerun?
 #   summary               the tables
 # The committed runs (R_LIBS, OPENBLAS_NUM_THREADS=1; several tasks side by side):
 #   ref_rts 3 1; ref_ais 1 1; ref_ais 1 2; ref_rts 1 4; ais1e3 8 101; sm1e3 8 101;
@@ -66,7 +69,8 @@ tasks <- list(
   sm1e4 = function() ais_run(schedule_sm08(10000L)),
   new_rtsp1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L),
   new_rtsd1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L,
-                                   betas = betas_dense_low))
+                                   betas = betas_dense_low),
+  new_ref_rts = function() rts_run(10L, 200L, 15000L, pilot = 1000L))
 
 record <- function(task, seed, fit, time) {
   est <- if (inherits(fit, "logz_rts")) fit$estimates else
