@@ -37,7 +37,8 @@ rbm_mode_bound <- function(model, starts = mode_check_starts(), max_hidden = 64L
   H <- hidden_ascent(model, H)
   H <- H[, !duplicated(t(H)), drop = FALSE]
   lf <- rbm_log_f_hidden(model, H)
-  list(log_z = log_sum_exp(lf), n_states = ncol(H), states = H, log_f = lf, starts = starts, n_hidden = nh)
+  list(log_z = log_sum_exp(lf), n_states = ncol(H), states = H, log_f = lf, starts = starts,
+       n_hidden = nh)
 }
 
 # log f(h) for the columns of H (n_h x S).
@@ -82,7 +83,8 @@ mode_base <- function(model, mb, smooth) {
   p <- stats::plogis(drop(model$W %*% mb$states[, top]) + model$a)
   b <- new_logz_base(model, smooth_logit(p, smooth), "mode", sprintf(paste0(
     "visible conditional of the hidden state of largest mass (%.2f of the mode bound) found by ",
-    "%d hill-climbing starts, smoothed (s = %g)"), exp(mb$log_f[top] - mb$log_z), mb$starts, smooth))
+    "%d hill-climbing starts, smoothed (s = %g)"), exp(mb$log_f[top] - mb$log_z), mb$starts,
+    smooth))
   b$mode_bound <- mb
   b
 }
@@ -108,18 +110,17 @@ mode_check_margin <- function() {
 # mode bound. The estimate is unchanged.
 check_against_modes <- function(x, b) {
   mb <- b$mode_bound
-  if (is.null(mb) || !is.numeric(x$log_z) || length(x$log_z) != 1L || !is.finite(x$log_z))
-    return(x)
+  if (is.null(mb) || !is.numeric(x$log_z) || length(x$log_z) != 1L ||
+      !is.finite(x$log_z)) return(x)
   se <- if (is.numeric(x$se) && length(x$se) == 1L && is.finite(x$se)) x$se else 0
   gap <- mb$log_z - x$log_z
   margin <- mode_check_margin()
   if (gap <= margin + 3 * se) return(x)
-  warning(sprintf(paste0("the estimate %.2f is %.2f nats below the lower bound log Z >= %.2f ",
-                         "from %d hidden states of large mass (> %g nats + 3 se): the run ",
-                         "missed modes of the model. Try a much longer schedule%s."),
-                  x$log_z, gap, mb$log_z, mb$n_states, margin,
-                  if (mb$n_hidden <= 25L) " or exact_log_z(model) (n_h <= 25)" else ""),
-          call. = FALSE)
+  exact <- if (mb$n_hidden <= 25L) " or exact_log_z(model) (n_h <= 25)" else ""
+  warn_new_flag(x, sprintf(paste0(
+    "the estimate %.2f is %.2f nats below the lower bound log Z >= %.2f from %d hidden states ",
+    "of large mass (> %g nats + 3 se): the run missed modes of the model. Try a much longer ",
+    "schedule%s."), x$log_z, gap, mb$log_z, mb$n_states, margin, exact))
   add_flags(x, sprintf(paste0("estimate %.2f nats below the mode bound log Z >= %.2f (> %g nats ",
                               "+ 3 se): the run missed modes that hill climbing on the hidden ",
                               "states found"), gap, mb$log_z, margin))
@@ -144,7 +145,8 @@ check_mode_occupancy <- function(x, b, model, V) {
   w <- w / sum(w)
   pre <- crossprod(model$W, V) + model$b                         # n_h x M
   lp <- crossprod(mb$states, pre) -
-    matrix(colSums(softplus(pre)), ncol(mb$states), ncol(pre), byrow = TRUE)   # S x M
+    matrix(colSums(softplus(pre)), ncol(mb$states), ncol(pre), byrow = TRUE)  # S x M
+
   P <- exp(lp)
   m <- drop(P %*% w)
   sd <- sqrt(drop(((P - m)^2) %*% (w^2)))
@@ -155,12 +157,12 @@ check_mode_occupancy <- function(x, b, model, V) {
   x$mode_check <- list(bound = mb$log_z, short = short, states = mb$n_states)
   if (short <= margin) return(x)
   i <- which.max(deficit)
-  warning(sprintf(paste0("the run is short of the mass of hidden states it never reached by ",
-                         "%.2f nats (> %g): e.g. a state holding %.2f of Z_hat (f(h) / Z_hat) ",
-                         "held %.2f of the final weights. The estimate %.2f is too low; try a ",
-                         "much longer schedule%s."), short, margin, s[i], m[i], x$log_z,
-                  if (mb$n_hidden <= 25L) " or exact_log_z(model) (n_h <= 25)" else ""),
-          call. = FALSE)
+  exact <- if (mb$n_hidden <= 25L) " or exact_log_z(model) (n_h <= 25)" else ""
+  warn_new_flag(x, sprintf(paste0(
+    "the run is short of the mass of hidden states it never reached by %.2f nats (> %g): e.g. ",
+    "a state holding %.2f of Z_hat (f(h) / Z_hat) held %.2f of the final weights. The ",
+    "estimate %.2f is too low; try a much longer schedule%s."), short, margin, s[i], m[i],
+    x$log_z, exact))
   add_flags(x, sprintf(paste0("mode occupancy: the final states miss hidden states of known mass, ",
                               "log(1 + D) = %.2f > %g nats (a state with f(h) / Z_hat = %.2f ",
                               "held %.2f of the weights)"), short, margin, s[i], m[i]))

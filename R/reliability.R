@@ -182,6 +182,18 @@ warn_unreliable <- function(x) {
   x
 }
 
+# The warning of a check that flags an estimate after construction (the mode
+# checks of R/base_check.R): class logz_unreliable, like warn_unreliable()'s,
+# so that it is muffled in the pieces of a split run and silenced by
+# options(logz.warn_unreliable = FALSE); raised only when the estimate was
+# reliable so far, so that a call warns once (print() lists every flag).
+warn_new_flag <- function(x, msg) {
+  if (x$reliable && isTRUE(getOption("logz.warn_unreliable", TRUE)))
+    warning(structure(class = c("logz_unreliable", "warning", "condition"),
+                      list(message = msg, call = NULL)))
+  invisible(x)
+}
+
 # Evaluate expr with logz_unreliable warnings muffled (pieces of a split run:
 # the merged result warns once).
 muffle_unreliable <- function(expr) {

@@ -130,14 +130,15 @@ cat("\n")
 fig <- runs[!runs$task %in% c("ref_rts", "ref_ais"), ]
 if (file.exists(runs_file2)) {   # issue 14 reruns with the new start-up
   runs2 <- utils::read.csv(runs_file2)
-  fig <- rbind(fig, runs2[, names(fig)])
+  fig <- rbind(fig, runs2[runs2$task != "new_ref_rts", names(fig)])
 }
 labels <- c(rts1e3 = "RTS (10 x 50 init + 500)", rts1e4 = "RTS (10 x 50 init + 9500)",
             rtsp1e3 = "RTS (500 pilot + 500)", rtsp1e4 = "RTS (1000 pilot + 9000)",
             ais1e3 = "AIS linear", ais1e4 = "AIS linear", sm1e3 = "AIS sm08-shaped",
             sm1e4 = "AIS sm08-shaped",
             new_rtsp1e3 = "new RTS (450 pilot + 50 burn + 500)",
-            new_rtsd1e3 = "new RTS, dense low beta (450 + 50 + 500)")
+            new_rtsd1e3 = "new RTS, dense low beta (450 + 50 + 500)",
+            new_ref_rts = "new RTS (1000 pilot + 10 x 200 init + 15000)")
 set.seed(99)
 rows <- list()
 for (key in unique(paste(fig$task, fig$estimator))) {
@@ -159,6 +160,14 @@ cat(sprintf(paste0("log Z against the reference (%d chains; rmse_lo/hi: 95%% per
                    "bootstrap interval of the RMSE over repeats; rmse_rtsref: RMSE against the ",
                    "mean of the long RTS runs instead; time on one thread, shared machine)\n"), M))
 print(format(tab, digits = 3), row.names = FALSE)
+cat("\nz-scores per method, z = (log Z - reference) / se (calibrated: mean 0, sd 1, |z| > 3 rare):\n")
+zt <- do.call(rbind, lapply(names(rows), function(key) {
+  d <- fig[paste(fig$task, fig$estimator) == key, ]
+  z <- zscore(d)
+  data.frame(method = rows[[key]]$method, sweeps = rows[[key]]$sweeps, repeats = length(z),
+             mean_z = mean(z), sd_z = stats::sd(z), n_abs_z_gt_3 = sum(abs(z) > 3))
+}))
+print(format(zt[order(zt$sweeps, zt$method), ], digits = 3), row.names = FALSE)
 cat("\nerrors (log Z - reference) per repeat:\n")
 for (key in names(rows)) {
   d <- fig[paste(fig$task, fig$estimator) == key, ]
