@@ -73,7 +73,7 @@
 #'   \item{`mode_check`}{RBMs with \eqn{n_h \le 64}: `bound` (a rigorous
 #'     lower bound on log Z from the hidden states of largest mass),
 #'     `short` (nats of their mass the final states missed) and `states`; an
-#'     estimate more than 0.5 nats + 3 se below `bound`, or with `short` >
+#'     estimate more than 0.1 nats + 3 se below `bound`, or with `short` >
 #'     0.25, is flagged (see [logz_base], "The mode check").}
 #'   \item{`ess`}{effective sample size \eqn{(\sum w)^2/\sum w^2} of the final
 #'     weights (between 1 and M).}

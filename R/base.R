@@ -51,7 +51,7 @@
 #' single-flip ascent of \eqn{\log f} from 30 random starts (option
 #' `logz.mode_check_starts`; 0 turns it off) give
 #' \eqn{\log Z \ge \log \sum_i f(h_i)} with no sampling error. An estimate
-#' more than 0.5 nats (option `logz.mode_check_margin`) + 3 se below it is
+#' more than 0.1 nats (option `logz.mode_check_margin`) + 3 se below it is
 #' provably too low and is flagged with a warning (every estimator that uses
 #' the base). [ais()] also compares, for each found state, its share
 #' \eqn{s_i = f(h_i)/\hat Z} with the importance-weighted mean \eqn{m_i} of
@@ -84,8 +84,9 @@
 #' of log weights was 1.7 to 4.9 over seeds: the sd flag is not certain).
 #' The mode checks see only the mass of the hidden states the search finds:
 #' on one of the two-mode RBMs of the tests AIS from the mode base was 0.21
-#' nats low (se 0.003) with the bound 0.64 below log Z, and no flag; errors
-#' under the 0.5-nat margin from mass outside the found states go unflagged,
+#' nats low (se 0.003) with the bound 0.64 below log Z, and no flag: an
+#' error from mass outside the found states goes unflagged when the bound is
+#' below the estimate,
 #' and for \eqn{n_h > 64} there is no search. When the training data are at hand, their base
 #' rates (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are a
 #' good base, and [raise()] from the data bounds log Z from the other side;

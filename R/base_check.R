@@ -102,8 +102,8 @@ mode_check_starts <- function() {
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || x < 0) 30L else as.integer(x)
 }
 mode_check_margin <- function() {
-  x <- getOption("logz.mode_check_margin", 0.5)
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x < 0) 0.5 else as.double(x)
+  x <- getOption("logz.mode_check_margin", 0.1)
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x < 0) 0.1 else as.double(x)
 }
 
 # Flag (and warn about) an estimate more than margin + 3 se below the base's
