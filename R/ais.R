@@ -70,6 +70,11 @@
 #'     final weights (see [logz_reliability]); `flags` holds
 #'     `"ESS/M = ... < 0.1"` and `"Pareto k-hat = ... > 0.7"` when crossed,
 #'     and a warning (class `logz_unreliable`) is raised.}
+#'   \item{`mode_check`}{RBMs with \eqn{n_h \le 64}: `bound` (a rigorous
+#'     lower bound on log Z from the hidden states of largest mass),
+#'     `short` (nats of their mass the final states missed) and `states`; an
+#'     estimate more than 0.1 nats + 3 se below `bound`, or with `short` >
+#'     0.25, is flagged (see [logz_base], "The mode check").}
 #'   \item{`ess`}{effective sample size \eqn{(\sum w)^2/\sum w^2} of the final
 #'     weights (between 1 and M).}
 #'   \item{`log_weights`}{the M final log importance weights.}
@@ -128,8 +133,10 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
   t0 <- proc.time()[["elapsed"]]
   run <- ais_rbm_engine(model, as.double(schedule), n_chains, sweeps_per_step, base$bias, threads,
                         progress, kernel)
-  with_base(new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps, n_chains,
-                           time = proc.time()[["elapsed"]] - t0, seed = seed, call = call), base)
+  out <- with_base(new_ais_result(run$log_w, run$log_z0, schedule, run$trace, run$sweeps,
+                                  n_chains, time = proc.time()[["elapsed"]] - t0, seed = seed,
+                                  call = call), base)
+  check_mode_occupancy(out, base, model, run$V)   # R/base_check.R
 }
 
 # The chunked driver of the C engine (arguments already validated). With

@@ -14,11 +14,16 @@
 #'
 #' **The default for an RBM without `base_rate`** (`type = "auto"`, what
 #' `base = NULL` gives a model from `rbm(W, a, b)`) is chosen by a pilot: the
-#' `"model"`, `"visible"` and `"uniform"` bases are each scored by their own
-#' short AIS run (`pilot_chains` chains on `schedule_sm08(pilot_steps)`, by
-#' default 3 x 30 x 1000 = 90,000 sweeps plus the 10,000 of the Gibbs run,
-#' about 7% of the sweeps of a default [ais()] run and as many as a default
-#' [rts()] run) and the one with the highest mean log weight
+#' `"model"`, `"visible"`, `"uniform"` and (for \eqn{n_h \le 64}) `"mode"`
+#' bases are each scored by their own short AIS run on
+#' `schedule_sm08(pilot_steps)`: first `pilot_chains %/% 3` chains each
+#' (10 by default), then the remaining chains (20) for the candidates whose
+#' mean log weight is within 5 nats + 3 se of the best (successive halving; on
+#' the MNIST RBMs of `bench/base_default.R` the others were 2 to 40 nats
+#' below). By default that is 40,000 to 120,000 sweeps plus the 10,000 of the
+#' Gibbs run and the mode search (`bench/base_default_check.R` gives the cost:
+#' before the halving 3 x 30 x 1000 = 90,000 sweeps, 7% of a default [ais()]
+#' and about as many as a default [rts()]); the one with the highest mean log weight
 #' \eqn{\log Z_0 + \overline{\log w}} is kept. That mean is a lower bound on
 #' \eqn{\log Z} in expectation, short of it by the KL divergence between the
 #' forward and backward chains, so the higher one marks the base that loses
@@ -39,27 +44,53 @@
 #' RNG before the estimator seeds its own streams: the choice does not depend
 #' on the main run, which stays unbiased (see below).
 #'
+#' **The mode check.** For an RBM with at most 64 hidden units the base also
+#' carries a rigorous lower bound on log Z: with the visible units summed out,
+#' \eqn{Z = \sum_h f(h)}, \eqn{\log f(h) = b'h + \sum_i \mathrm{softplus}(a_i
+#' + W_i h)}, so the distinct hidden states \eqn{h_1, \dots} reached by greedy
+#' single-flip ascent of \eqn{\log f} from 30 random starts (option
+#' `logz.mode_check_starts`; 0 turns it off) give
+#' \eqn{\log Z \ge \log \sum_i f(h_i)} with no sampling error. An estimate
+#' more than 0.1 nats (option `logz.mode_check_margin`) + 3 se below it is
+#' provably too low and is flagged with a warning (every estimator that uses
+#' the base). [ais()] also compares, for each found state, its share
+#' \eqn{s_i = f(h_i)/\hat Z} with the importance-weighted mean \eqn{m_i} of
+#' \eqn{p(h_i \mid v)} over its final states (both estimate
+#' \eqn{f(h_i)/Z}), and flags the run when the mass of states it never reached,
+#' \eqn{\log(1 + \sum_i \max(0, s_i - m_i - 3\,\mathrm{sd}_i))}, exceeds
+#' 0.25 nats (option `logz.mode_check_occupancy`); its result's `mode_check`
+#' holds the bound and that statistic. The search restores R's RNG state, so
+#' it does not change the estimator's random numbers. The auto base has a
+#' fourth candidate from it, `"mode"`.
+#'
 #' **Limits.** A product base is only as good as the pilot's picture of the
-#' model. On Kiwaki's PCD model of `bench/train_rbm20.R` (log Z 439,
-#' over-sharpened, poorly mixing) every base built from the model alone
-#' failed: default [ais()] from the model base was 23 nats low (ESS 1 of 100),
-#' from the visible base 11 nats, from the marginals of 1000-sweep Gibbs
-#' chains 13 nats; weighted marginals of pilot AIS states (2-3 rounds of
-#' refinement) 22 nats; the uniform base 1.4 nats (ESS 2). Worse, Gibbs chains
-#' started from random hidden states gave a base that was 5.9 nats low with
-#' ESS 37 of 100, a confident wrong answer, so it is not a candidate. What the
-#' pilot can do is tell: on that model the kept (model) base's pilot sd of log weights
-#' was 2.5 to 4.9 in every seed tried, so the default call warns and flags its
-#' result (`bench/base_default.R`), while on the test model and Kiwaki's CD-1
-#' and CD-25 models it was 0.9 to 1.7 and no flag was raised. A base that
-#' misses a mode no pilot chain finds cannot be flagged this way (no sampler
-#' can show mass it never visits): on Kiwaki's CD-1 model (log Z 194.2) AIS
-#' from every base tried, the data's base rates included, was 1.2 to 1.45
-#' nats low, from the default base with ESS 93 of 100 and se 0.03, unflagged.
-#' When the training data are at hand, their base rates
-#' (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are the
-#' safer base; they gave 0.06 nats on the PCD model, and [raise()] from the
-#' data bounds log Z from the other side.
+#' model. On Kiwaki's CD-1 model of `bench/train_rbm20.R`
+#' (`bench/models/rbm20_cd1_v1.rds`, log Z 194.20) four hidden states hold
+#' 0.44, 0.23, 0.22 and 0.07 of Z; AIS from every product base tried, the
+#' data's base rates included, ends 98% of its chains in the second (the
+#' broad one: visible entropy 197 nats against 154 for the first) and was 1.2
+#' to 1.45 nats low with ESS 93 of 100 and se 0.03 (chains stay in the
+#' basin they start in: from the mode base 98% end in the first state, and
+#' AIS is 0.76 nats low); with 10^5 steps 0.2 to 0.9 nats low, with 10^6
+#' steps (10 chains) 0.67 to 0.71 (`bench/base_default_cd1.R`). Before the mode check nothing
+#' flagged it; now the mode bound (0.1 to 0.4 nats below log Z) and the
+#' occupancy check do (`bench/base_default_check.R`); the mode base narrows
+#' the error but does not remove it. On Kiwaki's PCD model (log Z 439,
+#' over-sharpened, poorly mixing) every base built from the model's Gibbs
+#' marginals failed (23 nats low from the model base, 11 from the visible
+#' base, ESS about 1), and the pilot's sd of log weights (> 2) flagged it;
+#' there one hidden state holds 0.72 of Z and the mode base is within 0.1
+#' nats with ESS near 90 (without the mode search the model base's pilot sd
+#' of log weights was 1.7 to 4.9 over seeds: the sd flag is not certain).
+#' The mode checks see only the mass of the hidden states the search finds:
+#' on one of the two-mode RBMs of the tests AIS from the mode base was 0.21
+#' nats low (se 0.003) with the bound 0.64 below log Z, and no flag: an
+#' error from mass outside the found states goes unflagged when the bound is
+#' below the estimate,
+#' and for \eqn{n_h > 64} there is no search. When the training data are at hand, their base
+#' rates (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are a
+#' good base, and [raise()] from the data bounds log Z from the other side;
+#' for \eqn{n_h \le 25}, [exact_log_z()] is feasible.
 #'
 #' `logz_base()` computes a base once, so that it can be shown, reused by
 #' several estimators (`ais(m, base = b)`, `rts(m, base = b)`) or passed to
@@ -88,14 +119,18 @@
 #'     RNG state before it in their `seed`).}
 #'   \item{`"visible"`}{RBM: the visible biases alone, \eqn{\sigma(a)},
 #'     smoothed as above (the model with \eqn{W = 0}).}
+#'   \item{`"mode"`}{RBM: the visible conditional \eqn{\sigma(a + W h^*)} of
+#'     the hidden state \eqn{h^*} of largest \eqn{f(h)} found by the mode
+#'     check's ascent (any \eqn{n_h}; the search costs about
+#'     \eqn{30 n_h n_v} per ascent step), smoothed as above.}
 #'   \item{`"field"`}{Ising: the model's own fields without couplings.}
 #'   \item{`"uniform"`}{all base biases zero.}
 #'   \item{`"given"`}{biases supplied by the caller (a numeric vector, or an
 #'     RBM with `W = 0` and `b = 0` such as [rbm_base_rate()]).}
 #' }
 #' `type = "auto"` (what the estimators use for `base = NULL`) is `"data"`
-#' for an RBM that has `base_rate`, else `"model"` or `"visible"`, chosen by
-#' the pilot AIS above; for an Ising model it is
+#' for an RBM that has `base_rate`, else `"model"`, `"visible"`, `"uniform"`
+#' or (\eqn{n_h \le 64}) `"mode"`, chosen by the pilot AIS above; for an Ising model it is
 #' `"field"` (on the grids and random graphs of `bench/base_default.R` the
 #' model base was no better than the field base; ask for it with
 #' `base = "model"`).
@@ -108,7 +143,7 @@
 #' finite run, the downward bias of \eqn{\log \hat Z} that comes with it).
 #'
 #' @param model an [rbm()] or [ising()] model.
-#' @param type `"auto"`, `"model"`, `"visible"` (RBMs), `"data"` (RBMs with
+#' @param type `"auto"`, `"model"`, `"visible"`, `"mode"` (RBMs), `"data"` (RBMs with
 #'   `base_rate`), `"field"` (Ising) or `"uniform"`.
 #' @param n_chains,sweeps `type = "model"`: the number of Gibbs chains and
 #'   sweeps per chain of the pilot run (its cost is `n_chains * sweeps` sweeps,
@@ -130,9 +165,13 @@
 #'   (its log normalising constant; for an RBM including \eqn{n_h \log 2});
 #'   for the pilot-chosen RBM base also `pilot` (a data frame, one row per
 #'   candidate: `type`, `mean_log_w` (\eqn{\log Z_0 + \overline{\log w}}),
-#'   `log_z` (the pilot's AIS estimate), `ess`, `sd_log_w`, `chains`, `steps`)
+#'   `log_z` (the pilot's AIS estimate), `ess`, `sd_log_w`, `chains` (10 for a
+#'   candidate dropped after the first round), `steps`)
 #'   and, when the kept base's pilot sd of log weights exceeds 2, `flags` (the
-#'   reason, added to the `flags` of every estimate that uses the base).
+#'   reason, added to the `flags` of every estimate that uses the base); for
+#'   the auto and mode bases of an RBM with \eqn{n_h \le 64}, `mode_bound`
+#'   (`log_z`: the bound; `states`, `log_f`: the found hidden states and their
+#'   \eqn{\log f}; `n_states`, `starts`).
 #' @section Errors: `model` not an rbm or ising model; `type = "data"` for a
 #'   model without `base_rate`; `"field"` for an RBM, `"visible"` for an Ising
 #'   model; bad `chains`, `sweeps`, `smooth`, `threads`, `pilot_chains` or
@@ -152,7 +191,8 @@
 #' fit$base
 #' exact_log_z(m)
 #' @export
-logz_base <- function(model, type = c("auto", "model", "visible", "data", "field", "uniform"),
+logz_base <- function(model, type = c("auto", "model", "visible", "mode", "data", "field",
+                                      "uniform"),
                       n_chains = 100L, sweeps = 100L, smooth = 0.05, threads = 1L,
                       pilot_chains = 30L, pilot_steps = 1000L) {
   if (!is_rbm(model) && !is_ising(model))
@@ -178,6 +218,12 @@ logz_base <- function(model, type = c("auto", "model", "visible", "data", "field
                             "rates, kept by rbm_train()); this model has none. Use \"model\"."))
       new_logz_base(model, model$base_rate, "data",
                     "base rates of the training data (smoothed pixel means)")
+    },
+    mode = {
+      if (!rbm) stop_no_call("`type = \"mode\"` applies to RBMs only.")
+      mb <- rbm_mode_bound(model, max_hidden = .Machine$integer.max)
+      if (is.null(mb)) stop_no_call("`type = \"mode\"` needs an rbm with hidden units.")
+      mode_base(model, mb, smooth)
     },
     visible = {
       if (!rbm) stop_no_call("`type = \"visible\"` applies to RBMs only.")
@@ -205,36 +251,53 @@ smooth_logit <- function(p, smooth) {
   stats::qlogis(pmin(pmax(p, 1e-12), 1 - 1e-12))
 }
 
-# The "auto" base of an RBM without base_rate: the model base and the visible
-# base, each scored by its own short AIS pilot (`pilot_chains` chains on
-# schedule_sm08(pilot_steps)); the one with the higher pilot estimate of log Z
-# is kept. Each pilot's log Z hat is a stochastic lower bound (E log Z_hat <=
-# log Z), lower the more the base misses the model's mass, so the higher one
-# marks the better base. The pilots draw from R's RNG before the estimator
-# seeds its own streams, so the choice is independent of the main run, which
-# stays unbiased for Z. A chosen base whose pilot ESS / M is under 0.1 gets a
-# flag (added to every result by with_base()) and a warning.
+# The "auto" base of an RBM without base_rate: the model, visible, uniform
+# and (n_h <= 64) mode bases, each scored by its own short AIS pilot on
+# schedule_sm08(pilot_steps) (a third of `pilot_chains` chains each, the rest
+# for the candidates within 5 nats + 3 se of the best); the one with the
+# highest mean log weight is kept. The pilots draw from R's RNG before the
+# estimator seeds its own streams, so the choice is independent of the main
+# run, which stays unbiased for Z. A kept base whose pilot sd of log weights
+# exceeds 2 gets a flag (added to every result by with_base()) and a warning.
 rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
+  mb <- rbm_mode_bound(model)   # R/base_check.R (NULL when n_h > 64)
   cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
                 visible = logz_base(model, "visible", smooth = smooth),
                 uniform = logz_base(model, "uniform"))
+  if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
   betas <- as.double(schedule_sm08(pilot_steps))
-  score <- vapply(cands, function(b) {
-    r <- ais_rbm_engine(model, betas, pilot_chains, 1L, b$bias, threads)
-    w <- exp(r$log_w - max(r$log_w))
-    c(elbo = r$log_z0 + mean(r$log_w), log_z = r$log_z0 + max(r$log_w) + log(mean(w)),
-      ess = sum(w)^2 / sum(w^2), sd = stats::sd(r$log_w))
-  }, numeric(4))
-  best <- which.max(score["elbo", ])
+  # Successive halving: every candidate gets a third of the chains; those more
+  # than 5 nats + 3 se below the best mean log weight are dropped (they were
+  # 2 to 40 nats below on the MNIST RBMs of bench/base_default.R), the rest
+  # get the remaining chains. log Z0 + log w of every chain, per candidate:
+  pilot <- function(b, chains) {
+    r <- ais_rbm_engine(model, betas, chains, 1L, b$bias, threads)
+    r$log_z0 + r$log_w
+  }
+  first <- max(2L, pilot_chains %/% 3L)
+  lw <- lapply(cands, pilot, first)
+  mu <- vapply(lw, mean, 0)
+  se <- vapply(lw, function(l) stats::sd(l) / sqrt(length(l)), 0)
+  top <- which.max(mu)
+  keep <- mu >= mu[top] - 5 - 3 * sqrt(se[top]^2 + se^2)
+  if (pilot_chains > first)
+    for (k in which(keep)) lw[[k]] <- c(lw[[k]], pilot(cands[[k]], pilot_chains - first))
+  score <- vapply(lw, function(l) {
+    w <- exp(l - max(l))
+    c(elbo = mean(l), log_z = max(l) + log(mean(w)), ess = sum(w)^2 / sum(w^2),
+      sd = stats::sd(l), chains = length(l))
+  }, numeric(5))
+  best <- which.max(ifelse(keep, score["elbo", ], -Inf))
   b <- cands[[best]]
+  b$mode_bound <- mb
   other <- names(cands)[-best]
   sd_best <- score["sd", best]
   b$pilot <- data.frame(type = names(cands), mean_log_w = score["elbo", ],
                         log_z = score["log_z", ], ess = score["ess", ], sd_log_w = score["sd", ],
-                        chains = pilot_chains, steps = pilot_steps, row.names = NULL)
-  b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps each; ",
+                        chains = score["chains", ], steps = pilot_steps, row.names = NULL)
+  b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps; ",
                           "mean log weight %.2f vs %s), pilot sd of log weights %.2f"),
-                   b$how, paste(other, collapse = " and "), pilot_chains, pilot_steps,
+                   b$how, paste(other, collapse = ", "), pilot_chains, pilot_steps,
                    score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
                                               collapse = ", "), sd_best)
   if (sd_best > 2) {
@@ -271,6 +334,9 @@ print.logz_base <- function(x, ...) {
   cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
   cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
               max(x$marginals), mean(x$marginals), x$log_z0))
+  if (!is.null(x$mode_bound))
+    cat(sprintf("  mode check: log Z >= %.4f (%d hidden states from %d ascents)\n",
+                x$mode_bound$log_z, x$mode_bound$n_states, x$mode_bound$starts))
   for (f in x$flags) cat(sprintf("  flag: %s\n", f))
   invisible(x)
 }
@@ -280,6 +346,12 @@ print.logz_base <- function(x, ...) {
 # numeric vector of biases): a logz_base. Any Gibbs pilot run draws from R's
 # RNG, so callers take their `seed` before calling this.
 resolve_base <- function(model, base, threads = 1L) {
+  b <- resolve_base_type(model, base, threads)
+  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # R/base_check.R
+  b
+}
+
+resolve_base_type <- function(model, base, threads = 1L) {
   rbm <- is_rbm(model)
   n <- if (rbm) model$n_visible else model$n
   if (is.null(base)) return(logz_base(model, threads = threads))
@@ -289,7 +361,7 @@ resolve_base <- function(model, base, threads = 1L) {
     return(base)
   }
   if (is.character(base)) {
-    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "visible", "data",
+    if (length(base) != 1L || is.na(base) || !base %in% c("auto", "model", "visible", "mode", "data",
                                                           "field", "uniform"))
       stop_no_call(sprintf(paste0("`base` must be NULL, one of \"model\", \"data\", \"field\", ",
                                   "\"uniform\", a logz_base(), %sor a numeric vector, not %s."),
@@ -320,6 +392,7 @@ with_base <- function(x, b, seed = NULL) {
   x$base <- base_record(b)
   if (length(b$flags)) x <- add_flags(x, b$flags)
   x <- check_against_pilot(x, b)
+  x <- check_against_modes(x, b)   # R/base_check.R
   if (!is.null(seed)) x$seed <- seed
   x
 }

@@ -44,7 +44,12 @@
 #' **Other flags.** GumbelMIP samples that stopped at the time or node limit
 #' before being proved exact ("not exact within the time/node limit"): log Z
 #' is then only bounded ([log_z_bounds()]). EP that did not converge. RTS
-#' flags visit deficits and outlier chains (see [rts()]). Exact results
+#' flags visit deficits and outlier chains (see [rts()]). On RBMs with at most
+#' 64 hidden units every annealing estimate is checked against a rigorous lower
+#' bound from the hidden states of largest mass, and [ais()] also checks that
+#' its final states visit those states in proportion to their known mass
+#' ("mode bound" and "mode occupancy" flags; see [logz_base], "The mode
+#' check"). Exact results
 #' (enumeration, junction tree, A* and exact GumbelMIP samples) have no weight
 #' flags.
 #'
@@ -180,6 +185,18 @@ warn_unreliable <- function(x) {
                       list(message = msg, call = NULL)))
   }
   x
+}
+
+# The warning of a check that flags an estimate after construction (the mode
+# checks of R/base_check.R): class logz_unreliable, like warn_unreliable()'s,
+# so that it is muffled in the pieces of a split run and silenced by
+# options(logz.warn_unreliable = FALSE); raised only when the estimate was
+# reliable so far, so that a call warns once (print() lists every flag).
+warn_new_flag <- function(x, msg) {
+  if (x$reliable && isTRUE(getOption("logz.warn_unreliable", TRUE)))
+    warning(structure(class = c("logz_unreliable", "warning", "condition"),
+                      list(message = msg, call = NULL)))
+  invisible(x)
 }
 
 # Evaluate expr with logz_unreliable warnings muffled (pieces of a split run:

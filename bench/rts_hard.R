@@ -23,6 +23,9 @@
 #                         start, counted burn-in after the pilot): 450 pilot + 50 burn-in + 500
 #   new_rtsd1e3           the same on a ladder denser at low beta: 50 rungs on [0, 0.3),
 #                         50 on (0.3, 1] (the valley of log Z_k is near beta = 0.25)
+#   new_ref_rts           ref_rts with the new start-up (default burn-in): seed 4 is the
+#                         ref_rts run that was 1.25 nats high with one chain holding 71%
+#                         of c_hat_K; does the outlier-chain flag fire on its rerun?
 #   summary               the tables
 # The committed runs (R_LIBS, OPENBLAS_NUM_THREADS=1; several tasks side by side):
 #   ref_rts 3 1; ref_ais 1 1; ref_ais 1 2; ref_rts 1 4; ais1e3 8 101; sm1e3 8 101;
@@ -34,6 +37,8 @@
 # were run before it, and AIS is unchanged, so its rows stand):
 #   Rscript bench/rts_hard_is.R 8e5 > bench/rts_hard_is.out   (the reference)
 #   new_rtsp1e3 8 201; new_rtsd1e3 8 201 (rows in bench/rts_hard_runs2.csv, with flags)
+#   then (this session, 16 repeats of each, a heavily shared machine: times are wall
+#   clock at about 10% of a core): new_rtsp1e3 8 209; new_rtsd1e3 8 209; new_ref_rts 1 4
 # The reference is now importance sampling around the blank image
 # (bench/rts_hard_is.rds), and every run gets a z-score (log Z - ref) / se.
 suppressPackageStartupMessages(library(logz))
@@ -66,7 +71,8 @@ tasks <- list(
   sm1e4 = function() ais_run(schedule_sm08(10000L)),
   new_rtsp1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L),
   new_rtsd1e3 = function() rts_run(0L, 50L, 500L, pilot = 450L, burn_in = 50L,
-                                   betas = betas_dense_low))
+                                   betas = betas_dense_low),
+  new_ref_rts = function() rts_run(10L, 200L, 15000L, pilot = 1000L))
 
 record <- function(task, seed, fit, time) {
   est <- if (inherits(fit, "logz_rts")) fit$estimates else
@@ -126,14 +132,15 @@ cat("\n")
 fig <- runs[!runs$task %in% c("ref_rts", "ref_ais"), ]
 if (file.exists(runs_file2)) {   # issue 14 reruns with the new start-up
   runs2 <- utils::read.csv(runs_file2)
-  fig <- rbind(fig, runs2[, names(fig)])
+  fig <- rbind(fig, runs2[runs2$task != "new_ref_rts", names(fig)])
 }
 labels <- c(rts1e3 = "RTS (10 x 50 init + 500)", rts1e4 = "RTS (10 x 50 init + 9500)",
             rtsp1e3 = "RTS (500 pilot + 500)", rtsp1e4 = "RTS (1000 pilot + 9000)",
             ais1e3 = "AIS linear", ais1e4 = "AIS linear", sm1e3 = "AIS sm08-shaped",
             sm1e4 = "AIS sm08-shaped",
             new_rtsp1e3 = "new RTS (450 pilot + 50 burn + 500)",
-            new_rtsd1e3 = "new RTS, dense low beta (450 + 50 + 500)")
+            new_rtsd1e3 = "new RTS, dense low beta (450 + 50 + 500)",
+            new_ref_rts = "new RTS (1000 pilot + 10 x 200 init + 15000)")
 set.seed(99)
 rows <- list()
 for (key in unique(paste(fig$task, fig$estimator))) {
@@ -155,6 +162,14 @@ cat(sprintf(paste0("log Z against the reference (%d chains; rmse_lo/hi: 95%% per
                    "bootstrap interval of the RMSE over repeats; rmse_rtsref: RMSE against the ",
                    "mean of the long RTS runs instead; time on one thread, shared machine)\n"), M))
 print(format(tab, digits = 3), row.names = FALSE)
+cat("\nz-scores per method, z = (log Z - reference) / se (calibrated: mean 0, sd 1, |z| > 3 rare):\n")
+zt <- do.call(rbind, lapply(names(rows), function(key) {
+  d <- fig[paste(fig$task, fig$estimator) == key, ]
+  z <- zscore(d)
+  data.frame(method = rows[[key]]$method, sweeps = rows[[key]]$sweeps, repeats = length(z),
+             mean_z = mean(z), sd_z = stats::sd(z), n_abs_z_gt_3 = sum(abs(z) > 3))
+}))
+print(format(zt[order(zt$sweeps, zt$method), ], digits = 3), row.names = FALSE)
 cat("\nerrors (log Z - reference) per repeat:\n")
 for (key in names(rows)) {
   d <- fig[paste(fig$task, fig$estimator) == key, ]
