@@ -139,7 +139,7 @@ if (task == "bounds") {
   cat(sprintf("time %.0f s\n", proc.time()[[3]] - t0))
   saveRDS(list(H = Hall[, keep], log_f = lf_all[keep], MU = MU, Lh = Lh, NU = NU, Lv = Lv,
                rts = r$fit, rts_X = Xr, rts_k = kr, rts_acc = r$res$acc),
-          "bench/rts_fig3_pcd500_check.rds")
+          "/tmp/h18b_check.rds")
 }
 
 # RTS with the issue-14 start-up of this branch (annealing pilot along the
@@ -197,4 +197,44 @@ if (task == "bdmc") {
                      "mean %.3f (se %.3f over %d states), range %.2f to %.2f\n"),
               steps, proc.time()[[3]] - t1, mean(lz), sd(lz) / sqrt(N), N, min(lz), max(lz)))
   saveRDS(list(V = V, log_z_i = lz), "/tmp/h18b_bdmc.rds")
+}
+
+# The RTS ladder of the "bounds" run (seed 1, paper start-up) against the
+# running log Z of the long AIS reference at the same beta, with RTS's visits
+# c_hat_k / r_k there. Rscript ... ladder (after bounds)
+if (task == "ladder") {
+  s <- readRDS("/tmp/h18b_check.rds")
+  L <- s$rts$log_z_k
+  d <- obj$log_z$diagnostics
+  bb <- seq(0.1, 1, by = 0.1)
+  ai <- stats::approx(d$beta, d$log_z, bb)$y
+  r <- stats::approx(L$beta, L$log_z, bb)$y
+  print(data.frame(beta = bb, ais_sm08 = round(ai, 2), ais_ess = round(stats::approx(d$beta, d$ess, bb)$y, 1),
+                   rts_seed1 = round(r, 2), rts_minus_ais = round(r - ai, 2),
+                   rts_visits = signif(stats::approx(L$beta, L$c_hat / L$prior, bb)$y, 2)),
+        row.names = FALSE)
+  f <- s$rts
+  cat("initial iterations, log Z_hat_K after each Eq. 12 update:", round(f$init$log_z[, 100], 1), "\n")
+  q <- s$rts_acc[, 1, ]
+  ch <- colSums(q * seq_len(nrow(q))) / colSums(q)
+  cat(sprintf("final run: mean k per chain %.1f to %.1f (median %.1f); c_hat_100 / r = %.4f; ",
+              min(ch), max(ch), median(ch), sum(q[100, ]) / sum(q) * 100),
+      sprintf("largest single-chain shares of c_hat_100: %s\n",
+              paste(round(sort(q[100, ] / sum(q[100, ]), decreasing = TRUE)[1:3], 3), collapse = ", ")))
+}
+
+# Summary of bench/rts_fig3_pcd500_check_runs.csv by start-up. Rscript ... summary
+if (task == "summary") {
+  d <- utils::read.csv("bench/rts_fig3_pcd500_check_runs.csv")
+  d$setting <- ifelse(d$pilot > 0, sprintf("pilot %d + burn-in 50 + %d x 50 + %d", d$pilot,
+                                           d$init_iter, d$sweeps),
+                      sprintf("paper start, %d x 50 + %d", d$init_iter, d$sweeps))
+  print(d[, c("setting", "seed", "total_sweeps", "log_z", "se", "min_visit", "flags")],
+        row.names = FALSE, digits = 6)
+  cat("\nsetting                                   runs  sweeps   mean log Z   sd    mean se  flagged\n")
+  for (s in unique(d$setting)) {
+    x <- d[d$setting == s, ]
+    cat(sprintf("%-40s %5d %7d   %9.3f  %6.3f  %6.3f  %d\n", s, nrow(x), x$total_sweeps[1],
+                mean(x$log_z), stats::sd(x$log_z), mean(x$se), sum(nzchar(x$flags) & !is.na(x$flags))))
+  }
 }
