@@ -14,8 +14,12 @@
 # Starts: hidden states sampled given training digits (mnist$x[1:8000, ]) and
 # given the beta = 1 states of an RTS run with the paper's settings (rerun here
 # through the package's internal engine, which keeps the final states).
-# Usage: Rscript bench/rts_fig3_pcd500_check.R bounds   (prints; saves
-#   bench/rts_fig3_pcd500_check.rds with the modes found)
+# Usage (tasks; findings and commands in bench/rts_fig3_pcd500.out, "CHECK" section):
+#   Rscript bench/rts_fig3_pcd500_check.R bounds   (bounds + one paper-start RTS run; saves /tmp/h18b_check.rds)
+#   ... ladder                                     (RTS ladder vs the long AIS's running log Z; after bounds)
+#   ... pilot SEED PILOT_SWEEPS INIT_ITER SWEEPS    (one RTS run, appended to _check_runs.csv)
+#   ... bdmc N GIBBS_SWEEPS STEPS                  (reverse AIS from Gibbs states)
+#   ... summary                                    (table of _check_runs.csv)
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "bounds"
