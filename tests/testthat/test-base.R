@@ -61,7 +61,9 @@ test_that("the model base is close to the data's base rates and reproducible", {
   set.seed(33)
   a1 <- logz_base(fx$model)
   set.seed(33)
-  expect_identical(logz_base(fx$model, threads = 2), a1)
+  # (equal, not identical: BLAS blocks the chains of each thread slice
+  # differently, so sums may differ in the last bits)
+  expect_equal(logz_base(fx$model, threads = 2), a1, tolerance = 1e-10)
   expect_identical(a1$pilot$type, c("model", "visible", "uniform", "mode"))
   expect_identical(a1$type, a1$pilot$type[which.max(a1$pilot$mean_log_w)])
   expect_true(all(a1$pilot$mean_log_w <= a1$pilot$log_z + 1e-9))   # Jensen
