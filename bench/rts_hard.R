@@ -37,6 +37,7 @@
 # were run before it, and AIS is unchanged, so its rows stand):
 #   Rscript bench/rts_hard_is.R 8e5 > bench/rts_hard_is.out   (the reference)
 #   new_rtsp1e3 8 201; new_rtsd1e3 8 201 (rows in bench/rts_hard_runs2.csv, with flags)
+#   ais1e4 8 109 (2026-11-23, the lead: AIS linear at 10^4 brought to 16 repeats)
 #   then (this session, 16 repeats of each, a heavily shared machine: times are wall
 #   clock at about 10% of a core): new_rtsp1e3 8 209; new_rtsd1e3 8 209; new_ref_rts 1 4
 # The reference is now importance sampling around the blank image
