@@ -298,4 +298,5 @@ legend_below <- function()
   ggplot2::theme(legend.position = "bottom", legend.direction = "vertical",
                  legend.box = "horizontal")
 
-utils::globalVariables(".data")
+# (.data: the ggplot2 pronoun; density: the computed variable of after_stat())
+utils::globalVariables(c(".data", "density"))
