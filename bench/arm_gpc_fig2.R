@@ -14,7 +14,8 @@
 # Work = particle-moves (particle-sweeps) per run; cost per iteration = work / (N - 1) / R.
 # Equal-work ratio = sd(RM) sqrt(work_RM) / (sd(ARM) sqrt(work_ARM)) (sd ~ work^-1/2);
 # "interpolated": RM's sd at ARM's work from the power law through two RM settings
-# (sd ~ work^-a, a measured). Bootstrap 95% intervals: 4000 resamples of each set of runs.
+# (sd ~ work^-a, a measured). MAD ratio: the same with median absolute deviations
+# (robust to RM's rare collapsed runs). Bootstrap 95% intervals: 4000 resamples of each set of runs.
 library(logz)
 cat(logz:::blas_info(), "\n")
 source("bench/gpc_problems.R")
@@ -51,9 +52,10 @@ for (p in unique(tab$problem)) {
     kt <- sqrt(mean(ra$cpu) / mean(rb$cpu))
     set.seed(1)
     bs <- replicate(B, bsd(ra$log_z) / bsd(rb$log_z))
-    cat(sprintf("  sd(%s) / sd(%s) at equal work %.2f (bootstrap 95%% %s); at equal CPU time %.2f (%s); unscaled %.2f; %d and %d runs, work ratio %.2f\n",
+    cat(sprintf("  sd(%s) / sd(%s) at equal work %.2f (bootstrap 95%% %s); at equal CPU time %.2f (%s); unscaled %.2f; %d and %d runs, work ratio %.2f; MAD ratio at equal work %.2f\n",
       a, b, k * sd(ra$log_z) / sd(rb$log_z), q95(k * bs), kt * sd(ra$log_z) / sd(rb$log_z), q95(kt * bs),
-      sd(ra$log_z) / sd(rb$log_z), nrow(ra), nrow(rb), mean(rb$work) / mean(ra$work)))
+      sd(ra$log_z) / sd(rb$log_z), nrow(ra), nrow(rb), mean(rb$work) / mean(ra$work),
+      k * mad(ra$log_z) / mad(rb$log_z)))
   }
   # RM's measured scaling between two R, and RM's sd interpolated to ARM's work
   rms <- rms[sapply(res[rms], nrow) >= 3]
