@@ -50,18 +50,19 @@
 #'     \eqn{v_n} the relative variance of \eqn{W} under \eqn{p_n}, which does
 #'     not grow with \eqn{R_n}: wherever \eqn{v_n > 1/\gamma_{thr} - 1} the
 #'     loop runs to `i_max` and spends \eqn{(1 + i_{max}) R} particles. On the
-#'     767-point MNIST 3-vs-5 problem (`bench/arm_gpc_n767.R`) about 80 of 766
-#'     iterations are such, and the cost is 5.8 R per iteration at
-#'     \eqn{i_{max} = 50}, not 1.5 R.}
+#'     767-point MNIST 3-vs-5 problem about 80 of 766 iterations are such, and
+#'     the cost is 5.9 R per iteration at \eqn{i_{max} = 50} (20 runs,
+#'     `bench/arm_gpc_fig2.out`), not 1.5 R.}
 #'   \item{`"pool_ess"` (default)}{stop when the pool's ESS reaches
 #'     \eqn{\gamma_{thr} R}: the pool already holds \eqn{R_n \ge R} particles,
 #'     and the loop adds blocks until it is worth \eqn{\gamma_{thr} R}
 #'     independent ones. The first test (\eqn{R_n = R}) is the same as the
 #'     text's; the loop ends after about \eqn{\gamma_{thr} / \gamma^{(0)}}
 #'     blocks, so the cost stays near the paper's 1.5 R per iteration (1.3 R
-#'     measured on the problem above). Default because at equal work it gave
-#'     the smaller sd of log Z there (see `vignette("arm")` and
-#'     `bench/arm_gpc_fig2.out`).}
+#'     measured on the problem above and on a USPS-like one). Default because
+#'     per particle-move it did at least as well as `"per_block"` there (sd of
+#'     log Z times sqrt(work) 812 against 916; 40 and 20 runs) at a quarter of
+#'     the cost per run (see `vignette("arm")` and `bench/arm_gpc_fig2.out`).}
 #' }
 #' The diagnostic columns `gamma0` (\eqn{R_{eff}/R} of the R moved particles)
 #' and `gamma` (\eqn{R_{eff}/R_n} of the final pool) are reported under both.
