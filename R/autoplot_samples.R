@@ -213,12 +213,8 @@ autoplot.rbm <- function(object, type = c("history", "filters"), n_filters = 16L
                     title = "RBM training: log-likelihood per epoch (log Z by RTS)") +
       legend_below())
   }
-  side <- round(sqrt(object$n_visible))
-  if (side * side != object$n_visible)
-    stop_no_call(sprintf("`type = \"filters\"` needs a square number of visible units, not %d.",
-                         object$n_visible))
-  k <- min(check_count(n_filters, "n_filters"), object$n_hidden)
-  if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
+  side <- filter_side(object)
+  k <- filter_count(object, n_filters)
   d <- do.call(rbind, lapply(seq_len(k), function(j)
     data.frame(col = rep(seq_len(side), side), row = rep(seq_len(side), each = side),
                w = object$W[, j], filter = sprintf("h%d", j))))

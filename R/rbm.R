@@ -175,12 +175,8 @@ plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
     graphics::lines(h$epoch, h$reconstruction_error)
     graphics::points(h$epoch, h$reconstruction_error, pch = 20)
   } else {
-    side <- round(sqrt(x$n_visible))
-    if (side * side != x$n_visible)
-      stop_no_call(sprintf("`type = \"filters\"` needs a square number of visible units, not %d.",
-                           x$n_visible))
-    k <- min(check_count(n_filters, "n_filters"), x$n_hidden)
-    if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
+    side <- filter_side(x)
+    k <- filter_count(x, n_filters)
     nc <- ceiling(sqrt(k))
     nr <- ceiling(k / nc)
     op <- graphics::par(mfrow = c(nr, nc), mar = c(0.2, 0.2, 0.2, 0.2), oma = c(0, 0, 2.5, 0))
@@ -379,4 +375,20 @@ exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
   if (progress && n >= chunk_min_units) return(rbm_exact_chunked(model, layer, threads))
   .Call(C_rbm_exact_log_z, model$W, model$a, model$b, if (layer == "hidden") 0L else 1L,
         threads)
+}
+
+# The filters plots (plot.rbm, autoplot.rbm): the side of the square image of
+# the visible units, and how many hidden units to show.
+filter_side <- function(x) {
+  side <- round(sqrt(x$n_visible))
+  if (side * side != x$n_visible)
+    stop_no_call(sprintf("`type = \"filters\"` needs a square number of visible units, not %d.",
+                         x$n_visible))
+  side
+}
+
+filter_count <- function(x, n_filters) {
+  k <- min(check_count(n_filters, "n_filters"), x$n_hidden)
+  if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
+  k
 }

@@ -28,3 +28,15 @@ mnist_rbm20 <- local({
     cache
   }
 })
+
+# An RBM with the failure mode of the PCD model of bench/train_rbm20.R: hidden
+# unit 1 switches on a sharp mode (all visible units on) holding e^gap times
+# the mass of the broad mode where most units are off; annealing from a base
+# near the broad mode rarely crosses to it. Exact log Z by enumeration.
+two_mode_rbm <- function(c, gap, seed, nv = 50) {
+  set.seed(seed)
+  W <- cbind(rep(c, nv), matrix(rnorm(nv * 3, sd = 0.5), nv, 3))
+  a <- rep(-1, nv)
+  b1 <- -(nv * log1p(exp(a[1] + c)) - nv * log1p(exp(a[1])) - gap)
+  rbm(W, a, b = c(b1, 0, 0, 0))
+}

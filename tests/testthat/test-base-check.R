@@ -46,17 +46,9 @@ test_that("the mode search leaves R's random numbers alone", {
   expect_identical(runif(3), u)
 })
 
-# The two-mode RBM of test-base.R: hidden unit 1 switches on a sharp mode.
-two_mode <- function(c, gap, seed, nv = 50) {
-  set.seed(seed)
-  W <- cbind(rep(c, nv), matrix(rnorm(nv * 3, sd = 0.5), nv, 3))
-  a <- rep(-1, nv)
-  b1 <- -(nv * log1p(exp(a[1] + c)) - nv * log1p(exp(a[1])) - gap)
-  rbm(W, a, b = c(b1, 0, 0, 0))
-}
-
+# two_mode_rbm(): the two-mode RBM of helper-models.R.
 test_that("an AIS run that misses a mode is flagged by the mode checks, a good one is not", {
-  m <- two_mode(3, 2, 1)
+  m <- two_mode_rbm(3, 2, 1)
   truth <- exact_log_z(m)
   set.seed(52)
   w <- NULL
@@ -84,7 +76,7 @@ test_that("an AIS run that misses a mode is flagged by the mode checks, a good o
 })
 
 test_that("the check flags an estimate provably below the bound, with any estimator", {
-  m <- two_mode(3, 5, 2)
+  m <- two_mode_rbm(3, 5, 2)
   set.seed(3)
   b <- logz_base(m, "visible")
   b$mode_bound <- logz:::rbm_mode_bound(m)

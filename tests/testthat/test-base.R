@@ -73,18 +73,6 @@ test_that("the model base is close to the data's base rates and reproducible", {
   expect_equal(v$marginals, plogis(fx$model$a))
 })
 
-# An RBM with the failure mode of the PCD model of bench/train_rbm20.R: hidden
-# unit 1 switches on a sharp mode (all visible units on) holding e^gap times
-# the mass of the broad mode where most units are off; annealing from a base
-# near the broad mode rarely crosses to it. Exact log Z by enumeration.
-two_mode_rbm <- function(c, gap, seed, nv = 50) {
-  set.seed(seed)
-  W <- cbind(rep(c, nv), matrix(rnorm(nv * 3, sd = 0.5), nv, 3))
-  a <- rep(-1, nv)
-  b1 <- -(nv * log1p(exp(a[1] + c)) - nv * log1p(exp(a[1])) - gap)
-  rbm(W, a, b = c(b1, 0, 0, 0))
-}
-
 test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z right (within se) or a flag", {
   # from the model or visible base every chain stays in the broad mode and AIS
   # was 1.5 to 4 nats low with ESS near M (a confident wrong answer); the
