@@ -40,3 +40,14 @@ two_mode_rbm <- function(c, gap, seed, nv = 50) {
   b1 <- -(nv * log1p(exp(a[1] + c)) - nv * log1p(exp(a[1])) - gap)
   rbm(W, a, b = c(b1, 0, 0, 0))
 }
+
+# A model saved by a bench script (bench/models/NAME.rds: model, log_z, ...),
+# with `bare`, the same RBM rebuilt from its weights alone by rbm(W, a, b).
+# Skips the test where bench/ is not at hand (an installed package's tests).
+bench_rbm <- function(name) {
+  f <- test_path("..", "..", "bench", "models", paste0(name, ".rds"))
+  skip_if_not(file.exists(f), sprintf("bench/models/%s.rds not at hand (source tree only)", name))
+  x <- readRDS(f)
+  x$bare <- rbm(x$model$W, x$model$a, x$model$b)
+  x
+}

@@ -93,10 +93,8 @@ test_that("the check flags an estimate provably below the bound, with any estima
 })
 
 test_that("Kiwaki's CD-1 model: default ais() misses modes and is flagged", {
-  f <- test_path("..", "..", "bench", "models", "rbm20_cd1_v1.rds")
-  skip_if_not(file.exists(f), "bench/models/rbm20_cd1_v1.rds not at hand (source tree only)")
-  x <- readRDS(f)
-  m <- rbm(x$model$W, x$model$a, x$model$b)
+  x <- bench_rbm("rbm20_cd1_v1")
+  m <- x$bare
   set.seed(1)
   mb <- logz:::rbm_mode_bound(m)
   expect_lte(mb$log_z, x$log_z)

@@ -138,10 +138,8 @@ test_that("with the mode search the two-mode RBMs get the mode base and log Z wi
 })
 
 test_that("Kiwaki's PCD model from its weights: the mode base wins the pilot, unflagged", {
-  f <- test_path("..", "..", "bench", "models", "rbm20_pcd_v1.rds")
-  skip_if_not(file.exists(f), "bench/models/rbm20_pcd_v1.rds not at hand (source tree only)")
-  x <- readRDS(f)
-  m <- rbm(x$model$W, x$model$a, x$model$b)
+  x <- bench_rbm("rbm20_pcd_v1")
+  m <- x$bare
   set.seed(1)
   expect_warning(b <- logz_base(m), NA)
   expect_identical(b$type, "mode")
@@ -154,12 +152,10 @@ test_that("Kiwaki's PCD model from its weights: the mode base wins the pilot, un
 })
 
 test_that("the PCD model of bench/train_rbm20.R is flagged by the pilot without the mode search", {
-  f <- test_path("..", "..", "bench", "models", "rbm20_pcd_v1.rds")
-  skip_if_not(file.exists(f), "bench/models/rbm20_pcd_v1.rds not at hand (source tree only)")
+  x <- bench_rbm("rbm20_pcd_v1")
   old <- options(logz.mode_check_starts = 0)
   on.exit(options(old))
-  x <- readRDS(f)
-  m <- rbm(x$model$W, x$model$a, x$model$b)
+  m <- x$bare
   # (the flag is not certain: with set.seed(1) the kept model base's pilot sd
   # of log weights was 1.73, under the threshold of 2; seeds 2 and 3 gave 4.5
   # and 4.9)
