@@ -178,8 +178,9 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
-                       heuristic = c("dive", "none"), threads = 1L, progress = interactive(),
-                       workers = NULL) {
+                       heuristic = c("dive", "none"),
+                       proposal = c("uniform", "mean_field", "marginals"), threads = 1L,
+                       progress = interactive(), workers = NULL) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
@@ -191,6 +192,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   encoding <- match_arg(encoding, "encoding")
   lp_solver <- match_arg(lp_solver, "lp_solver")
   heuristic <- match_arg(heuristic, "heuristic")
+  q <- mip_proposal(proposal, p, model)
   attractive <- mip_attractive(p)
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
@@ -209,7 +211,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  threads = threads, dive = heuristic == "dive")
+                  threads = threads, dive = heuristic == "dive", proposal = q)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -235,6 +237,13 @@ check_limit <- function(x, name) {
 # C result with the states as an n x p 0/1 matrix.
 mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selftest = FALSE,
                     order = mip_order(p)) {
+  force(order)
+  if (!is.null(control$proposal)) {   # A* sampling's base measure q (mip_proposal.R)
+    pq <- mip_apply_proposal(p, control$proposal)
+    p <- pq$p
+    control$logq <- as.vector(pq$logq)
+  }
+  control$proposal <- NULL
   c0 <- p$c0                # searched without the constant, added back at the end
   p$c0 <- 0
   cm <- mip_c_model(p)

@@ -180,6 +180,16 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     if (LENGTH(order) != n) error("internal error: bad order");
     C.order = INTEGER(order);
     int selftest = asInteger(logz_need(control, "selftest", INTSXP));
+    C.lq = C.q1 = NULL;
+    SEXP lq = logz_get(control, "logq");
+    if (lq != R_NilValue) {
+        if (TYPEOF(lq) != REALSXP || XLENGTH(lq) != 2 * (R_xlen_t) n)
+            error("internal error: bad proposal");
+        double *q1 = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+        for (int i = 0; i < n; i++) q1[i] = exp(REAL(lq)[2 * i + 1]);
+        C.lq = REAL(lq);
+        C.q1 = q1;
+    }
 #ifndef LOGZ_HAVE_GLPK
     if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP)))
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");

@@ -77,6 +77,11 @@ typedef struct {
     double cut_c0;
     double node_limit, time_limit;
     const int *order;        /* static variable order (0-based) for "first" */
+    /* proposal (A* sampling, Maddison et al. 2014): NULL for the paper's
+     * uniform sigma and Gumbel(|X_P| log 2) locations; else lq[2 i + c] =
+     * log q_i(c) and q1[i] = q_i(1) of a factorised proposal q, whose
+     * -log q(x) the caller has already added to the model's unaries */
+    const double *lq, *q1;
 } mip_control;
 
 typedef struct {

@@ -207,11 +207,25 @@ static int split_node(mip_work *W, const mip_value_model *M, const mip_control *
     unsigned char *sq = W->state + (size_t) Q * n;
     double gP = W->gam[P];
     int free_vars = n - W->nfix[P];
-    double gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
-    for (int j = 0; j < n; j++) {
-        if (sp[j] & 2) sq[j] = sp[j] & 3;
-        else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
-        else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
+    double gQ = 0.0;
+    if (!C->lq) {
+        gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
+        for (int j = 0; j < n; j++) {
+            if (sp[j] & 2) sq[j] = sp[j] & 3;
+            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+            else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
+        }
+    } else {
+        /* proposal q: Q's mass is the product of q_j over its fixed variables
+         * (the free ones sum to 1), and sigma~ redraws the free ones from q */
+        double locQ = C->lq[2 * x + 1 - (sp[x] & 1)];
+        for (int j = 0; j < n; j++) if (sp[j] & 2) locQ += C->lq[2 * j + (sp[j] & 1)];
+        if (C->perturb) gQ = st_truncgumbel(rs, locQ, gP);   /* drawn first, as above */
+        for (int j = 0; j < n; j++) {
+            if (sp[j] & 2) sq[j] = sp[j] & 3;
+            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+            else sq[j] = logz_stream_unif(rs) < C->q1[j] ? 1 : 0;
+        }
     }
     W->gam[Q] = gQ; W->nfix[Q] = W->nfix[P] + 1; W->key[Q] = bnd + gQ;
     double vq = mip_value(M, sq, W->rowact) + gQ;
@@ -299,8 +313,8 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = 1; return; }
     unsigned char *st = W->state + (size_t) root * n;
-    for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
-    double g0 = C->perturb ? st_gumbel(rs, n * MIP_LOG2) : 0.0;
+    for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < (C->lq ? C->q1[i] : 0.5) ? 1 : 0;
+    double g0 = C->perturb ? st_gumbel(rs, C->lq ? 0.0 : n * MIP_LOG2) : 0.0;
     W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf; W->flag[root] = 0;
     double vstar = mip_value(M, st, W->rowact) + g0;
     for (int i = 0; i < n; i++) best[i] = st[i] & 1;
@@ -424,7 +438,20 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
         int fv = n - W->nfix[q];
         double lp_q = kq - W->gam[q];
         /* 1 + (2^fv - 1)(1 - F(v* - LP, gamma)) */
-        double ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
+        double ls;
+        if (!C->lq) ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
+        else {
+            /* each of Q's configurations x has a TruncGumbel(log q(x), gamma_Q)
+             * and beats v* with probability 1 - exp(-q(x) (e^-t - e^-b)),
+             * t = v* - LP(Q) and b = gamma_Q; by concavity the sum over Q's
+             * 2^fv configurations is at most 2^fv times that at q(Q) / 2^fv
+             * (the uniform case is the paper's bound) */
+            double t = vstar - lp_q, b = W->gam[q], lqQ = 0.0;
+            const unsigned char *sq = W->state + (size_t) q * n;
+            for (int j = 0; j < n; j++) if (sq[j] & 2) lqQ += C->lq[2 * j + (sq[j] & 1)];
+            ls = t >= b ? R_NegInf
+                : log(-expm1(-exp(lqQ - fv * MIP_LOG2 - t + log(-expm1(t - b)))));
+        }
         double term = logz_log_add_exp(0.0, (fv * MIP_LOG2 + log1p(-exp(-fv * MIP_LOG2))) + ls);
         lrank = any ? logz_log_add_exp(lrank, term) : term;
         any = 1;

@@ -1,0 +1,85 @@
+# GumbelMIP with a proposal (A* sampling's base measure, Maddison, Tarlow & Minka
+# 2014, Sec. 3-4, in the discrete setting of Kim, Sabharwal & Ermon 2016): the
+# fully factorised q(s) = prod_i q_i(s_i) of mip_sample(proposal =).
+#
+# With o(s) = v(s) - log q(s) and a Gumbel process of base measure q (the
+# Gumbel of a set B of configurations has location log q(B)), the argmax of
+# o(s) + G(s) is distributed as exp(v(s)) / Z and the max is Gumbel(log Z), for
+# any q with full support. -log q only adds to the unaries, so the search, the
+# LP and min-cut bounds (on o) and attractiveness are unchanged; the search
+# draws the root's sigma from q, the other child's Gumbel with location
+# log q(child) (the product of q over its fixed variables) and its sigma's free
+# variables from q (src/mip_search.c). q_i = 1/2 is the paper's Algorithm 1
+# (o = v + n log 2): `proposal = "uniform"` runs that path unchanged.
+
+# Smallest q_i (and 1 - q_i) the built-in proposals use: a confident but wrong
+# q_i costs search (its side's o is raised by -log q_i), never exactness.
+mip_proposal_floor <- 0.02
+
+# The proposal of mip_sample(): NULL (uniform, the paper's algorithm) or the
+# vector q_i = P(s_i = 1) in (0, 1), for the problem p of `model`.
+mip_proposal <- function(proposal, p, model) {
+  if (is.numeric(proposal) && !is.object(proposal)) {
+    if (length(proposal) != p$n || anyNA(proposal) || any(!is.finite(proposal)) ||
+          any(proposal <= 0 | proposal >= 1))
+      stop_no_call(sprintf(paste0("`proposal` must be \"uniform\", \"mean_field\", \"marginals\" or a ",
+                                  "numeric vector of %d probabilities P(x_i = %s) strictly inside ",
+                                  "(0, 1), not %s."), p$n, format(p$values[2]), describe(proposal)))
+    return(as.double(proposal))
+  }
+  if (identical(proposal, c("uniform", "mean_field", "marginals"))) proposal <- "uniform"
+  if (!is.character(proposal) || length(proposal) < 1L)
+    stop_no_call(sprintf(paste0("`proposal` must be \"uniform\", \"mean_field\", \"marginals\" or a ",
+                                "numeric vector of probabilities, not %s."), describe(proposal)))
+  proposal <- match_arg(proposal, "proposal", c("uniform", "mean_field", "marginals"))
+  clamp <- function(q) pmin(pmax(q, mip_proposal_floor), 1 - mip_proposal_floor)
+  switch(proposal,
+    uniform = NULL,
+    mean_field = if (p$kind == 0L) clamp(mip_mean_field(p)) else NULL,
+    marginals = {
+      if (!inherits(model, "ising"))
+        stop_no_call(sprintf(paste0("`proposal = \"marginals\"` needs an ising model (exact marginals ",
+                                    "by exact_marginals()), not %s; use \"mean_field\"."),
+                             paste(class(model), collapse = "/")))
+      clamp(unname(exact_marginals(model, progress = FALSE)$node))
+    })
+}
+
+# Naive mean field of a pairwise problem, v(s) = c0 + a's + sum_e b_e s_i s_j:
+# q_i = plogis(a_i + sum_{e = (i, j)} b_e q_j), sequential (coordinate-ascent)
+# sweeps from q = 1/2 until the largest change is below 1e-6 (at most 200
+# sweeps; each sweep cannot lower the mean-field free energy).
+mip_mean_field <- function(p) {
+  n <- p$n
+  t <- p$edge
+  a <- p$node[2, ] - p$node[1, ]
+  q <- rep(0.5, n)
+  if (!length(p$from)) return(stats::plogis(a))
+  a <- a + rowsum_to(p$from, t[3, ] - t[1, ], n) + rowsum_to(p$to, t[2, ] - t[1, ], n)
+  b <- t[4, ] - t[3, ] - t[2, ] + t[1, ]
+  B <- matrix(0, n, n)
+  B[cbind(p$from, p$to)] <- b
+  B <- B + t(B)
+  for (sweep in seq_len(200L)) {
+    change <- 0
+    for (i in seq_len(n)) {
+      qi <- stats::plogis(a[i] + sum(B[, i] * q))
+      change <- max(change, abs(qi - q[i]))
+      q[i] <- qi
+    }
+    if (change < 1e-6) break
+  }
+  q
+}
+
+# The problem searched with proposal q: unaries minus log q_i(s_i), so its
+# value is o(s) = v(s) - log q(s). Returns list(p =, logq = 2 x n).
+mip_apply_proposal <- function(p, q) {
+  logq <- rbind(log1p(-q), log(q))
+  if (p$kind == 0L) p$node <- p$node - logq
+  else {
+    p$c <- p$c - (logq[2, ] - logq[1, ])
+    p$c0 <- p$c0 - sum(logq[1, ])
+  }
+  list(p = p, logq = logq)
+}
