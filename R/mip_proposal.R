@@ -41,7 +41,10 @@ mip_proposal <- function(proposal, p, model) {
         stop_no_call(sprintf(paste0("`proposal = \"marginals\"` needs an ising model (exact marginals ",
                                     "by exact_marginals()), not %s; use \"mean_field\"."),
                              paste(class(model), collapse = "/")))
-      clamp(unname(exact_marginals(model, progress = FALSE)$node))
+      mg <- tryCatch(exact_marginals(model, progress = FALSE)$node, error = function(e)
+        stop_no_call(paste("`proposal = \"marginals\"` needs exact marginals of `model`:",
+                           conditionMessage(e))))
+      clamp(unname(mg))
     })
 }
 

@@ -108,4 +108,5 @@ test_that("bad proposals are errors naming the argument", {
   expect_error(mip_sample(m, 1, proposal = c(0.5, 0.5, NA, 0.5)), "proposal")
   expect_error(mip_sample(m, 1, proposal = c(0.5, 0, 0.5, 0.5)), "proposal")
   expect_error(mip_sample(rbm(matrix(1, 2, 2)), 1, proposal = "marginals"), "marginals")
+  expect_error(mip_sample(ising_clique(30), 1, proposal = "marginals"), "proposal = \"marginals\"` needs exact")
 })
