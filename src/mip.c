@@ -89,6 +89,7 @@ mip_work *mip_work_new(int n)
     W->cur = malloc(sizeof(int) * n);
     W->tau = malloc(sizeof(double) * n);
     W->dive = malloc(n > 0 ? n : 1);
+    W->flip = malloc(sizeof(double) * (n > 0 ? n : 1));
     return W;
 }
 
@@ -245,7 +246,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 
     mip_work *W = mip_work_new(n);
     if (M.kind == 1 && M.nrow) W->rowact = malloc(sizeof(double) * M.nrow);
-    if (!W->cur || !W->tau || !W->dive || (M.kind == 1 && M.nrow && !W->rowact)) {
+    if (!W->cur || !W->tau || !W->dive || !W->flip || (M.kind == 1 && M.nrow && !W->rowact)) {
         mip_work_free(W);
         error("mip_sample: out of memory");
     }
@@ -274,7 +275,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         Wt[t] = mip_work_new(n);
         Wt[t]->stop = &stop;
         if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
-        if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
+        if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || !Wt[t]->flip || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
         Ct[t] = C;
         if (C.cut) Ct[t].cut = mip_cut_clone(C.cut);
     }

@@ -46,6 +46,7 @@ typedef struct {
     int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
     double *tau;
     unsigned char *dive;      /* the dive's target configuration (n bytes) */
+    double *flip;             /* branching scratch: single-flip losses (n) */
     /* polling (mip_poll): interrupts only on R's main thread, through
      * R_ToplevelExec; stop is shared by the threads of one call */
     int interrupts;

@@ -15,8 +15,8 @@ void mip_work_free(mip_work *W)
 {
     if (!W) return;
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
-    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive);
-    W->dive = NULL;
+    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
+    W->dive = NULL; W->flip = NULL;
     W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
 }
@@ -294,6 +294,37 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C, log
 }
 
 
+/* Forced branching on an integral LP solution tau of a pairwise model (every
+ * min-cut bound): among the free variables where tau differs from sigma,
+ * the one whose flip lowers o(tau) most. The inheriting child (x = sigma_x)
+ * loses tau, and its bound falls at least to the best configuration without
+ * it, which a large single-flip loss suggests is much lower: more pruning.
+ * (Issue 19: 2-4x fewer nodes than the first differing variable on cliques
+ * of n = 40-45; bench/mip_cliques.out.) O(n + m). */
+static int flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
+                            int fallback)
+{
+    int n = M->n, x = fallback;
+    double *dl = W->flip;
+    for (int j = 0; j < n; j++) {
+        int tj = W->tau[j] > 0.5;
+        dl[j] = M->node[2 * j + tj] - M->node[2 * j + 1 - tj];
+    }
+    for (int e = 0; e < M->m; e++) {
+        int a = M->from[e], b = M->to[e], ta = W->tau[a] > 0.5, tb = W->tau[b] > 0.5;
+        const double *t = M->edge + 4 * e;
+        dl[a] += t[2 * ta + tb] - t[2 * (1 - ta) + tb];
+        dl[b] += t[2 * ta + tb] - t[2 * ta + 1 - tb];
+    }
+    double best = R_NegInf;
+    for (int j = 0; j < n; j++)
+        if (!(sp[j] & 2) && (W->tau[j] > 0.5) != (sp[j] & 1) && dl[j] > best) {
+            best = dl[j];
+            x = j;
+        }
+    return x;
+}
+
 static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
 {
     if (!T->buf || T->len >= T->cap) return;
@@ -405,6 +436,8 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
              * auto on the free variable where it is farthest from sigma,
              * most_fractional on the first free variable in the static order */
             x = xf >= 0 ? xf : (C->branching == 0 ? xd : -1);
+            if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == 0)
+                x = flip_loss_branch(M, W, sp, xd);
         }
         if (x < 0) {
             for (int k = 0; k < n; k++)
