@@ -153,7 +153,9 @@
 #' @param node_selection `"best_first"` (largest bound + Gumbel first) or
 #'   `"depth_first"` (the inheriting child first).
 #' @param branching `"auto"` (most fractional LP variable; if the LP solution
-#'   is integral, the free variable where it differs from \eqn{\sigma}),
+#'   \eqn{\tau} is integral, as the min cut's always is, the free variable
+#'   where it differs from \eqn{\sigma}; on pairwise models, among those, the
+#'   one whose single flip lowers the searched value of \eqn{\tau} most),
 #'   `"most_fractional"` (then the first free variable in the static order),
 #'   or `"first"` (the static order: largest total interaction first; also
 #'   used with the simple bound).

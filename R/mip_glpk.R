@@ -41,3 +41,10 @@ mip_lp_bounds <- function(p, fix, encoding = "compact", what = "An LP bound") {
   fix <- matrix(as.integer(fix), ncol = p$n)
   .Call(C_mip_lp_bounds, mip_c_model(p), mip_lp(p, encoding), t(fix))
 }
+
+# The min-cut bound (max of v, exact on attractive models) of each partial
+# assignment (rows of fix: 0/1 fixed, NA free), for tests; no GLPK needed.
+mip_cut_bounds <- function(p, fix) {
+  fix <- matrix(as.integer(fix), ncol = p$n)
+  .Call(C_mip_cut_bounds, mip_c_model(p), t(fix))
+}

@@ -20,7 +20,7 @@ cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average
 cat("The paper: exact samples up to n = 60 (CPLEX, up to 48 threads).\n\n")
 cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 best <- NA
-for (n in c(60, 65, 70, 75, 80)) {
+for (n in c(60, 65, 70, 75, 80, 85, 90, 95, 100)) {
   set.seed(1000 + n)
   m <- ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
   set.seed(1)
@@ -28,7 +28,7 @@ for (n in c(60, 65, 70, 75, 80)) {
   ex <- logical(0)
   for (k in 1:3) {
     c0 <- cpu()
-    s <- suppressWarnings(mip_sample(m, 1, node_limit = 6e5, progress = FALSE))
+    s <- suppressWarnings(mip_sample(m, 1, node_limit = 1.2e6, progress = FALSE))
     sec <- c(sec, cpu() - c0)
     nodes <- c(nodes, s$nodes)
     ex <- c(ex, s$exact)

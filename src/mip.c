@@ -93,6 +93,57 @@ mip_work *mip_work_new(int n)
     return W;
 }
 
+/* The min-cut bound's graph of an attractive pairwise model (R_alloc):
+ * canonical form c0 + a's + sum b s_i s_j from the tables. */
+static mip_cut *mip_cut_from_model(const mip_value_model *M, double *c0_out)
+{
+    int n = M->n;
+    double *a = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    double *b = (double *) R_alloc(M->m > 0 ? M->m : 1, sizeof(double));
+    double c0 = M->c0;
+    for (int i = 0; i < n; i++) { a[i] = M->node[2 * i + 1] - M->node[2 * i]; c0 += M->node[2 * i]; }
+    for (int e = 0; e < M->m; e++) {
+        const double *t = M->edge + 4 * e;
+        c0 += t[0];
+        a[M->from[e]] += t[2] - t[0];
+        a[M->to[e]] += t[1] - t[0];
+        b[e] = t[3] - t[2] - t[1] + t[0];
+        if (b[e] < 0) {
+            if (b[e] < -1e-12) error("internal error: the cut bound needs b >= 0");
+            b[e] = 0.0;
+        }
+    }
+    mip_cut *G = (mip_cut *) R_alloc(1, sizeof(mip_cut));
+    mip_cut_build(G, n, M->m, M->from, M->to, a, b);
+    *c0_out = c0;
+    return G;
+}
+
+/* mip_cut_bounds_call(model, fix (n x J, NA free)): the min-cut bound (max of
+ * v) of each partial assignment, for tests. */
+SEXP mip_cut_bounds_call(SEXP cm, SEXP fix)
+{
+    mip_value_model M;
+    mip_value_model_from_list(cm, &M);
+    if (M.kind != 0) error("internal error: the cut bound needs a pairwise model");
+    int n = M.n;
+    if (TYPEOF(fix) != INTSXP || XLENGTH(fix) % (n > 0 ? n : 1) != 0)
+        error("internal error: bad fixings");
+    int J = n > 0 ? (int) (XLENGTH(fix) / n) : 0;
+    double c0;
+    mip_cut *G = mip_cut_from_model(&M, &c0);
+    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
+    double *tau = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    SEXP out = PROTECT(allocVector(REALSXP, J));
+    for (int k = 0; k < J; k++) {
+        const int *f = INTEGER(fix) + (size_t) k * n;
+        for (int j = 0; j < n; j++) st[j] = f[j] == NA_INTEGER ? 0 : (unsigned char) (2 | (f[j] & 1));
+        REAL(out)[k] = mip_cut_solve(G, M.m, st, c0, tau);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
 /* The samples of one call, shared by the threads. */
 typedef struct {
     const mip_value_model *M;
@@ -198,24 +249,8 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     C.cut = NULL; C.cut_m = 0; C.cut_c0 = 0.0;
     if (C.bound_lp && asInteger(logz_need(control, "cut", INTSXP))) {
         if (M.kind != 0) error("internal error: the cut bound needs a pairwise model");
-        /* canonical form c0 + a's + sum b s_i s_j from the tables */
-        double *a = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-        double *b = (double *) R_alloc(M.m > 0 ? M.m : 1, sizeof(double));
-        double c0 = M.c0;
-        for (int i = 0; i < n; i++) { a[i] = M.node[2 * i + 1] - M.node[2 * i]; c0 += M.node[2 * i]; }
-        for (int e = 0; e < M.m; e++) {
-            const double *t = M.edge + 4 * e;
-            c0 += t[0];
-            a[M.from[e]] += t[2] - t[0];
-            a[M.to[e]] += t[1] - t[0];
-            b[e] = t[3] - t[2] - t[1] + t[0];
-            if (b[e] < 0) {
-                if (b[e] < -1e-12) error("internal error: the cut bound needs b >= 0");
-                b[e] = 0.0;
-            }
-        }
-        C.cut = (mip_cut *) R_alloc(1, sizeof(mip_cut));
-        mip_cut_build(C.cut, n, M.m, M.from, M.to, a, b);
+        double c0;
+        C.cut = mip_cut_from_model(&M, &c0);
         C.cut_m = M.m;
         C.cut_c0 = c0;
     }

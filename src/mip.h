@@ -61,7 +61,10 @@ typedef struct {
     double *cap, *cap0;         /* residual and original capacities */
     int *level, *it, *queue;
     double *u;                  /* unaries */
-    int n;
+    int n, m;
+    const int *ef, *et;         /* edge list (shared, read-only) */
+    const double *eb;           /* edge weights b_e >= 0 */
+    double *w, *src_cap;        /* per-solve scratch (n each) */
 } mip_cut;
 
 void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,

@@ -4,10 +4,12 @@
  * value is max v over the sub-problem, which is -(min cut) of the graph of
  * Kolmogorov & Zabih (2004): -b s_i s_j = -b s_i + b s_i (1 - s_j) gives the
  * arc i -> j of capacity b and the unary u_i = -a_i - sum_{e from i} b_e;
- * s_i = 1 is the source side. Fixed variables get an infinite arc from the
- * source (1) or to the sink (0). Dinic's algorithm on a fixed arc list; only
- * the terminal capacities change between sub-problems. The minimum cut's
- * source side is an integral optimal LP solution.
+ * s_i = 1 is the source side. Fixed variables are eliminated (their edges
+ * become unaries or constants), so each sub-problem's graph has only its
+ * free variables; Dinic's algorithm on it (issue 19: 2.8x faster than
+ * fixing by infinite terminal arcs on a graph of all n variables, cliques
+ * of n = 45-55). The minimum cut's source side is an integral optimal LP
+ * solution.
  * Tried and dropped (issue 19): warm-starting each node's flow from a kept
  * maximum flow of an ancestor (fixing only raises terminal capacities, so it
  * stays feasible). Same samples, but 10-30 % slower on cliques of n = 40-60
@@ -16,38 +18,36 @@
 #include <string.h>
 #include "mip.h"
 
-static void cut_add_arc(mip_cut *G, int a, int b, double c)
-{
-    int k = G->A;
-    G->to[k] = b; G->cap0[k] = c; G->nxt[k] = G->head[a]; G->head[a] = k;
-    G->to[k + 1] = a; G->cap0[k + 1] = 0.0; G->nxt[k + 1] = G->head[b]; G->head[b] = k + 1;
-    G->A += 2;
-}
-
-/* Built with R_alloc (freed at the end of the .Call). */
+/* Built with R_alloc (freed at the end of the .Call). The arc lists are
+ * rebuilt for every sub-problem over its free variables only (see
+ * mip_cut_solve()); the edge list and unaries are kept. */
 void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
                    const double *a, const double *b)
 {
     G->n = n; G->V = n + 2; G->src = n; G->snk = n + 1; G->A = 0;
     int amax = 2 * (m + 2 * n);
     G->head = (int *) R_alloc(G->V, sizeof(int));
-    G->nxt = (int *) R_alloc(amax, sizeof(int));
-    G->to = (int *) R_alloc(amax, sizeof(int));
-    G->cap = (double *) R_alloc(amax, sizeof(double));
-    G->cap0 = (double *) R_alloc(amax, sizeof(double));
+    G->nxt = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
+    G->to = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
+    G->cap = (double *) R_alloc(amax > 0 ? amax : 1, sizeof(double));
+    G->cap0 = NULL;
     G->level = (int *) R_alloc(G->V, sizeof(int));
     G->it = (int *) R_alloc(G->V, sizeof(int));
     G->queue = (int *) R_alloc(G->V, sizeof(int));
     G->u = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-    for (int v = 0; v < G->V; v++) G->head[v] = -1;
+    G->w = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    G->src_cap = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    G->ef = from; G->et = to; G->eb = b; G->m = m;
     for (int i = 0; i < n; i++) G->u[i] = -a[i];
-    for (int e = 0; e < m; e++) {
-        cut_add_arc(G, from[e], to[e], b[e]);
-        G->u[from[e]] -= b[e];
-    }
-    /* terminal arcs: for node i, arc 2(m + i)... : source -> i, then i -> sink */
-    for (int i = 0; i < n; i++) cut_add_arc(G, G->src, i, 0.0);
-    for (int i = 0; i < n; i++) cut_add_arc(G, i, G->snk, 0.0);
+    for (int e = 0; e < m; e++) G->u[from[e]] -= b[e];
+}
+
+static void cut_add_arc(mip_cut *G, int a, int b, double c)
+{
+    int k = G->A;
+    G->to[k] = b; G->cap[k] = c; G->nxt[k] = G->head[a]; G->head[a] = k;
+    G->to[k + 1] = a; G->cap[k + 1] = 0.0; G->nxt[k + 1] = G->head[b]; G->head[b] = k + 1;
+    G->A += 2;
 }
 
 static int cut_bfs(mip_cut *G)
@@ -84,23 +84,43 @@ static double cut_dfs(mip_cut *G, int v, double f)
     return 0.0;
 }
 
-/* max over the sub-problem (st: bit 1 fixed, bit 0 value); tau gets the argmax */
+/* max over the sub-problem (st: bit 1 fixed, bit 0 value); tau gets the argmax.
+ * With cost C(s) = sum_i u_i s_i + sum_e b_e s_i (1 - s_j) (v = c0 - C), the
+ * fixed variables are eliminated: a fixed s_i = 1 tail adds b_e to its free
+ * head's source arc, a fixed s_j = 0 head adds b_e to its free tail's unary,
+ * and terms among fixed variables are constants; the max flow then runs on
+ * the free variables only (smaller graphs deep in the search: about 1.5x
+ * faster on cliques of n = 55-70 than fixing by infinite terminal arcs). */
 double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau)
 {
-    const double INF = 1e300;
+    (void) m;
     int n = G->n;
-    double cst = c0;
-    memcpy(G->cap, G->cap0, sizeof(double) * G->A);
+    double K = 0.0;
+    double *w = G->w, *sc = G->src_cap;
     for (int i = 0; i < n; i++) {
-        double u = G->u[i];
-        int ks = 2 * (m + i), kt = 2 * (m + n + i);
-        if (u < 0) { cst += -u; G->cap[ks] = -u; }   /* v gains -u when s_i = 1 */
-        else G->cap[kt] = u;
-        if (st[i] & 2) {
-            if (st[i] & 1) G->cap[ks] = INF; else G->cap[kt] = INF;
-        }
+        w[i] = G->u[i];
+        sc[i] = 0.0;
+        if (st[i] & 2) K += (st[i] & 1) ? G->u[i] : 0.0;
     }
-    /* here v(s) = cst - cut(s): cut arcs cost what v loses */
+    for (int v = 0; v < G->V; v++) G->head[v] = -1;
+    G->A = 0;
+    for (int e = 0; e < G->m; e++) {
+        int i = G->ef[e], j = G->et[e];
+        double b = G->eb[e];
+        int fi = st[i] & 2, fj = st[j] & 2;
+        if (fi && fj) { if ((st[i] & 1) && !(st[j] & 1)) K += b; }
+        else if (fi) { if (st[i] & 1) sc[j] += b; }
+        else if (fj) { if (!(st[j] & 1)) w[i] += b; }
+        else if (b > 0) cut_add_arc(G, i, j, b);
+    }
+    for (int i = 0; i < n; i++) {
+        if (st[i] & 2) continue;
+        double wi = w[i] - sc[i];       /* cost sc (1 - s) + w s = sc + (w - sc) s */
+        K += sc[i];
+        if (wi < 0) { K += wi; cut_add_arc(G, G->src, i, -wi); }
+        else if (wi > 0) cut_add_arc(G, i, G->snk, wi);
+    }
+    const double INF = 1e300;
     double flow = 0.0;
     while (cut_bfs(G)) {
         for (int v = 0; v < G->V; v++) G->it[v] = G->head[v];
@@ -109,18 +129,26 @@ double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, doub
     }
     /* the last cut_bfs() above, which found no path to the sink, left
      * level >= 0 on exactly the source side of the minimum cut */
-    for (int i = 0; i < n; i++) tau[i] = G->level[i] >= 0 ? 1.0 : 0.0;
-    return cst - flow;
+    for (int i = 0; i < n; i++)
+        tau[i] = (st[i] & 2) ? (double) (st[i] & 1) : (G->level[i] >= 0 ? 1.0 : 0.0);
+    return c0 - K - flow;
 }
 
-/* A copy sharing the arc lists but with its own residual and search arrays. */
+/* A copy sharing the edge list and unaries, with its own arc lists and
+ * search arrays. */
 mip_cut *mip_cut_clone(const mip_cut *G)
 {
     mip_cut *H = (mip_cut *) R_alloc(1, sizeof(mip_cut));
     *H = *G;
-    H->cap = (double *) R_alloc(G->A > 0 ? G->A : 1, sizeof(double));
+    int amax = 2 * (G->m + 2 * G->n);
+    H->head = (int *) R_alloc(G->V, sizeof(int));
+    H->nxt = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
+    H->to = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
+    H->cap = (double *) R_alloc(amax > 0 ? amax : 1, sizeof(double));
     H->level = (int *) R_alloc(G->V, sizeof(int));
     H->it = (int *) R_alloc(G->V, sizeof(int));
     H->queue = (int *) R_alloc(G->V, sizeof(int));
+    H->w = (double *) R_alloc(G->n > 0 ? G->n : 1, sizeof(double));
+    H->src_cap = (double *) R_alloc(G->n > 0 ? G->n : 1, sizeof(double));
     return H;
 }

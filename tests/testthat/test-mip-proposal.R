@@ -110,3 +110,24 @@ test_that("bad proposals are errors naming the argument", {
   expect_error(mip_sample(rbm(matrix(1, 2, 2)), 1, proposal = "marginals"), "marginals")
   expect_error(mip_sample(ising_clique(30), 1, proposal = "marginals"), "proposal = \"marginals\"` needs exact")
 })
+
+test_that("the min-cut bound is the exact maximum on every partial assignment", {
+  # attractive models (with and without fields, 0/1 and pm1 spins): the cut
+  # on the free variables, fixed ones eliminated, equals enumeration
+  set.seed(71)
+  for (m in list(ising_clique(7, coupling = 1, field = 0.8),
+                 ising_random(8, n_edges = 14, coupling = 1.5, field = 1, spins = "01"))) {
+    en <- mip_enumerate(m)
+    n <- en$p$n
+    fix <- matrix(NA_integer_, 60, n)
+    for (k in 2:60) {
+      j <- sample(n, sample(seq_len(n), 1))
+      fix[k, j] <- sample(0:1, length(j), TRUE)
+    }
+    truth <- apply(fix, 1, function(f) {
+      ok <- rowSums(en$S != rep(f, each = nrow(en$S)) & !is.na(rep(f, each = nrow(en$S)))) == 0
+      max(en$v[ok])
+    })
+    expect_equal(logz:::mip_cut_bounds(en$p, fix), truth, tolerance = 1e-9)
+  }
+})
