@@ -1,18 +1,19 @@
 # Figure 2 of Kim, Sabharwal & Ermon (2016) at the paper's per-sample budgets:
 # 1.5 s per sample on the attractive grid and 3 s on the mixed grid (the paper:
-# 5 and 10 minutes for 200 samples), with 100 samples instead of 200 (CPU
-# budget: 200 would cost ~30 CPU-minutes with Gibbs at equal time).
+# 5 and 10 minutes for 200 samples), with 100 (attractive) and 50 (mixed)
+# samples instead of 200 (CPU budget: 200 would cost ~30 CPU-minutes with
+# Gibbs at equal time).
 # Early-stopped GumbelMIP with the mean-field proposal (the uniform one's error
 # at 0.05-0.25 s per sample is in bench/mip_fig2_proposal.out) vs Gibbs (100 independent chains at the
 # mean-field run's CPU time) vs Perturb-and-MAP; marginal error against exact
 # junction-tree marginals; Theorem 2 bounds (delta = 0.1). Models, search
 # (depth first) and error as in bench/mip_fig2_proposal.R. With 100 exact
-# samples the error floor is ~0.03-0.04.
+# samples the error floor is ~0.03-0.04 (50: ~0.05).
 # Saves vignettes/mip-fig2-proposal.rds (scatter data and anytime bounds) for
 # the vignette.
 # Run: nice -n 10 Rscript bench/mip_fig2_paper.R > bench/mip_fig2_paper.out  (~18 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP Figure 2 at the paper's per-sample budgets (100 samples)\n")
+cat("GumbelMIP Figure 2 at the paper's per-sample budgets (100 / 50 samples)\n")
 cat("LAPACK:", La_library(), "\n")
 cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
 cat("GLPK:  ", logz:::glpk_version(), "\n")
@@ -29,15 +30,17 @@ gibbs_equal_time <- function(g, target) {
   list(states = x, sweeps = sw, sec = t)
 }
 rows <- list(); scatter <- list(); anytime <- list()
-for (st in list(list(type = "attractive", tl = 1.5, props = "mean_field"),
-                list(type = "mixed", tl = 3, props = "mean_field"))) {
+for (st in list(list(type = "attractive", tl = 1.5, props = "mean_field", T = 100L),
+                list(type = "mixed", tl = 3, props = "mean_field", T = 50L))) {
+  T <- st$T
   set.seed(2)
   g <- ising_grid(10, 10, coupling = 0.5, field = 1, type = st$type)
   truth <- exact_marginals(g, progress = FALSE)$node
   lz <- exact_log_z(g, progress = FALSE)
   marg <- function(states) colMeans(states == 1)
   err <- function(states) mean(abs(marg(states) - truth))
-  cat(sprintf("== 10 x 10 %s grid, %.1f s per sample: exact log Z %.2f ==\n", st$type, st$tl, lz))
+  cat(sprintf("== 10 x 10 %s grid, %.1f s per sample, %d samples: exact log Z %.2f ==\n",
+              st$type, st$tl, T, lz))
   set.seed(3)
   pm_sec <- elapsed(pm <- perturb_and_map(g, T, time_limit = 1, progress = FALSE))
   cat(sprintf("Perturb-and-MAP: %.1f CPU-s for %d, err %.4f\n", pm_sec, T, err(pm$states)))
@@ -49,7 +52,7 @@ for (st in list(list(type = "attractive", tl = 1.5, props = "mean_field"),
                                                     progress = FALSE)))
     b <- log_z_bounds(s, delta = 0.1)
     if (is.null(gb)) gb <- gibbs_equal_time(g, sec)
-    rows[[length(rows) + 1L]] <- data.frame(model = st$type, budget = st$tl, proposal = pr,
+    rows[[length(rows) + 1L]] <- data.frame(model = st$type, budget = st$tl, samples = T, proposal = pr,
       mip_cpu = round(sec, 1), exact = sum(s$exact), nodes = round(mean(s$nodes)),
       mip_err = round(err(s$states), 4), gibbs_sweeps = gb$sweeps, gibbs_cpu = round(gb$sec, 1),
       gibbs_err = round(err(gb$states), 4), pm_err = round(err(pm$states), 4),
