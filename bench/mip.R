@@ -28,10 +28,24 @@
 #              wall = 9-13 CPU-s, 0.6-0.9 million nodes): NOT reproduced; the
 #              node count grows exponentially with the model's entropy, which
 #              grows linearly with n on trees too.
-#   Cliques beyond n = 60: bench/mip_cliques.out (CPU seconds per sample).
+#   Cliques beyond n = 60: bench/mip_cliques.out (CPU seconds per sample):
+#              after the issue-19 search changes (flip-loss branching, min cut
+#              on the free variables) every sample exact up to n = 90, within
+#              60 CPU-s each up to n = 85 (n = 80: 12-21 CPU-s); the figures
+#              in this script's own output (bench/mip.out) predate them.
+#   Trees after those changes (bench/mip_trees.out): n = 50 in 0.04-0.4
+#              CPU-s, n = 100 still not exact within 2 million nodes.
+#   Proposals (A* sampling's base measure, mip_sample(proposal =)):
+#              bench/mip_proposal.out (exact-sample cost: the uniform default
+#              is best except on trees) and bench/mip_fig2_proposal.out,
+#              bench/mip_fig2_paper.out (Figure 2 with the mean-field
+#              proposal, the latter at the paper's 1.5 / 3 s per sample).
 #   Figure 2   paper: early-stopped GumbelMIP more accurate than Gibbs after 5
 #              and 10 minutes; Perturb-and-MAP fast but inaccurate; bounds close
-#              quickly from below. ours: NOT reproduced (bench/mip_fig2.out).
+#              quickly from below. ours: NOT reproduced with the paper's uniform
+#              proposal (bench/mip_fig2.out: error 0.08-0.15 vs Gibbs 0.02); the
+#              mean-field proposal brings it to 0.04 (Gibbs 0.02-0.03,
+#              bench/mip_fig2_proposal.out, bench/mip_fig2_paper.out).
 # Figure 1a: seconds per exact sample against n for attractive clique Ising
 #   models, GumbelMIP with the LP bound, with the simple (per-factor max)
 #   bound (method "lp": solved exactly by a minimum cut, the models being
