@@ -56,6 +56,13 @@ test_that("proposals on 0/1 models and constrained binary programs are exact", {
   s <- mip_sample(r, 2500, proposal = "mean_field", progress = FALSE)
   expect_gt(mip_chisq(s$states, en), 1e-3)
   skip_if_no_glpk()
+  # 0/1 spins, mixed signs (GLPK), exact marginals as q = P(x_i = 1)
+  set.seed(8)
+  m01 <- ising_random(7, n_edges = 10, coupling = 1.5, field = 1, type = "mixed", spins = "01")
+  e01 <- mip_enumerate(m01)
+  set.seed(9)
+  s <- mip_sample(m01, 2500, proposal = "marginals", progress = FALSE)
+  expect_gt(mip_chisq(s$states, e01), 1e-3)
   mm <- mip_model(c(1, -0.5, 0.7, 0.2, -1), A = rbind(c(1, 1, 1, 0, 0), c(0, 1, 0, 1, 1)),
                   b = c(2, 2))
   em <- mip_enumerate(mm)
