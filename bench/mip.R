@@ -45,7 +45,10 @@
 #              quickly from below. ours: NOT reproduced with the paper's uniform
 #              proposal (bench/mip_fig2.out: error 0.08-0.15 vs Gibbs 0.02); the
 #              mean-field proposal brings it to 0.04 (Gibbs 0.02-0.03,
-#              bench/mip_fig2_proposal.out, bench/mip_fig2_paper.out).
+#              bench/mip_fig2_proposal.out); at the paper's 1.5 / 3 s per
+#              sample (100 / 50 samples, bench/mip_fig2_paper.out): 0.044 vs
+#              Gibbs 0.031 (attractive), 0.057 vs 0.052 (mixed): still NOT
+#              better than Gibbs, but within 1.1-1.4x.
 # Figure 1a: seconds per exact sample against n for attractive clique Ising
 #   models, GumbelMIP with the LP bound, with the simple (per-factor max)
 #   bound (method "lp": solved exactly by a minimum cut, the models being
