@@ -25,6 +25,7 @@
 # Target (issue 17): ARM's sd >= 1.5x smaller than RM's at equal work, bootstrap lower
 # bound > 1, cost per iteration <= 2R, on at least one paper-sized problem.
 library(logz)
+options(width = 200)
 cat(logz:::blas_info(), "\n")
 source("bench/gpc_problems.R")
 tab <- read.csv("bench/arm_gpc_fig2_runs.csv")
