@@ -18,7 +18,12 @@
 #'    \eqn{D = v'(a - a_0) + \sum_j z_j \sigma(\beta z_j)},
 #'    \eqn{D_2 = \sum_j z_j^2 \sigma'(\beta z_j)}, \eqn{z = b + W'v}
 #'    (equal to the variance of the energy difference in the joint space);
-#'    at \eqn{\beta = 0} it is computed exactly;
+#'    at \eqn{\beta = 0} it is computed exactly. The estimate needs the pilot's
+#'    weights to stay spread: where they collapse onto a few chains the weighted
+#'    variance is that of those chains, \eqn{g} drops towards 0 and the schedule
+#'    takes very large steps there (seen with a pilot ESS of 1 in 100 on an
+#'    RBM annealed from the uniform base, `bench/schedules_g.R`); check
+#'    `attr(s, "pilot")$ess`, and use more pilot chains or a better base;
 #' 3. smoothing of \eqn{g} by convolution with a Gaussian kernel of standard
 #'    deviation `smooth` (in units of beta; renormalised at the ends) and a
 #'    numerical derivative \eqn{g'} (central differences);

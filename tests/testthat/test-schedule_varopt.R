@@ -149,6 +149,42 @@ test_that("the on-the-fly moments give d^2 log Z / d beta^2 on a small RBM", {
   expect_equal(logz:::rbm_g0(m, a0), g0_num, tolerance = 1e-2)
 })
 
+test_that("the joint-space g (Var of E(v, h) on the joint geometric path) is the curvature g, not the increment g", {
+  # NOTES.md's reading: geometric path in x = (v, h) from f_0(v, h) = exp(v'a0)
+  # to f_1(v, h) = exp(v'a + h'b + v'Wh), g = Var_{p_beta}[E], E = log f_1 - log f_0.
+  # Enumerate all (v, h) of a tiny RBM and compare with what schedule_varopt()
+  # uses (g = "curvature": Var[D] + E[D2] on the hidden-summed-out path, from the
+  # C engine's on-the-fly moments, and rbm_g0() at beta = 0) and with the
+  # "increment" reading Var[D], which must differ.
+  set.seed(35)
+  m <- random_rbm(6, 4, sd = 1.5)
+  a0 <- rnorm(6, sd = 0.5)
+  X <- as.matrix(expand.grid(rep(list(0:1), 10)))
+  V <- X[, 1:6]
+  H <- X[, 7:10]
+  E <- drop(V %*% (m$a - a0) + H %*% m$b + rowSums((V %*% m$W) * H))
+  g_joint <- function(beta) {
+    lf <- drop(V %*% a0) + beta * E
+    p <- exp(lf - max(lf))
+    p <- p / sum(p)
+    sum(p * E^2) - sum(p * E)^2
+  }
+  lz <- function(beta) exact_log_z(rbm(beta * m$W, (1 - beta) * a0 + beta * m$a, beta * m$b),
+                                   progress = FALSE)
+  h <- 1e-3
+  bs <- c(0.25, 0.5, 0.75)
+  g_fd <- vapply(bs, function(b) (lz(b + h) - 2 * lz(b) + lz(b - h)) / h^2, 1)
+  g_j <- vapply(bs, g_joint, 1)
+  expect_equal(g_j, g_fd, tolerance = 1e-4)
+  expect_equal(logz:::rbm_g0(m, a0), g_joint(0), tolerance = 1e-10)
+  run <- logz:::ais_rbm_engine(m, seq(0, 1, length.out = 101), 4000L, 1L, a0, moments = TRUE)
+  mom <- run$moments[c(25, 50, 75), ]
+  expect_equal(mom[, "var_d"] + mom[, "mean_d2"], g_j, tolerance = 0.05)
+  # the increment reading is a different function (here by more than 10%)
+  expect_true(all(abs(mom[, "var_d"] / g_j - 1) > 0.1))
+  expect_true(abs(logz:::rbm_g0(m, a0, increment = TRUE) / g_joint(0) - 1) > 0.1)
+})
+
 test_that("schedule plots draw g and several schedules", {
   x <- independent_rbm()
   set.seed(35)

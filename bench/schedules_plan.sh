@@ -1,0 +1,18 @@
+#!/bin/sh
+# The order in which bench/schedules.R's runs were launched this session (CPU
+# budget: 45 CPU-minutes on a shared 2-core machine, so not the 5 full seeds):
+# LINEAR and VAROPT (+ VAROPT_0.009, reused when equal) first, two seeds on the
+# three Table 1 models and the non-uniform cell, then SM08. Every run appends to
+# bench/schedules_runs.csv / schedules_logw.csv; runs already there are skipped.
+# Run from the package root: sh bench/schedules_plan.sh   (then the report:
+# BENCH_REPORT=1 Rscript bench/schedules.R > bench/schedules.out)
+export OPENBLAS_NUM_THREADS=1 BENCH_STOP="${BENCH_STOP:-16:25}"
+run() { BENCH_CELLS=$1 BENCH_SEED_LIST=$2 BENCH_SCHEDULES=$3 nice -n 10 Rscript bench/schedules.R; }
+LV=LINEAR,VAROPT,VAROPT_0.009
+run cd1 1 $LV,SM08   # the timing run (done first, alone)
+run cd25,pcd,pcd_v1_uniform 1 $LV
+run cd1,cd25,pcd 2 $LV
+run pcd_v1_uniform 2 $LV
+run cd25,pcd,pcd_v1_uniform 1 SM08
+run cd1,cd25,pcd,pcd_v1_uniform 2 SM08
+run cd1,cd25,pcd,pcd_v1_uniform 3,4,5 $LV,SM08
