@@ -14,8 +14,10 @@
 #                          persistent chains, 50 from training digits, 50 from base-rate noise;
 #                          -F(v) traced every 100 sweeps; final states saved
 #   fwd SCHED K CHAINS SEED     one piece of forward AIS (log weights appended)
-#   rev SCHED K FIRST LAST SEED reverse AIS from Gibbs final states FIRST..LAST (raise(), 1 chain
-#                               each; implied log Z_i appended)
+#   rev SCHED K FIRST LAST SEED reverse AIS from Gibbs final states FIRST..LAST (of the 150 in the
+#                               order pcd 1, digits 1, noise 1, pcd 2, ...) (ais()'s C kernel
+#                               run from beta = 1 to 0; implied log Z_i appended)
+#   validate               reverse_ais() against exact log Z on the 784 x 20 PCD model
 #   summary                the sandwich (printed; used by bench/rts_fig3_pcd500.R)
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
@@ -93,20 +95,62 @@ if (task == "fwd") {
               sd(run$log_w), cpu(t0)))
 }
 
+# Reverse AIS: AIS along the reversed path (betas 1 -> 0) started from states V (nv x n) that
+# are (approximately) exact draws from the model, with the forward run's kernel (ais()'s C
+# engine: at each step log w += log f_new(v) - log f_old(v), then one block-Gibbs sweep at the
+# new beta). It is ordinary AIS from p_1 to the base, so E[w] = Z_0 / Z_1 exactly when the start
+# states are exact, and log Z_0 - log-mean-exp(log w) is >= log Z_1 in expectation. Returns the
+# implied log Z_i = log Z_0 - log w_i of each chain.
+reverse_ais <- function(model, a0, betas, V) {
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  mlist <- c(mlist, .Call(logz:::C_ais_rbm_prepare, mlist))
+  log_z0 <- sum(logz:::softplus(a0)) + model$n_hidden * log(2)
+  rb <- rev(as.double(betas))
+  state <- list(V = V, log_w = numeric(ncol(V)), streams = .Call(logz:::C_rng_streams, ncol(V)))
+  run <- logz:::ais_run_chunks(rb, state, FALSE, function(b, state, final) {
+    ctl <- list(threads = 1L, sweeps = 1L, final = final, log_z0 = log_z0, kernel = 0L,
+                moments = FALSE, crossover = logz:::ais_crossover())
+    res <- .Call(logz:::C_ais_rbm, mlist, b, state, ctl)
+    list(state = list(V = res$V, log_w = res$log_w, streams = res$streams, density = res$density))
+  })
+  log_z0 - run$state$log_w
+}
+
 if (task == "rev") {
   name <- args[2]; K <- as.integer(args[3]); i1 <- as.integer(args[4]); i2 <- as.integer(args[5])
   seed <- as.integer(args[6])
   g <- readRDS(gibbs_file)
   set.seed(seed)
   t0 <- proc.time()
-  r <- suppressWarnings(raise(m, t(g$V[, i1:i2, drop = FALSE]), schedule = sched(name, K),
-                              n_chains = 1L, base = a0, progress = FALSE))
-  lz <- r$diagnostics$log_z
-  append_csv(data.frame(schedule = name, K = K, seed = seed, state = i1:i2,
-                        group = g$group[i1:i2], log_z_i = lz,
+  idx <- as.vector(t(matrix(seq_along(g$group), ncol = 3L)))[i1:i2]   # groups interleaved
+  lz <- reverse_ais(m, a0, sched(name, K), g$V[, idx, drop = FALSE])
+  append_csv(data.frame(schedule = name, K = K, seed = seed, state = idx,
+                        group = g$group[idx], log_z_i = lz,
                         cpu_s = cpu(t0) / (i2 - i1 + 1L)), rev_file)
   cat(sprintf("rev %s K=%d states %d..%d: mean %.3f, -lme(-lz) %.3f, sd %.3f, %.0f CPU s\n",
               name, K, i1, i2, mean(lz), -lme(-lz), sd(lz), cpu(t0)))
+}
+
+# Check of reverse_ais() on the 784 x 20 PCD model with exact log Z (bench/models/rbm20_pcd.rds):
+# start states from 100 Gibbs chains (2000 sweeps from training digits), linear schedules.
+if (task == "validate") {
+  o20 <- readRDS("bench/models/rbm20_pcd.rds")
+  m20 <- o20$model
+  set.seed(20)
+  t0 <- proc.time()
+  V <- t(mnist$x[sample.int(8000, 100), ]) * 1
+  for (s in 1:2000) {
+    H <- (matrix(runif(20 * 100), 20) < plogis(crossprod(m20$W, V) + m20$b)) * 1
+    V <- (matrix(runif(784 * 100), 784) < plogis(m20$W %*% H + m20$a)) * 1
+  }
+  for (K in c(100L, 1000L)) {
+    lz <- reverse_ais(m20, m20$base_rate, schedule_linear(K), V)
+    f <- ais(m20, schedule_linear(K), n_chains = 100L, base = m20$base_rate, progress = FALSE)
+    cat(sprintf(paste0("784 x 20 PCD, exact log Z %.4f; K = %d: forward AIS %.4f (lower), reverse AIS ",
+                       "from Gibbs states %.4f (upper; mean log Z_i %.4f)\n"),
+                o20$log_z, K, f$log_z, -lme(-lz), mean(lz)))
+  }
+  cat(sprintf("%.0f CPU s\n", cpu(t0)))
 }
 
 if (task == "summary") {
