@@ -190,6 +190,8 @@ if (task == "summary") {
     cat(sprintf("  split R-hat of -F(v) over the %d chains, second half: %.3f\n", ncol(tr), rhat))
     ac <- mean(apply(x, 2, function(z) stats::acf(z, lag.max = 1, plot = FALSE)$acf[2]))
     cat(sprintf("  mean lag-%d-sweep autocorrelation of -F(v) within a chain: %.2f\n", g$every, ac))
+    gibbs_mean <- mean(cm)
+    gibbs_se <- sd(cm) / sqrt(length(cm))
   }
   fw <- if (file.exists(fwd_file)) utils::read.csv(fwd_file)
   rv <- if (file.exists(rev_file)) utils::read.csv(rev_file)
@@ -211,6 +213,14 @@ if (task == "summary") {
                        "mean log Z_i %.3f, sd %.3f, ESS %.1f; %.1f CPU s per state\n"),
                 key, nrow(r), up, up_ci[1], up_ci[2], mean(r$log_z_i), sd(r$log_z_i), ess_r,
                 mean(r$cpu_s)))
+    if (nrow(f) && exists("gibbs_mean")) {
+      w <- exp(f$log_w - max(f$log_w)); w <- w / sum(w)
+      bt <- replicate(B, { i <- sample.int(nrow(f), replace = TRUE); ww <- w[i] / sum(w[i])
+                           sum(ww * f$neg_free[i]) })
+      cat(sprintf(paste0("   E_p[-F(v)]: forward AIS final states, importance-weighted %.2f [95%% %.2f, %.2f]; ",
+                         "Gibbs second half %.2f (se %.2f)\n"), sum(w * f$neg_free), q(bt)[1],
+                  q(bt)[2], gibbs_mean, gibbs_se))
+    }
     if (nrow(r)) for (gr in unique(r$group)) {
       z <- r$log_z_i[r$group == gr]
       cat(sprintf("   reverse from %-11s (%3d states): %.3f (mean %.3f)\n", gr, length(z),
