@@ -11,7 +11,7 @@
 # included), and an AIS chain-sweep is 784 of them. "AIS at equal work" has K = ARM work /
 # (784 x 100 chains) steps. CPU seconds are recorded too.
 # Usage: R_LIBS=... OPENBLAS_NUM_THREADS=1 nice -n 10 Rscript bench/arm_rbm500.R arm R SEED
-#        ... ais K SEED; ... ais_eq SEED (K = mean work of the ARM runs so far / 100 chains);  summary: Rscript bench/arm_rbm500.R summary > bench/arm_rbm500.out
+#        ... ais K SEED; ... ais_eq R SEED (K = work of the first ARM run with R particles / 100 chains);  summary: Rscript bench/arm_rbm500.R summary > bench/arm_rbm500.out
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "summary"
@@ -39,10 +39,11 @@ if (task %in% c("arm", "rm")) {
   print(row, row.names = FALSE)
 }
 if (task %in% c("ais", "ais_eq")) {
-  if (task == "ais_eq") {   # K from the mean work of the ARM runs so far
+  if (task == "ais_eq") {   # K from the work of the first ARM run with R particles
     prev <- utils::read.csv(runs_file)
-    K <- as.integer(round(mean(prev$work_sweeps[prev$method == "ARM"]) / 100))
-    seed <- as.integer(args[2])
+    R <- as.integer(args[2]); seed <- as.integer(args[3])
+    K <- as.integer(round(prev$work_sweeps[prev$method == "ARM" &
+                                           prev$setting == sprintf("R=%d", R)][1] / 100))
   } else {
     K <- as.integer(args[2]); seed <- as.integer(args[3])
   }
