@@ -52,6 +52,23 @@ ratio <- function(a, b) if (!is.null(boots[[a]]) && !is.null(boots[[b]])) {
 }
 ratio("rts1e3", "ais1e4"); ratio("rts1e3", "ais1e3"); ratio("ais1e3", "ais1e4")
 ratio("rts1e3_paper", "ais1e4")
+cat("\nRobustness to the reference's error: bias and RMSE with the reference at the sandwich's ends\n")
+cat("  reference        rts1e3 bias/RMSE   ais1e3 bias/RMSE   ais1e4 bias/RMSE   RMSE rts1e3 / ais1e4\n")
+for (rv in c(ref$lower, lz_ref, ref$upper)) {
+  st <- sapply(c("rts1e3", "ais1e3", "ais1e4"), function(tk) {
+    e <- runs$log_z[runs$task == tk] - rv
+    c(mean(e), rmse(e))
+  })
+  cat(sprintf("  %9.3f        %+6.2f / %5.2f      %+6.2f / %5.2f      %+6.2f / %5.2f      %5.2f\n", rv,
+              st[1, 1], st[2, 1], st[1, 2], st[2, 2], st[1, 3], st[2, 3], st[2, 1] / st[2, 3]))
+}
+dm <- function(a, b) {
+  x <- runs$log_z[runs$task == a]; y <- runs$log_z[runs$task == b]
+  bt <- replicate(B, mean(sample(x, replace = TRUE)) - mean(sample(y, replace = TRUE)))
+  cat(sprintf("  mean %-7s - mean %-7s %+7.3f [95%% %+.3f, %+.3f] (reference-free)\n", a, b,
+              mean(x) - mean(y), q(bt)[1], q(bt)[2]))
+}
+cat("\n"); dm("rts1e3", "ais1e4"); dm("ais1e3", "ais1e4")
 cpu <- tapply(runs$cpu_s, runs$task, mean)
 cat(sprintf("CPU per run relative to AIS 10^4: rts1e3 %.2f, ais1e3 %.2f\n",
             cpu[["rts1e3"]] / cpu[["ais1e4"]], cpu[["ais1e3"]] / cpu[["ais1e4"]]))
