@@ -62,10 +62,10 @@ if (task == "summary") {
   cat(sprintf("R BLAS: %s\nR LAPACK: %s\n", extSoftVersion()[["BLAS"]], La_library()))
   cat(sprintf("model: bench/models/rbm500_pcd.rds (784 x 500; %s)\n", obj$recipe))
   ref <- if (file.exists("bench/rts_fig3_pcd500_ref.rds")) readRDS("bench/rts_fig3_pcd500_ref.rds")
-  lz_ref <- if (!is.null(ref)) (ref$lower + ref$upper) / 2 else NA
+  lz_ref <- if (!is.null(ref)) ref$mid else NA
   if (!is.null(ref))
-    cat(sprintf("reference (bench/rts_fig3_pcd500_ref.R, forward/reverse AIS sandwich): %.3f +/- %.3f\n\n",
-                lz_ref, (ref$upper - ref$lower) / 2))
+    cat(sprintf(paste0("reference (bench/rts_fig3_pcd500_ref.R, forward/reverse AIS sandwich): %.3f +/- %.3f\n",
+                       "  (range %.3f to %.3f)\n\n"), lz_ref, ref$err, ref$lower_lo, ref$upper_hi))
   runs <- utils::read.csv(runs_file)
   print(runs, row.names = FALSE, digits = 6)
   set.seed(7)
