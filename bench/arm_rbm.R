@@ -8,6 +8,8 @@
 # particle-moves (one block-Gibbs step of one particle on the n units added so
 # far) for ARM/RM, chain-sweeps (all 784 units) for AIS.
 # Run: R_LIBS=... Rscript bench/arm_rbm.R [repeats] > bench/arm_rbm.out
+# The paper-sized case, the 784 x 500 PCD RBM of issue 18 against a forward/reverse AIS
+# reference: bench/arm_rbm500.R (bench/arm_rbm500.out).
 library(logz)
 cat(logz:::blas_info(), "\n")
 args <- commandArgs(TRUE)

@@ -1,5 +1,5 @@
 # Which log Z of bench/models/rbm500_pcd.rds is right: long AIS (430.96) or
-# RTS at 10^3 sweeps (464-484; bench/rts_fig3_pcd500.out)? Rigorous lower bounds
+# RTS at 10^3 sweeps (464-484; bench/rts_fig3_pcd500_runs_v1.csv)? Rigorous lower bounds
 # on log Z that need no sampling, then where RTS's mass comes from.
 #
 # For the RBM (visible biases a, hidden biases b, W n_v x n_h) with the visible
@@ -14,7 +14,7 @@
 # Starts: hidden states sampled given training digits (mnist$x[1:8000, ]) and
 # given the beta = 1 states of an RTS run with the paper's settings (rerun here
 # through the package's internal engine, which keeps the final states).
-# Usage (tasks; findings and commands in bench/rts_fig3_pcd500.out, "CHECK" section):
+# Usage (tasks; findings and commands in bench/rts_fig3_pcd500_check.out):
 #   Rscript bench/rts_fig3_pcd500_check.R bounds   (bounds + one paper-start RTS run; saves /tmp/h18b_check.rds)
 #   ... ladder                                     (RTS ladder vs the long AIS's running log Z; after bounds)
 #   ... pilot SEED PILOT_SWEEPS INIT_ITER SWEEPS    (one RTS run, appended to _check_runs.csv)
