@@ -76,9 +76,13 @@
 #'   field vector); recorded in the result's `base` field. For a function
 #'   `model`, a normalised [proposal][proposal_normal] (required).
 #' @param mbar_samples at most this many stored samples for MBAR.
-#' @param pilot_sweeps RBM and Ising: sweeps of an optional annealing pass that
-#'   starts the sampler (0, the default: none, the paper's start from
-#'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base). The pass moves
+#' @param pilot_sweeps RBM and Ising: sweeps of an annealing pass that
+#'   starts the sampler. `NULL` (the default) runs `max(2, round(sweeps / 4))`
+#'   (250 at the default 1,000 sweeps); 0 gives the paper's start from
+#'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base, which on the
+#'   784 x 500 PCD RBM of `bench/rts_fig3_pcd500.R` ends 34-53 nats high
+#'   (flagged) at 1,000 sweeps, where the default pilot gives a bias of -1.0
+#'   nats (16 runs, RMSE 1.26; issue 18). The pass moves
 #'   all chains up the ladder (one sweep per step, rungs spread evenly over the
 #'   sweeps) with AIS weights; the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
@@ -200,7 +204,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
-                         pilot_sweeps = 0L, kernel = c("sparse", "dense"), workers = NULL,
+                         pilot_sweeps = NULL, kernel = c("sparse", "dense"), workers = NULL,
                          burn_in = NULL, ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
@@ -210,7 +214,8 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
   if (!is.character(kernel) || !all(kernel %in% c("sparse", "dense")))
     stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
   args$kernel <- kernel[1]
-  pilot_sweeps <- check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
+  pilot_sweeps <- if (is.null(pilot_sweeps)) max(2L, as.integer(round(args$sweeps / 4))) else
+    check_count(pilot_sweeps, "pilot_sweeps", min = 0L)
   if (pilot_sweeps == 1L)
     stop_no_call(paste0("`pilot_sweeps` must be 0 (no pilot) or at least 2: the pilot climbs ",
                         "the ladder from beta = 0 to beta = 1 one sweep per step, so it needs ",

@@ -31,10 +31,13 @@ test_that("default rts() on an rbm(W, a, b) uses a pilot-chosen base and lands w
 })
 
 test_that("the uniform base is far off on the same model (the test above can fail)", {
+  # with the paper's start-up: the default pilot (pilot_sweeps = NULL) rescues
+  # part of the uniform base's error (0.6 nats off here), which hides the base
   fx <- bare_rbm20()
   set.seed(32)
   fit <- suppressWarnings(rts(fx$model, K = 100, n_chains = 100, sweeps = 1000,
-                              estimators = "rts", base = "uniform", progress = FALSE))
+                              estimators = "rts", base = "uniform", pilot_sweeps = 0,
+                              progress = FALSE))
   expect_identical(fit$base$type, "uniform")
   expect_gt(abs(fit$log_z - fx$log_z), 1)
 })

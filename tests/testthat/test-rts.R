@@ -149,7 +149,7 @@ test_that("the initial iterations bring c_hat to the prior; se follows the sprea
   set.seed(5)
   prior <- exp(2 * seq(0, 1, length.out = 15))
   expect_warning(fit <- rts(m, K = 15, prior = prior, n_chains = 30, sweeps = 200, init_iter = 12,
-                            estimators = "rts", progress = FALSE), NA)
+                            estimators = "rts", pilot_sweeps = 0, progress = FALSE), NA)
   expect_equal(sum(fit$prior), 1)
   dev <- fit$init$max_dev
   expect_lt(dev[length(dev)], dev[1])
@@ -178,13 +178,14 @@ test_that("the initial iterations bring c_hat to the prior; se follows the sprea
 })
 
 test_that("a final run that leaves temperatures unvisited warns", {
-  # no initial iterations: the ladder guess log Z_hat_k = log Z_1 is far off, so
+  # the paper's start-up (no pilot) and no initial iterations: the ladder guess
+  # log Z_hat_k = log Z_1 is far off, so
   # the chains crowd at one end of the ladder and the estimate is not to be trusted
   set.seed(31)
   m <- ising_random(20, 40, coupling = 2, field = 0.3)
   set.seed(6)
   expect_warning(fit <- rts(m, K = 15, n_chains = 20, sweeps = 50, init_iter = 0,
-                            estimators = "rts", progress = FALSE),
+                            estimators = "rts", pilot_sweeps = 0, progress = FALSE),
                  "visited temperature k = [0-9]+ .* less than the prior")
   expect_lt(min(fit$log_z_k$c_hat / fit$prior), 0.1)
   expect_false(fit$reliable)
