@@ -67,7 +67,7 @@
 #' thread (a TLS build, checked with `glp_config("TLS")`) and a per-thread
 #' error flag instead of the `longjmp`. Without a progress bar all samples
 #' go to the threads in one call, each thread taking the next sample when it
-#' finishes one (16 exact samples of a 60-variable clique: 1.85x with 2
+#' finishes one (16 exact samples of a 60-variable clique: 1.92x with 2
 #' threads, `bench/mip_threads.out`); with `progress = TRUE` the samples go in
 #' chunks of at least 8 per thread, so threads wait for the slowest search of
 #' each chunk. Parallel search within one sample (the paper's 48 CPLEX
