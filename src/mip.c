@@ -138,7 +138,7 @@ SEXP mip_cut_bounds_call(SEXP cm, SEXP fix)
     for (int k = 0; k < J; k++) {
         const int *f = INTEGER(fix) + (size_t) k * n;
         for (int j = 0; j < n; j++) st[j] = f[j] == NA_INTEGER ? 0 : (unsigned char) (2 | (f[j] & 1));
-        REAL(out)[k] = mip_cut_solve(G, M.m, st, c0, tau);
+        REAL(out)[k] = mip_cut_solve(G, st, c0, tau);
     }
     UNPROTECT(1);
     return out;
@@ -246,12 +246,11 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP)))
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");
 #endif
-    C.cut = NULL; C.cut_m = 0; C.cut_c0 = 0.0;
+    C.cut = NULL; C.cut_c0 = 0.0;
     if (C.bound_lp && asInteger(logz_need(control, "cut", INTSXP))) {
         if (M.kind != 0) error("internal error: the cut bound needs a pairwise model");
         double c0;
         C.cut = mip_cut_from_model(&M, &c0);
-        C.cut_m = M.m;
         C.cut_c0 = c0;
     }
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));

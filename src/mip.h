@@ -58,7 +58,7 @@ typedef struct {
 typedef struct {
     int V, A, src, snk;
     int *head, *nxt, *to;       /* arc lists (arcs 2k, 2k+1 are mutual reverses) */
-    double *cap, *cap0;         /* residual and original capacities */
+    double *cap;                /* residual capacities */
     int *level, *it, *queue;
     double *u;                  /* unaries */
     int n, m;
@@ -69,7 +69,7 @@ typedef struct {
 
 void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
                    const double *a, const double *b);
-double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau);
+double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau);
 mip_cut *mip_cut_clone(const mip_cut *G);
 
 /* ---- mip_search.c ----------------------------------------------------------- */
@@ -77,7 +77,6 @@ typedef struct {
     int bound_lp, best_first, branching, perturb;
     int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
-    int cut_m;
     double cut_c0;
     double node_limit, time_limit;
     const int *order;        /* static variable order (0-based) for "first" */

@@ -18,6 +18,23 @@
 #include <string.h>
 #include "mip.h"
 
+/* The per-solve arrays of G (arc lists, residuals, BFS/DFS state, scratch),
+ * by R_alloc: each thread's copy gets its own (mip_cut_clone()). */
+static void cut_alloc_work(mip_cut *G)
+{
+    int amax = 2 * (G->m + 2 * G->n), n1 = G->n > 0 ? G->n : 1;
+    if (amax < 1) amax = 1;
+    G->head = (int *) R_alloc(G->V, sizeof(int));
+    G->nxt = (int *) R_alloc(amax, sizeof(int));
+    G->to = (int *) R_alloc(amax, sizeof(int));
+    G->cap = (double *) R_alloc(amax, sizeof(double));
+    G->level = (int *) R_alloc(G->V, sizeof(int));
+    G->it = (int *) R_alloc(G->V, sizeof(int));
+    G->queue = (int *) R_alloc(G->V, sizeof(int));
+    G->w = (double *) R_alloc(n1, sizeof(double));
+    G->src_cap = (double *) R_alloc(n1, sizeof(double));
+}
+
 /* Built with R_alloc (freed at the end of the .Call). The arc lists are
  * rebuilt for every sub-problem over its free variables only (see
  * mip_cut_solve()); the edge list and unaries are kept. */
@@ -25,19 +42,9 @@ void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
                    const double *a, const double *b)
 {
     G->n = n; G->V = n + 2; G->src = n; G->snk = n + 1; G->A = 0;
-    int amax = 2 * (m + 2 * n);
-    G->head = (int *) R_alloc(G->V, sizeof(int));
-    G->nxt = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
-    G->to = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
-    G->cap = (double *) R_alloc(amax > 0 ? amax : 1, sizeof(double));
-    G->cap0 = NULL;
-    G->level = (int *) R_alloc(G->V, sizeof(int));
-    G->it = (int *) R_alloc(G->V, sizeof(int));
-    G->queue = (int *) R_alloc(G->V, sizeof(int));
-    G->u = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-    G->w = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
-    G->src_cap = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
     G->ef = from; G->et = to; G->eb = b; G->m = m;
+    cut_alloc_work(G);
+    G->u = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
     for (int i = 0; i < n; i++) G->u[i] = -a[i];
     for (int e = 0; e < m; e++) G->u[from[e]] -= b[e];
 }
@@ -91,9 +98,8 @@ static double cut_dfs(mip_cut *G, int v, double f)
  * and terms among fixed variables are constants; the max flow then runs on
  * the free variables only (smaller graphs deep in the search: about 1.5x
  * faster on cliques of n = 55-70 than fixing by infinite terminal arcs). */
-double mip_cut_solve(mip_cut *G, int m, const unsigned char *st, double c0, double *tau)
+double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau)
 {
-    (void) m;
     int n = G->n;
     double K = 0.0;
     double *w = G->w, *sc = G->src_cap;
@@ -140,15 +146,6 @@ mip_cut *mip_cut_clone(const mip_cut *G)
 {
     mip_cut *H = (mip_cut *) R_alloc(1, sizeof(mip_cut));
     *H = *G;
-    int amax = 2 * (G->m + 2 * G->n);
-    H->head = (int *) R_alloc(G->V, sizeof(int));
-    H->nxt = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
-    H->to = (int *) R_alloc(amax > 0 ? amax : 1, sizeof(int));
-    H->cap = (double *) R_alloc(amax > 0 ? amax : 1, sizeof(double));
-    H->level = (int *) R_alloc(G->V, sizeof(int));
-    H->it = (int *) R_alloc(G->V, sizeof(int));
-    H->queue = (int *) R_alloc(G->V, sizeof(int));
-    H->w = (double *) R_alloc(G->n > 0 ? G->n : 1, sizeof(double));
-    H->src_cap = (double *) R_alloc(G->n > 0 ? G->n : 1, sizeof(double));
+    cut_alloc_work(H);
     return H;
 }

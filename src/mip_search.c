@@ -392,7 +392,7 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
             R->lp_solves++;
             int s;
             if (C->cut) {
-                bnd = mip_cut_solve(C->cut, C->cut_m, sp, C->cut_c0, W->tau);
+                bnd = mip_cut_solve(C->cut, sp, C->cut_c0, W->tau);
                 s = 1;
             } else s = mip_lp_solve(W, L, n, sp, &bnd);
             if (s == -2) { R->status = 2; return; }
