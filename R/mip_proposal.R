@@ -27,7 +27,6 @@ mip_proposal <- function(proposal, p, model) {
                                   "(0, 1), not %s."), p$n, format(p$values[2]), describe(proposal)))
     return(as.double(proposal))
   }
-  if (identical(proposal, c("uniform", "mean_field", "marginals"))) proposal <- "uniform"
   if (!is.character(proposal) || length(proposal) < 1L)
     stop_no_call(sprintf(paste0("`proposal` must be \"uniform\", \"mean_field\", \"marginals\" or a ",
                                 "numeric vector of probabilities, not %s."), describe(proposal)))
@@ -60,13 +59,15 @@ mip_mean_field <- function(p) {
   if (!length(p$from)) return(stats::plogis(a))
   a <- a + rowsum_to(p$from, t[3, ] - t[1, ], n) + rowsum_to(p$to, t[2, ] - t[1, ], n)
   b <- t[4, ] - t[3, ] - t[2, ] + t[1, ]
-  B <- matrix(0, n, n)
-  B[cbind(p$from, p$to)] <- b
-  B <- B + t(B)
+  # each variable's neighbours and couplings (edge lists: O(m) memory and work
+  # per sweep, for sparse grids as for cliques)
+  node <- c(p$from, p$to)
+  nbr <- split(c(p$to, p$from), factor(node, levels = seq_len(n)))
+  cpl <- split(c(b, b), factor(node, levels = seq_len(n)))
   for (sweep in seq_len(200L)) {
     change <- 0
     for (i in seq_len(n)) {
-      qi <- stats::plogis(a[i] + sum(B[, i] * q))
+      qi <- stats::plogis(a[i] + sum(cpl[[i]] * q[nbr[[i]]]))
       change <- max(change, abs(qi - q[i]))
       q[i] <- qi
     }
