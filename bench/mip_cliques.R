@@ -17,13 +17,9 @@
 # 0.6M nodes. The issue's target (n = 80 within 60 s per sample) is met.
 # Run: nice -n 10 Rscript bench/mip_cliques.R > bench/mip_cliques.out  (~5 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP on large attractive cliques\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP on large attractive cliques")
 cat("The paper: exact samples up to n = 60 (CPLEX, up to 48 threads).\n\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 best <- NA
 for (n in c(60, 65, 70, 75, 80, 85, 90, 95, 100)) {
   set.seed(1000 + n)

@@ -29,12 +29,9 @@
 #   recomputed from it match the printed table); the numbers are the run's.
 # Run: nice -n 10 Rscript bench/mip_fig2.R > bench/mip_fig2.out  (~6 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP Figure 2 benchmark\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat("GLPK:  ", logz:::glpk_version(), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP Figure 2 benchmark")
+cat("\n")
 cat("The paper (Figure 2, text): with 200 samples after 5 (attractive) and 10 (mixed)\n",
     "minutes, early-stopped GumbelMIP (CPLEX) gives more accurate marginals than Gibbs;\n",
     "Perturb-and-MAP is faster but its samples 'can be quite inaccurate'; CPLEX finds\n",
@@ -46,24 +43,6 @@ budgets <- c(0.01, 0.05)
 settings <- list(list(type = "attractive", coupling = 0.5), list(type = "mixed", coupling = 0.5),
                  list(type = "attractive", coupling = 3))
 t_all <- proc.time()[["elapsed"]]
-# CPU seconds of this process (user + system): on a shared, loaded machine
-# wall-clock times of two runs are not comparable, CPU times are (every run
-# here is single-threaded)
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
-elapsed <- function(expr) {
-  t0 <- cpu()
-  force(expr)
-  cpu() - t0
-}
-# Gibbs with `T` independent chains, one sample each after `sweeps` sweeps
-gibbs_run <- function(g, sweeps) gibbs_sample(g, T, sweeps = 1L, burn_in = sweeps, n_chains = T)
-gibbs_equal_time <- function(g, target) {
-  pilot <- 200L
-  tp <- max(elapsed(gibbs_run(g, pilot)), 1e-3)
-  sw <- max(1L, as.integer(pilot * target / tp))
-  t <- elapsed(x <- gibbs_run(g, sw))
-  list(states = x, sweeps = sw, sec = t)
-}
 
 rows <- list()
 scatter <- list()
@@ -89,7 +68,7 @@ for (st in settings) {
       sec <- elapsed(s <- suppressWarnings(mip_sample(g, T, time_limit = tl, node_selection = ns,
                                                       progress = FALSE)))
       b <- log_z_bounds(s, delta = 0.1)
-      gb <- gibbs_equal_time(g, sec)
+      gb <- gibbs_equal_time(g, sec, T)
       rows[[length(rows) + 1L]] <- data.frame(
         model = label, budget = tl, search = ns, mip_sec = sec, mip_exact = sum(s$exact),
         mip_nodes = mean(s$nodes), mip_err = err(s$states), gibbs_sweeps = gb$sweeps,

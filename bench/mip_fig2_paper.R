@@ -18,22 +18,10 @@
 # [92.5, 164.4] (log Z 94.6).
 # Run: nice -n 10 Rscript bench/mip_fig2_paper.R > bench/mip_fig2_paper.out  (~18 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP Figure 2 at the paper's per-sample budgets (100 / 50 samples)\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat("GLPK:  ", logz:::glpk_version(), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP Figure 2 at the paper's per-sample budgets (100 / 50 samples)")
+cat("\n")
 T <- 100L
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
-elapsed <- function(expr) { t0 <- cpu(); force(expr); cpu() - t0 }
-gibbs_run <- function(g, sweeps) gibbs_sample(g, T, sweeps = 1L, burn_in = sweeps, n_chains = T)
-gibbs_equal_time <- function(g, target) {
-  tp <- max(elapsed(gibbs_run(g, 500L)), 1e-3)
-  sw <- max(1L, as.integer(500L * target / tp))
-  t <- elapsed(x <- gibbs_run(g, sw))
-  list(states = x, sweeps = sw, sec = t)
-}
 rows <- list(); scatter <- list(); anytime <- list()
 for (st in list(list(type = "attractive", tl = 1.5, props = "mean_field", T = 100L),
                 list(type = "mixed", tl = 3, props = "mean_field", T = 50L))) {
@@ -56,7 +44,7 @@ for (st in list(list(type = "attractive", tl = 1.5, props = "mean_field", T = 10
                                                     node_selection = "depth_first",
                                                     progress = FALSE)))
     b <- log_z_bounds(s, delta = 0.1)
-    if (is.null(gb)) gb <- gibbs_equal_time(g, sec)
+    if (is.null(gb)) gb <- gibbs_equal_time(g, sec, T, pilot = 500L)
     rows[[length(rows) + 1L]] <- data.frame(model = st$type, budget = st$tl, samples = T, proposal = pr,
       mip_cpu = round(sec, 1), exact = sum(s$exact), nodes = round(mean(s$nodes)),
       mip_err = round(err(s$states), 4), gibbs_sweeps = gb$sweeps, gibbs_cpu = round(gb$sec, 1),

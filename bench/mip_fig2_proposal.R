@@ -19,24 +19,12 @@
 # root's draw of q and the dive, and later search rarely improves it.
 # Run: nice -n 10 Rscript bench/mip_fig2_proposal.R > bench/mip_fig2_proposal.out  (~6 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP Figure 2 with a mean-field proposal\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat("GLPK:  ", logz:::glpk_version(), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP Figure 2 with a mean-field proposal")
+cat("\n")
 cat("The paper (Figure 2, text): after 5 / 10 min for 200 samples (1.5 / 3 s per sample),\n",
     "early-stopped GumbelMIP (CPLEX) gives more accurate marginals than Gibbs; no numbers.\n\n")
 T <- 200L
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
-elapsed <- function(expr) { t0 <- cpu(); force(expr); cpu() - t0 }
-gibbs_run <- function(g, sweeps) gibbs_sample(g, T, sweeps = 1L, burn_in = sweeps, n_chains = T)
-gibbs_equal_time <- function(g, target) {
-  tp <- max(elapsed(gibbs_run(g, 200L)), 1e-3)
-  sw <- max(1L, as.integer(200L * target / tp))
-  t <- elapsed(x <- gibbs_run(g, sw))
-  list(states = x, sweeps = sw, sec = t)
-}
 rows <- list()
 for (st in list(list(type = "attractive"), list(type = "mixed"))) {
   set.seed(2)
@@ -61,7 +49,7 @@ for (st in list(list(type = "attractive"), list(type = "mixed"))) {
       res[[pr]] <- list(sec = sec, err = err(s$states), lower = b$lower, upper = b$upper,
                         exact = sum(s$exact), nodes = mean(s$nodes))
     }
-    gb <- gibbs_equal_time(g, res$mean_field$sec)
+    gb <- gibbs_equal_time(g, res$mean_field$sec, T)
     for (pr in names(res)) {
       r <- res[[pr]]
       rows[[length(rows) + 1L]] <- data.frame(model = st$type, budget = tl, proposal = pr,

@@ -8,18 +8,9 @@
 # node_limit caps each sample (a capped sample is "not exact"). CPU seconds.
 # Run: nice -n 10 Rscript bench/mip_proposal.R > bench/mip_proposal.out  (~3 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP: exact-sample cost by proposal\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP: exact-sample cost by proposal")
 cat("The paper: uniform sigma and Gumbel(|X_P| log 2) (Algorithm 1) only.\n\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
-tree <- function(n, s) {
-  par <- vapply(2:n, function(i) sample.int(i - 1L, 1L), 1L)
-  ising(data.frame(from = par, to = 2:n, weight = stats::runif(n - 1L, 0, s)),
-        field = stats::runif(n, -s, s))
-}
 cases <- list(
   list(label = "clique n=30", make = function() { set.seed(1030)
     ising_clique(30, coupling = 1 / sqrt(30), field = 1, type = "attractive") }, ns = 4, cap = 1e5),
@@ -29,9 +20,9 @@ cases <- list(
     ising_grid(6, 6, coupling = 0.5, field = 1, type = "attractive") }, ns = 4, cap = 1e5),
   list(label = "grid 6x6 mixed (GLPK)", make = function() { set.seed(2)
     ising_grid(6, 6, coupling = 0.5, field = 1, type = "mixed") }, ns = 4, cap = 3e4),
-  list(label = "tree n=50 s=1", make = function() { set.seed(1050); tree(50, 1) }, ns = 2, cap = 3e5),
-  list(label = "tree n=50 s=3", make = function() { set.seed(1050); tree(50, 3) }, ns = 2, cap = 3e5),
-  list(label = "tree n=100 s=3", make = function() { set.seed(1100); tree(100, 3) }, ns = 2, cap = 6e5))
+  list(label = "tree n=50 s=1", make = function() { set.seed(1050); random_tree(50, 1) }, ns = 2, cap = 3e5),
+  list(label = "tree n=50 s=3", make = function() { set.seed(1050); random_tree(50, 3) }, ns = 2, cap = 3e5),
+  list(label = "tree n=100 s=3", make = function() { set.seed(1100); random_tree(100, 3) }, ns = 2, cap = 6e5))
 rows <- list()
 for (cs in cases) {
   m <- cs$make()

@@ -21,25 +21,17 @@
 # (bench/mip_proposal.out), not the orders of magnitude n = 100 needs.
 # Run: nice -n 10 Rscript bench/mip_trees.R > bench/mip_trees.out  (~5 CPU-min)
 suppressPackageStartupMessages(library(logz))
-cat("GumbelMIP on trees (Figure 1b)\n")
-cat("LAPACK:", La_library(), "\n")
-cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| load average:",
-    readLines("/proc/loadavg"), "\n\n")
+source("bench/mip_common.R")
+mip_bench_header("GumbelMIP on trees (Figure 1b)")
+cat("\n")
 cat("The paper (Figure 1b, text): on trees 'scalability is drastically improved with\n",
     "respect to Figure 1a' (cliques, exact up to n = 60 with CPLEX); no numbers in the text.\n\n")
-tree <- function(n, s) {
-  par <- vapply(2:n, function(i) sample.int(i - 1L, 1L), 1L)
-  ising(data.frame(from = par, to = 2:n, weight = stats::runif(n - 1L, 0, s)),
-        field = stats::runif(n, -s, s))
-}
 limit <- 60
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 rows <- list()
 for (s in c(1, 2, 3)) {
   for (n in c(50, 100, 200, 400)) {
     set.seed(1000 + n)
-    m <- tree(n, s)
+    m <- random_tree(n, s)
     set.seed(1)
     c0 <- cpu()
     r <- suppressWarnings(mip_sample(m, 2, node_limit = 2e6, progress = FALSE))
