@@ -267,7 +267,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  threads = threads, dive = heuristic == "dive", proposal = q)
+                  threads = threads, dive = heuristic == "dive", proposal = q, share = 1L)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -339,7 +339,7 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        upper = cat_field("upper") + c0, exact = cat_field("exact"),
        rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
        lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
-       time = cat_field("time"), trace = tr)
+       time = cat_field("time"), helped = cat_field("helped"), trace = tr)
 }
 
 # What needs GLPK, for need_glpk()'s message.
@@ -377,6 +377,7 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
   diag <- data.frame(sample = seq_len(n), value = res$value, upper = res$upper, exact = exact,
                      rank_bound = res$rank_bound, nodes = res$nodes, lp_solves = res$lp_solves,
                      time = res$time)
+  if (!is.null(res$helped)) diag$shared_nodes <- res$helped
   x <- list(states = mip_states(p, res$states), value = res$value, upper = res$upper,
             exact = exact, rank_bound = res$rank_bound, nodes = res$nodes,
             lp_solves = res$lp_solves, sample_time = res$time,

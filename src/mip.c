@@ -15,7 +15,9 @@
  *
  * Randomness: every sample draws from its own MRG32k3a stream (rng.c), seeded
  * in R, so a sample does not depend on how many others were drawn or on the
- * thread split. */
+ * thread split; within a sample every node's draws come from the node's key
+ * (mip_par.c), so neither does it depend on how many threads share its
+ * search. */
 #include <string.h>
 #include <time.h>
 #ifdef _WIN32
@@ -90,6 +92,7 @@ mip_work *mip_work_new(int n)
     W->tau = malloc(sizeof(double) * n);
     W->dive = malloc(n > 0 ? n : 1);
     W->flip = malloc(sizeof(double) * (n > 0 ? n : 1));
+    W->sbuf = malloc(n > 0 ? n : 1);
     return W;
 }
 
@@ -158,37 +161,97 @@ typedef struct {
     int *exact;
     volatile int *stop;
     int next, running;       /* next sample to start; threads still searching */
+    mip_shared *S;           /* per thread: the search it owns */
+    int nt, share;           /* share: 0 no, 1 idle threads join, 2 only thread 0 starts samples */
+    int active;              /* threads owning a search (or about to) */
 } sample_job;
 
 static void run_one(sample_job *J, int t, int s)
 {
     mip_result R;
     mip_trace T = {J->tball + (size_t) 4 * J->trace_cap * s, 0, J->trace_cap};
-    mip_search(J->Wt[t], J->M, J->L, &J->Ct[t], J->rs + s, J->best + (size_t) s * J->n, &R, &T);
+    J->S[t].owner = t;
+    mip_search(&J->S[t], J->Wt[t], J->M, J->L, &J->Ct[t], J->rs + s, J->best + (size_t) s * J->n,
+               &R, &T);
     J->sstat[s] = R.status;
     if (R.status) *J->stop = 1;
     double **col = J->col;
     col[0][s] = R.value; col[1][s] = R.upper; J->exact[s] = R.exact;
     col[3][s] = R.rank_bound; col[4][s] = R.nodes; col[5][s] = R.lp_solves;
-    col[6][s] = R.lp_failures; col[7][s] = R.time;
+    col[6][s] = R.lp_failures; col[7][s] = R.time; col[8][s] = R.helped;
     J->tlen[s] = T.len;
 }
 
+static void nap(void)
+{
+#ifdef _WIN32
+    Sleep(20);                            /* ms */
+#else
+    struct timespec ts = {0, 20000000};   /* 20 ms */
+    nanosleep(&ts, NULL);
+#endif
+}
+
+/* An idle thread (no sample left to start) joins the running searches of the
+ * other threads (mip_par.c) until every sample has been started and no search
+ * runs. The master keeps polling for interrupts meanwhile. */
+static void help_samples(sample_job *J, int t)
+{
+    int waits = 0;
+    for (;;) {
+        if (*J->stop) break;
+        int joined = 0;
+        for (int u = 0; u < J->nt && !joined; u++)
+            if (u != t) joined = mip_search_join(&J->S[u], t, J->Wt[t], &J->Ct[t]);
+        if (joined) { waits = 0; continue; }
+        int next, active;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+        next = J->next;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+        active = J->active;
+        if (next >= J->ns && active <= 0) break;
+        if (t == 0 && mip_poll(J->Wt[0]) == 2) break;   /* sets *stop */
+        /* a search becomes joinable once its root is expanded: wait briefly
+         * at first, then in 20 ms naps */
+        if (++waits < 500) mip_pause(); else nap();
+    }
+}
+
 /* Thread t takes the next sample until none is left (samples have their own
- * streams, so the results do not depend on the split). With threads, the
- * master (t = 0, R's thread) then keeps polling for interrupts until the
- * others finish, so a long last search can still be interrupted. */
+ * streams, so the results do not depend on the split), then helps the
+ * others' searches (when sharing). With threads, the master (t = 0, R's
+ * thread) then keeps polling for interrupts until the others finish, so a
+ * long last search can still be interrupted. */
 static void run_samples(sample_job *J, int t)
 {
-    for (;;) {
+    if (J->share < 2 || t == 0) for (;;) {
         int s;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->active++;
 #ifdef _OPENMP
 #pragma omp atomic capture
 #endif
         s = J->next++;
-        if (s >= J->ns || *J->stop) break;
+        if (s >= J->ns || *J->stop) {
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+            J->active--;
+            break;
+        }
         run_one(J, t, s);
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->active--;
     }
+    if (J->share) help_samples(J, t);
 #ifdef _OPENMP
 #pragma omp atomic
 #endif
@@ -202,12 +265,7 @@ static void run_samples(sample_job *J, int t)
             r = J->running;
             if (r <= 0) break;
             if (mip_poll(J->Wt[0]) == 2) break;   /* sets *stop: the others return */
-#ifdef _WIN32
-            Sleep(20);                            /* ms */
-#else
-            struct timespec ts = {0, 20000000};   /* 20 ms */
-            nanosleep(&ts, NULL);
-#endif
+            nap();
         }
     }
 }
@@ -255,6 +313,8 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     }
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
     int nthreads_req = asInteger(logz_need(control, "threads", INTSXP));
+    SEXP share_ = logz_get(control, "share");
+    int share = share_ == R_NilValue ? 0 : asInteger(share_);
     if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP))) mip_lp_def_from_list(lpdef, n, &L);
     if (TYPEOF(streams) != REALSXP || XLENGTH(streams) % 6 != 0)
         error("internal error: bad streams");
@@ -264,15 +324,18 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         error("internal error: stream state out of range");
 
     const char *nm[] = {"states", "value", "upper", "exact", "rank_bound", "nodes",
-                        "lp_solves", "lp_failures", "time", "trace", "ntrace", ""};
+                        "lp_solves", "lp_failures", "time", "trace", "ntrace", "helped", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, nm));
     SEXP states = allocMatrix(INTSXP, n, ns);
     SET_VECTOR_ELT(out, 0, states);
-    double *col[8];
+    double *col[9];
     for (int k = 1; k <= 8; k++) {
         SET_VECTOR_ELT(out, k, allocVector(k == 3 ? LGLSXP : REALSXP, ns));
         col[k - 1] = k == 3 ? NULL : REAL(VECTOR_ELT(out, k));
     }
+    SET_VECTOR_ELT(out, 11, allocVector(REALSXP, ns));
+    col[8] = REAL(VECTOR_ELT(out, 11));
+    for (int s = 0; s < ns; s++) col[8][s] = 0.0;
     int *exact = LOGICAL(VECTOR_ELT(out, 3));
     SEXP trace = allocMatrix(REALSXP, 5, (R_xlen_t) trace_cap * (ns > 0 ? ns : 1));
     SET_VECTOR_ELT(out, 9, trace);
@@ -280,7 +343,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 
     mip_work *W = mip_work_new(n);
     if (M.kind == 1 && M.nrow) W->rowact = malloc(sizeof(double) * M.nrow);
-    if (!W->cur || !W->tau || !W->dive || !W->flip || (M.kind == 1 && M.nrow && !W->rowact)) {
+    if (!W->cur || !W->tau || !W->dive || !W->flip || !W->sbuf || (M.kind == 1 && M.nrow && !W->rowact)) {
         mip_work_free(W);
         error("mip_sample: out of memory");
     }
@@ -296,7 +359,11 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     /* Threads only without GLPK (simple bound or min cut; checked in R): each
      * thread has its own work space and cut graph; each sample its own stream. */
     int nt = (C.bound_lp && !C.cut) ? 1 : logz_threads(nthreads_req);
-    if (nt > ns) nt = ns > 0 ? ns : 1;
+    /* sharing one search (share 1: idle threads join the others' searches;
+     * 2: all threads on each sample in turn, for tests) needs unlimited
+     * nodes: with a node limit the nodes explored would depend on timing */
+    if (nt == 1 || R_FINITE(C.node_limit) || share < 0 || share > 2) share = 0;
+    if (nt > ns && !share) nt = ns > 0 ? ns : 1;
     mip_work **Wt = (mip_work **) R_alloc(nt, sizeof(mip_work *));
     mip_control *Ct = (mip_control *) R_alloc(nt, sizeof(mip_control));
     volatile int stop = 0;   /* interrupted (or out of memory): every thread stops */
@@ -309,7 +376,8 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         Wt[t] = mip_work_new(n);
         Wt[t]->stop = &stop;
         if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
-        if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || !Wt[t]->flip || (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
+        if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || !Wt[t]->flip || !Wt[t]->sbuf ||
+            (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
         Ct[t] = C;
         if (C.cut) Ct[t].cut = mip_cut_clone(C.cut);
     }
@@ -317,8 +385,10 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int *tlen = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     int *sstat = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     for (int s = 0; s < ns; s++) { sstat[s] = 0; tlen[s] = 0; }
+    mip_shared *S = (mip_shared *) R_alloc(nt, sizeof(mip_shared));
+    for (int t = 0; t < nt; t++) mip_shared_init(&S[t], share > 0, nt);
     sample_job J = {&M, &L, Wt, Ct, rs, best, n, ns, trace_cap, tball, tlen, sstat, col, exact,
-                    &stop, 0, nt};
+                    &stop, 0, nt, S, nt, share, 0};
     if (!oom) {
         if (nt == 1) run_samples(&J, 0);    /* no OpenMP region around GLPK's longjmp */
         else {

@@ -1,6 +1,8 @@
 /* GumbelMIP internals shared by src/mip*.c (the public .Call entry points are
  * declared in logz.h). Layers:
  *   mip_search.c  the perturbed branch and bound (Algorithm 1) on plain C types
+ *   mip_par.c     what lets threads share one search: node keys and their
+ *                 random streams, the lock, joining a running search
  *   mip_cut.c     the exact LP bound of attractive pairwise models by a min cut
  *   mip_glpk.c    the LP bound by GNU GLPK (and its error/interrupt traps)
  *   mip.c         SEXP glue: reading the model and control lists, threads
@@ -40,6 +42,8 @@ typedef struct {
     void *lp;                 /* glp_prob * (mip_glpk.c), NULL without GLPK */
     unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
     double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
+    uint64_t *nkey;           /* per slot: the node's key (mip_par.c), seeds its draws */
+    unsigned char *sbuf;      /* a thread's copy of the node it bounds (n bytes) */
     int *nfix, *heap, *freel, *flag;  /* flag 1: LP known = key - gamma, tau in bit 2 */
     int cap, nheap, nfree, nused;
     double *rowact;           /* linear models: row activities */
@@ -89,6 +93,7 @@ typedef struct {
 
 typedef struct {
     double value, upper, rank_bound, nodes, lp_solves, lp_failures, time;
+    double helped;           /* nodes bounded by threads other than the owner */
     int exact, status;       /* status: 0 ok, 1 out of memory, 2 interrupted */
 } mip_result;
 
@@ -100,9 +105,41 @@ int mip_poll(mip_work *W);   /* 0 go on, 1 time limit reached, 2 interrupted */
 double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
 double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
 void mip_work_free(mip_work *W);
-void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+
+/* One sample's search, shared by the threads that join it (mip_par.c). The
+ * owner runs mip_search(); under `lock` (when `locking`): the node pool and
+ * open list of W, the incumbent, the counters in R and the trace. */
+typedef struct {
+    mip_work *W;             /* the owner's work space: pool and open list */
+    const mip_value_model *M;
+    const mip_lp_def *L;
+    int *best;               /* the incumbent sigma (0/1) */
+    double vstar, t0, next_trace;
+    mip_result *R;
+    mip_trace *T;
+    int owner;               /* the owner's thread number */
+    int locking;             /* other threads may join: take the lock */
+    int joinable, helpers, inflight, done, limited;
+    int nthreads;
+    double *ikey;            /* per thread: key of the node it bounds (-Inf: none) */
+    void *lock;              /* omp_lock_t, NULL without OpenMP */
+} mip_shared;
+
+void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
                 const mip_control *C, logz_stream *rs, int *best, mip_result *R,
                 mip_trace *T);
+void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs);
+
+/* ---- mip_par.c -------------------------------------------------------------- */
+uint64_t mip_key_child(uint64_t key, int x, int side);
+uint64_t mip_key_root(logz_stream *rs);
+void mip_node_stream(uint64_t key, logz_stream *s);
+void mip_shared_init(mip_shared *S, int locking, int nthreads);
+void mip_lock(mip_shared *S);
+void mip_unlock(mip_shared *S);
+void mip_pause(void);
+int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs);
+void mip_search_release(mip_shared *S);
 
 /* ---- mip_glpk.c ------------------------------------------------------------- */
 extern mip_work *mip_W;      /* the work space GLPK's error hook must free */

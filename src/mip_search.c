@@ -16,7 +16,8 @@ void mip_work_free(mip_work *W)
     if (!W) return;
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
     free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
-    W->dive = NULL; W->flip = NULL;
+    free(W->nkey); free(W->sbuf);
+    W->dive = NULL; W->flip = NULL; W->nkey = NULL; W->sbuf = NULL;
     W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
 }
@@ -120,7 +121,7 @@ static int pool_alloc(mip_work *W, int n)
         if (cap > INT_MAX || !grow(&W->state, cap * n) || !grow(&W->key, sizeof(double) * cap) ||
             !grow(&W->gam, sizeof(double) * cap) || !grow(&W->nfix, sizeof(int) * cap) ||
             !grow(&W->heap, sizeof(int) * cap) || !grow(&W->freel, sizeof(int) * cap) ||
-            !grow(&W->flag, sizeof(int) * cap))
+            !grow(&W->flag, sizeof(int) * cap) || !grow(&W->nkey, sizeof(uint64_t) * cap))
             return -1;
         W->cap = (int) cap;
     }
@@ -240,6 +241,22 @@ static int split_node(mip_work *W, const mip_value_model *M, const mip_control *
     return Q;
 }
 
+/* split_node() with the node's own random stream (mip_par.c): the draws of
+ * P's split on x come from a stream seeded by the new child's key, and the
+ * children get keys from P's, x and the side. */
+static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control *C,
+                       int P, int x, double bnd, int *best, double *vstar)
+{
+    uint64_t k = W->nkey[P], kq = mip_key_child(k, x, 1);
+    logz_stream ns;
+    mip_node_stream(kq, &ns);
+    int Q = split_node(W, M, C, &ns, P, x, bnd, best, vstar);
+    if (Q < 0) return -1;
+    W->nkey[P] = mip_key_child(k, x, 0);
+    W->nkey[Q] = kq;
+    return Q;
+}
+
 /* ICM on v: flip single variables while v improves (at most 8 sweeps). */
 static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
 {
@@ -266,7 +283,7 @@ static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
  * Splitting choices that depend only on what is known so far leave the
  * top-down Gumbel process, hence the sample, unchanged. Returns 1 when out of
  * memory. */
-static int dive(mip_work *W, const mip_value_model *M, const mip_control *C, logz_stream *rs,
+static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
                 int P, double bnd, int *best, double *vstar)
 {
     int n = M->n;
@@ -282,7 +299,7 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C, log
             else if (x < 0) x = j;
         }
         if (x < 0) break;                            /* P = {h}: counted when created */
-        int Q = split_node(W, M, C, rs, P, x, bnd, best, vstar);
+        int Q = split_keyed(W, M, C, P, x, bnd, best, vstar);
         if (Q < 0) return 1;
         int follow = agree ? P : Q, other = agree ? Q : P;
         if (W->key[other] > *vstar) open_push(W, other, C->best_first);
@@ -332,9 +349,183 @@ static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
     r[0] = nodes; r[1] = t; r[2] = v; r[3] = U;
 }
 
-void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
-                       const mip_control *C, logz_stream *rs, int *best, mip_result *R,
-                       mip_trace *T)
+/* The bound of the popped node P (state sp, a copy; Gumbel gP, fixings nfix,
+ * flag, key) against the incumbent value vs, on the thread's scratch Ws and
+ * control Cs: 0 discard P, 1 split P on *x with bound *bnd (*tau_int: Ws->tau
+ * is an integral LP solution), 2 dive from the root, 3 P stays open (GLPK
+ * stopped at the time limit), 4 interrupted. *lp counts LP solves and
+ * failures. Reads no shared state: runs outside the lock. */
+static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *L,
+                      const mip_control *C, const unsigned char *sp, double gP, int nfix,
+                      int flag, double key, double vs, double *bnd_out, int *x_out,
+                      int *tau_int_out, double *lp)
+{
+    int n = M->n;
+    if (n - nfix == 0) return 0;   /* sigma is the only configuration (already counted) */
+    double bnd;
+    int have_tau = 0, tau_int = 0;
+    if (C->bound_lp && flag) {
+        /* the parent's LP solution is feasible for P and was integral on
+         * P's fixing: it is optimal here too (no LP solve) */
+        bnd = key - gP;
+        for (int j = 0; j < n; j++) Ws->tau[j] = (double) ((sp[j] >> 2) & 1);
+        have_tau = tau_int = 1;
+    } else if (C->bound_lp) {
+        /* the simple bound is cheap and sometimes prunes without an LP */
+        if (mip_simple_bound(M, sp) + gP <= vs) return 0;
+        lp[0]++;
+        int s;
+        if (C->cut) {
+            bnd = mip_cut_solve(C->cut, sp, C->cut_c0, Ws->tau);
+            s = 1;
+        } else s = mip_lp_solve(Ws, L, n, sp, &bnd);
+        if (s == -2) return 4;
+        if (s == -3) { lp[0]--; return 3; }   /* time limit inside GLPK: P stays open */
+        if (s == 0) return 0;
+        if (s < 0) { lp[1]++; bnd = key - gP; }   /* parent's bound */
+        else {
+            have_tau = tau_int = 1;
+            for (int j = 0; j < n && tau_int; j++)
+                if (!(sp[j] & 2) && fabs(Ws->tau[j] - floor(Ws->tau[j] + 0.5)) > 1e-9) tau_int = 0;
+            bnd += 1e-7 * (1.0 + fabs(bnd));
+        }
+    } else {
+        bnd = mip_simple_bound(M, sp);
+    }
+    if (bnd + gP <= vs) return 0;
+    *bnd_out = bnd;
+    *tau_int_out = tau_int;
+    /* primal heuristic at the root: dive to the LP solution's rounding,
+     * improved by ICM (a search order only: the distribution is unchanged) */
+    if (C->dive && have_tau && nfix == 0) return 2;
+    /* branching variable: a function of the node only (mip_par.c) */
+    int x = -1;
+    if (have_tau && C->branching != 2) {
+        double bestfrac = 1e-6, bestdiff = -1.0;
+        int xf = -1, xd = -1;
+        for (int j = 0; j < n; j++) {
+            if (sp[j] & 2) continue;
+            double t = Ws->tau[j], fr = fmin(t, 1.0 - t);
+            if (fr > bestfrac) { bestfrac = fr; xf = j; }
+            double d = fabs(t - (double) (sp[j] & 1));
+            if (d > bestdiff) { bestdiff = d; xd = j; }
+        }
+        /* most fractional; if the LP solution is integral, forced branching:
+         * auto on the free variable where it is farthest from sigma,
+         * most_fractional on the first free variable in the static order */
+        x = xf >= 0 ? xf : (C->branching == 0 ? xd : -1);
+        if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == 0)
+            x = flip_loss_branch(M, Ws, sp, xd);
+    }
+    if (x < 0) {
+        for (int k = 0; k < n; k++)
+            if (!(sp[C->order[k]] & 2)) { x = C->order[k]; break; }
+    }
+    *x_out = x;
+    return 1;
+}
+
+/* The largest key of the open and the in-flight nodes (under the lock). */
+static double open_upper(const mip_shared *S, int best_first)
+{
+    double U = open_max_key(S->W, best_first);
+    for (int t = 0; t < S->nthreads; t++) U = fmax(U, S->ikey[t]);
+    return U;
+}
+
+/* Algorithm 1's loop, run by the owner of the sample and by every thread that
+ * joins it (mip_par.c): under S's lock a thread pops the best open node and
+ * copies it; outside it, bounds the copy (bound_node(), with its own scratch
+ * Ws and min-cut graph Cs->cut); under the lock again, splits the node (its
+ * draws from the node's key), updates the incumbent and pushes the children.
+ * The search ends when no open or in-flight node can beat the incumbent. */
+void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
+{
+    mip_work *W = S->W;
+    const mip_value_model *M = S->M;
+    mip_result *R = S->R;
+    int n = M->n, bf = Cs->best_first, owner = tid == S->owner;
+    unsigned char *sp = Ws->sbuf;
+    for (;;) {
+        int pl = mip_poll(Ws);
+        mip_lock(S);
+        if (pl == 2 && !R->status) R->status = 2;
+        if (S->done || S->limited || R->status) { mip_unlock(S); break; }
+        if (bf && W->nheap > 0 && W->key[W->heap[0]] <= S->vstar)   /* every other key is smaller */
+            while (W->nheap > 0) pool_release(W, open_pop(W, 1));
+        if (W->nheap == 0) {
+            int wait = S->inflight > 0;    /* the others' nodes may have children */
+            if (!wait) S->done = 1;
+            mip_unlock(S);
+            if (wait) mip_pause();
+            continue;
+        }
+        if (R->nodes >= Cs->node_limit || (pl == 1 && R->nodes > 0)) {
+            S->limited = 1;
+            mip_unlock(S);
+            break;
+        }
+        if (R->nodes >= S->next_trace) {
+            trace_add(S->T, R->nodes, mip_now() - S->t0, S->vstar,
+                      fmax(S->vstar, open_upper(S, bf)));
+            S->next_trace *= 2;
+        }
+        int P = open_pop(W, bf);
+        if (W->key[P] <= S->vstar) { pool_release(W, P); mip_unlock(S); continue; }
+        R->nodes++;
+        if (!owner) R->helped++;
+        S->inflight++;
+        memcpy(sp, W->state + (size_t) P * n, n);
+        double gP = W->gam[P], key = W->key[P], vs = S->vstar;
+        int nfix = W->nfix[P], flag = W->flag[P];
+        S->ikey[tid] = key;
+        mip_unlock(S);
+
+        double bnd = 0.0, lp[2] = {0.0, 0.0};
+        int x = -1, tau_int = 0;
+        int what = bound_node(Ws, M, S->L, Cs, sp, gP, nfix, flag, key, vs, &bnd, &x, &tau_int, lp);
+
+        mip_lock(S);
+        S->inflight--;
+        S->ikey[tid] = R_NegInf;
+        R->lp_solves += lp[0];
+        R->lp_failures += lp[1];
+        if (what == 4) R->status = 2;
+        else if (what == 3) { open_push(W, P, bf); S->limited = 1; }
+        else if (what == 0 || bnd + gP <= S->vstar) pool_release(W, P);
+        else if (what == 2) {
+            /* the root, expanded by its owner before others may join (Ws = W) */
+            if (dive(W, M, Cs, P, bnd, S->best, &S->vstar)) R->status = 1;
+        } else {
+            int Q = split_keyed(W, M, Cs, P, x, bnd, S->best, &S->vstar);
+            if (Q < 0) R->status = 1;
+            else {
+                unsigned char *sq = W->state + (size_t) P * n;   /* the pool may have moved */
+                /* the child on the side of an integral LP solution keeps LP and tau */
+                if (tau_int) {
+                    int tx = Ws->tau[x] > 0.5, child = tx == (sq[x] & 1) ? P : Q;
+                    unsigned char *sc = W->state + (size_t) child * n;
+                    W->flag[child] = 1;
+                    for (int j = 0; j < n; j++)
+                        sc[j] = (unsigned char) ((sc[j] & 3) | ((Ws->tau[j] > 0.5) << 2));
+                }
+                /* depth first: the inheriting child is explored first */
+                if (W->key[Q] > S->vstar) open_push(W, Q, bf); else pool_release(W, Q);
+                if (W->key[P] > S->vstar) open_push(W, P, bf); else pool_release(W, P);
+            }
+        }
+        if (owner && S->locking && !S->joinable) S->joinable = 1;   /* the root is expanded */
+        mip_unlock(S);
+    }
+}
+
+/* One sample (Algorithm 1): the root, the loop (with any threads that join,
+ * mip_par.c), then Theorem 2's upper bound and Proposition 1's rank bound
+ * over the open nodes left by a time or node limit. S is the owner's shared
+ * state (mip_shared_init(); S->owner set). */
+void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                const mip_control *C, logz_stream *rs, int *best, mip_result *R,
+                mip_trace *T)
 {
     int n = M->n;
     double t0 = mip_now();
@@ -347,119 +538,20 @@ void mip_search(mip_work *W, const mip_value_model *M, const mip_lp_def *L,
     for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < (C->lq ? C->q1[i] : 0.5) ? 1 : 0;
     double g0 = C->perturb ? st_gumbel(rs, C->lq ? 0.0 : n * MIP_LOG2) : 0.0;
     W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf; W->flag[root] = 0;
+    W->nkey[root] = mip_key_root(rs);
     double vstar = mip_value(M, st, W->rowact) + g0;
     for (int i = 0; i < n; i++) best[i] = st[i] & 1;
     open_push(W, root, C->best_first);
-    double next_trace = 1;
-    int limited = 0;
-    while (W->nheap > 0) {
-        if (R->nodes >= C->node_limit) { limited = 1; break; }
-        int pl = mip_poll(W);
-        if (pl == 2) { R->status = 2; return; }
-        if (pl == 1 && R->nodes > 0) { limited = 1; break; }
-        if (R->nodes >= next_trace) {
-            trace_add(T, R->nodes, mip_now() - t0, vstar,
-                      fmax(vstar, open_max_key(W, C->best_first)));
-            next_trace *= 2;
-        }
-        int P = open_pop(W, C->best_first);
-        if (W->key[P] <= vstar) {
-            pool_release(W, P);
-            if (C->best_first) {     /* every other open key is smaller */
-                while (W->nheap > 0) pool_release(W, open_pop(W, 1));
-            }
-            continue;
-        }
-        R->nodes++;
-        unsigned char *sp = W->state + (size_t) P * n;
-        double gP = W->gam[P];
-        int free_vars = n - W->nfix[P];
-        if (free_vars == 0) {    /* sigma is the only configuration (already counted) */
-            pool_release(W, P);
-            continue;
-        }
-        double bnd;
-        int have_tau = 0, tau_int = 0;
-        if (C->bound_lp && W->flag[P]) {
-            /* the parent's LP solution is feasible for P and was integral on
-             * P's fixing: it is optimal here too (no LP solve) */
-            bnd = W->key[P] - gP;
-            for (int j = 0; j < n; j++) W->tau[j] = (double) ((sp[j] >> 2) & 1);
-            have_tau = tau_int = 1;
-        } else if (C->bound_lp) {
-            /* the simple bound is cheap and sometimes prunes without an LP */
-            if (mip_simple_bound(M, sp) + gP <= vstar) { pool_release(W, P); continue; }
-            R->lp_solves++;
-            int s;
-            if (C->cut) {
-                bnd = mip_cut_solve(C->cut, sp, C->cut_c0, W->tau);
-                s = 1;
-            } else s = mip_lp_solve(W, L, n, sp, &bnd);
-            if (s == -2) { R->status = 2; return; }
-            if (s == -3) {       /* time limit inside GLPK: P stays open */
-                R->lp_solves--;
-                open_push(W, P, C->best_first);
-                limited = 1;
-                break;
-            }
-            if (s == 0) { pool_release(W, P); continue; }
-            if (s < 0) { R->lp_failures++; bnd = W->key[P] - gP; }   /* parent's bound */
-            else {
-                have_tau = tau_int = 1;
-                for (int j = 0; j < n && tau_int; j++)
-                    if (!(sp[j] & 2) && fabs(W->tau[j] - floor(W->tau[j] + 0.5)) > 1e-9) tau_int = 0;
-                bnd += 1e-7 * (1.0 + fabs(bnd));
-            }
-        } else {
-            bnd = mip_simple_bound(M, sp);
-        }
-        if (bnd + gP <= vstar) { pool_release(W, P); continue; }
-        /* primal heuristic at the root: dive to the LP solution's rounding,
-         * improved by ICM (a search order only: the distribution is unchanged) */
-        if (C->dive && have_tau && W->nfix[P] == 0) {
-            if (dive(W, M, C, rs, P, bnd, best, &vstar)) { R->status = 1; return; }
-            continue;
-        }
-        /* branching variable */
-        int x = -1;
-        if (have_tau && C->branching != 2) {
-            double bestfrac = 1e-6, bestdiff = -1.0;
-            int xf = -1, xd = -1;
-            for (int j = 0; j < n; j++) {
-                if (sp[j] & 2) continue;
-                double t = W->tau[j], fr = fmin(t, 1.0 - t);
-                if (fr > bestfrac) { bestfrac = fr; xf = j; }
-                double d = fabs(t - (double) (sp[j] & 1));
-                if (d > bestdiff) { bestdiff = d; xd = j; }
-            }
-            /* most fractional; if the LP solution is integral, forced branching:
-             * auto on the free variable where it is farthest from sigma,
-             * most_fractional on the first free variable in the static order */
-            x = xf >= 0 ? xf : (C->branching == 0 ? xd : -1);
-            if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == 0)
-                x = flip_loss_branch(M, W, sp, xd);
-        }
-        if (x < 0) {
-            for (int k = 0; k < n; k++)
-                if (!(sp[C->order[k]] & 2)) { x = C->order[k]; break; }
-        }
-        int Q = split_node(W, M, C, rs, P, x, bnd, best, &vstar);
-        if (Q < 0) { R->status = 1; return; }
-        sp = W->state + (size_t) P * n;        /* the pool may have moved */
-        /* the child on the side of an integral LP solution keeps LP and tau */
-        if (tau_int) {
-            int tx = W->tau[x] > 0.5, child = tx == (sp[x] & 1) ? P : Q;
-            unsigned char *sc = W->state + (size_t) child * n;
-            W->flag[child] = 1;
-            for (int j = 0; j < n; j++)
-                sc[j] = (unsigned char) ((sc[j] & 3) | ((W->tau[j] > 0.5) << 2));
-        }
-        /* depth first: the inheriting child is explored first */
-        if (W->key[Q] > vstar) open_push(W, Q, C->best_first); else pool_release(W, Q);
-        if (W->key[P] > vstar) open_push(W, P, C->best_first); else pool_release(W, P);
-    }
+    /* nobody has joined yet (joinable is 0 until the root is expanded) */
+    S->W = W; S->M = M; S->L = L; S->best = best; S->vstar = vstar; S->t0 = t0;
+    S->next_trace = 1; S->R = R; S->T = T;
+    S->helpers = S->inflight = S->done = S->limited = S->joinable = 0;
+    mip_search_loop(S, S->owner, W, C);
+    mip_search_release(S);   /* the helpers have left */
+    if (R->status) return;
+    vstar = S->vstar;
     R->value = vstar;
-    R->exact = !limited;
+    R->exact = !S->limited;
     R->time = mip_now() - t0;
     double U = vstar, lrank = 0.0;   /* log of (E[k] bound - 1) */
     int any = 0;
