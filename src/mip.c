@@ -217,7 +217,7 @@ static void help_samples(sample_job *J, int t)
         if (t == 0 && mip_poll(J->Wt[0]) == 2) break;   /* sets *stop */
         /* a search becomes joinable once its root is expanded: wait briefly
          * at first, then in 20 ms naps */
-        if (++waits < 500) mip_pause(); else nap();
+        if (J->share == 2 || ++waits < 500) mip_pause(); else nap();
     }
 }
 
@@ -386,7 +386,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int *sstat = (int *) R_alloc(ns > 0 ? ns : 1, sizeof(int));
     for (int s = 0; s < ns; s++) { sstat[s] = 0; tlen[s] = 0; }
     mip_shared *S = (mip_shared *) R_alloc(nt, sizeof(mip_shared));
-    for (int t = 0; t < nt; t++) mip_shared_init(&S[t], share > 0, nt);
+    for (int t = 0; t < nt; t++) mip_shared_init(&S[t], share, nt);
     sample_job J = {&M, &L, Wt, Ct, rs, best, n, ns, trace_cap, tball, tlen, sstat, col, exact,
                     &stop, 0, nt, S, nt, share, 0};
     if (!oom) {

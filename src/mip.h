@@ -120,6 +120,7 @@ typedef struct {
     int owner;               /* the owner's thread number */
     int locking;             /* other threads may join: take the lock */
     int joinable, helpers, inflight, done, limited;
+    int wait_helpers;        /* tests: the owner waits for every thread to join */
     int nthreads;
     double *ikey;            /* per thread: key of the node it bounds (-Inf: none) */
     void *lock;              /* omp_lock_t, NULL without OpenMP */
@@ -134,7 +135,7 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
 uint64_t mip_key_child(uint64_t key, int x, int side);
 uint64_t mip_key_root(logz_stream *rs);
 void mip_node_stream(uint64_t key, logz_stream *s);
-void mip_shared_init(mip_shared *S, int locking, int nthreads);
+void mip_shared_init(mip_shared *S, int share, int nthreads);
 void mip_lock(mip_shared *S);
 void mip_unlock(mip_shared *S);
 void mip_pause(void);

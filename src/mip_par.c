@@ -69,23 +69,26 @@ void mip_node_stream(uint64_t key, logz_stream *s)
 
 /* ---- the lock ----------------------------------------------------------- */
 
-/* S and its lock and key slots by R_alloc (the caller's .Call frees them);
+/* share: 0 no other thread joins, 1 idle threads join, 2 also the owner
+ * waits after the root until every thread has joined (forces the shared
+ * path, for tests). S and its lock and key slots by R_alloc (the caller's .Call frees them);
  * an OpenMP lock holds no other resource (omp_destroy_lock is not needed
  * when the memory goes). */
-void mip_shared_init(mip_shared *S, int locking, int nthreads)
+void mip_shared_init(mip_shared *S, int share, int nthreads)
 {
     memset(S, 0, sizeof *S);
     S->nthreads = nthreads > 0 ? nthreads : 1;
     S->ikey = (double *) R_alloc(S->nthreads, sizeof(double));
     for (int t = 0; t < S->nthreads; t++) S->ikey[t] = R_NegInf;
 #ifdef _OPENMP
-    if (locking) {
+    if (share > 0 && S->nthreads > 1) {
         S->lock = R_alloc(1, sizeof(omp_lock_t));
         omp_init_lock((omp_lock_t *) S->lock);
         S->locking = 1;
+        S->wait_helpers = share == 2;
     }
 #else
-    (void) locking;
+    (void) share;
 #endif
 }
 

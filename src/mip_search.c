@@ -451,6 +451,11 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
         mip_lock(S);
         if (pl == 2 && !R->status) R->status = 2;
         if (S->done || S->limited || R->status) { mip_unlock(S); break; }
+        if (owner && S->wait_helpers && S->joinable && S->helpers < S->nthreads - 1) {
+            mip_unlock(S);             /* tests (share = 2): let every thread join */
+            mip_pause();
+            continue;
+        }
         if (bf && W->nheap > 0 && W->key[W->heap[0]] <= S->vstar)   /* every other key is smaller */
             while (W->nheap > 0) pool_release(W, open_pop(W, 1));
         if (W->nheap == 0) {
