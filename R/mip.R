@@ -57,8 +57,28 @@
 #'
 #' **Threads.** Independent samples run in parallel (OpenMP, one search per
 #' thread) when no GLPK call is needed: with the simple bound or the min-cut
-#' LP. Each sample draws from its own L'Ecuyer-CMRG stream seeded from R's
-#' RNG, so the results are identical for any `threads`. With GLPK
+#' LP. When fewer samples are left than threads (`n = 1`, or the last
+#' searches of a batch), the idle threads join a running search (parallel
+#' tree search within one sample): they share its open list under a lock,
+#' each popping the best open sub-problem, bounding it outside the lock (on
+#' its own min-cut graph) and splitting it under the lock. The results are
+#' identical for any `threads`: each sample draws from its own
+#' L'Ecuyer-CMRG stream seeded from R's RNG, and within a sample the draws
+#' of every sub-problem (its truncated Gumbel and redrawn \eqn{\sigma}) come
+#' from a stream seeded by a hash of its path from the root (splitmix64),
+#' while its branching variable depends only on the sub-problem itself (its
+#' fixings, \eqn{\sigma} and LP solution), so the perturbed objective is fixed
+#' by the sample's stream and any correct search -- one thread or several,
+#' best or depth first -- returns the same argmax and \eqn{v^*} (tested bit
+#' for bit). These node-keyed draws changed the samples drawn under a given
+#' seed from those of logz versions before them (not their distribution).
+#' Only the counts (`nodes`, `lp_solves`) and times may differ with threads:
+#' a thread may bound a sub-problem that one thread would have pruned after
+#' a better incumbent; `diagnostics$shared_nodes` counts the sub-problems
+#' bounded by joining threads. With a finite `node_limit` searches are not
+#' shared (which nodes a shared search reaches by the limit depends on
+#' timing, so the early-stopped sample would too); a finite `time_limit`
+#' makes early-stopped samples depend on timing for any `threads`. With GLPK
 #' (`lp_solver = "glpk"`, or `"auto"` on non-attractive models) `threads`
 #' must be 1: GLPK keeps its state in a global environment that is
 #' thread-local only when GLPK was built with TLS, and its error handling (a
@@ -70,8 +90,9 @@
 #' finishes one (16 exact samples of a 60-variable clique: 1.92x with 2
 #' threads, `bench/mip_threads.out`); with `progress = TRUE` the samples go in
 #' chunks of at least 8 per thread, so threads wait for the slowest search of
-#' each chunk. Parallel search within one sample (the paper's 48 CPLEX
-#' threads) is not implemented: one sample runs on one thread.
+#' each chunk (idle threads then join the chunk's last searches). Speed of
+#' one shared search: `bench/mip_threads_within.R` (one sample at a time on
+#' attractive cliques of n = 60-70, threads 1 against 2).
 #'
 #' **Primal heuristic** (`heuristic = "dive"`; not in the paper, whose solver
 #' brings its own). After the root's LP bound, the search dives: it rounds
@@ -173,7 +194,9 @@
 #'   `"mean_field"`, `"marginals"` (ising models only), or a numeric vector
 #'   of \eqn{p} probabilities \eqn{q_i} of each variable's larger value
 #'   (\eqn{+1} for spins, 1 otherwise), finite and strictly inside (0, 1).
-#' @param threads number of threads for independent samples (see Threads).
+#' @param threads number of threads for independent samples, also shared by
+#'   one sample's search when fewer samples than threads are left (see
+#'   Threads); the samples do not depend on it.
 #' @param progress show a progress bar over samples.
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see

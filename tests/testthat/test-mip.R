@@ -174,7 +174,8 @@ test_that("threads give identical results (min-cut LP and simple bound)", {
     t2 <- mip_sample(m, 12, bound = b, threads = 2, progress = FALSE)
     expect_identical(a$states, t2$states)
     expect_identical(a$value, t2$value)
-    expect_identical(a$nodes, t2$nodes)
+    # (not the node counts: an idle thread joins the last search and may
+    # bound a node one thread would have pruned; test-mip-threads.R)
   }
   set.seed(14)
   e1 <- no_flag_warning(mip_sample(m, 6, node_limit = 5, threads = 1, progress = FALSE))
