@@ -83,6 +83,16 @@ void mip_lp_def_from_list(SEXP lp, int n, mip_lp_def *L)
     L->c0 = asReal(logz_need(lp, "c0", REALSXP));
 }
 
+/* W's staging pool for splits (mip_search.c), with row activities for
+ * linear models; 1 if out of memory */
+int mip_work_stage(mip_work *W, const mip_value_model *M)
+{
+    mip_work *St = mip_work_new(M->n);
+    W->stage = St;
+    if (M->kind == 1 && M->nrow) St->rowact = malloc(sizeof(double) * M->nrow);
+    return !St->cur || !St->sbuf || (M->kind == 1 && M->nrow && !St->rowact);
+}
+
 mip_work *mip_work_new(int n)
 {
     mip_work *W = (mip_work *) R_alloc(1, sizeof(mip_work));
@@ -343,7 +353,8 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 
     mip_work *W = mip_work_new(n);
     if (M.kind == 1 && M.nrow) W->rowact = malloc(sizeof(double) * M.nrow);
-    if (!W->cur || !W->tau || !W->dive || !W->flip || !W->sbuf || (M.kind == 1 && M.nrow && !W->rowact)) {
+    if (!W->cur || !W->tau || !W->dive || !W->flip || !W->sbuf || (M.kind == 1 && M.nrow && !W->rowact) ||
+        mip_work_stage(W, &M)) {
         mip_work_free(W);
         error("mip_sample: out of memory");
     }
@@ -377,7 +388,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         Wt[t]->stop = &stop;
         if (M.kind == 1 && M.nrow) Wt[t]->rowact = malloc(sizeof(double) * M.nrow);
         if (!Wt[t]->cur || !Wt[t]->tau || !Wt[t]->dive || !Wt[t]->flip || !Wt[t]->sbuf ||
-            (M.kind == 1 && M.nrow && !Wt[t]->rowact)) oom = 1;
+            (M.kind == 1 && M.nrow && !Wt[t]->rowact) || mip_work_stage(Wt[t], &M)) oom = 1;
         Ct[t] = C;
         if (C.cut) Ct[t].cut = mip_cut_clone(C.cut);
     }

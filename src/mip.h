@@ -38,12 +38,14 @@ typedef struct {
 
 /* All memory of one search (one per thread); reachable after a longjmp out of
  * GLPK through mip_W. */
-typedef struct {
+typedef struct mip_work_s {
     void *lp;                 /* glp_prob * (mip_glpk.c), NULL without GLPK */
     unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
     double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
     uint64_t *nkey;           /* per slot: the node's key (mip_par.c), seeds its draws */
     unsigned char *sbuf;      /* a thread's copy of the node it bounds (n bytes) */
+    struct mip_work_s *stage; /* a thread's staging pool: the split outside the lock
+                               * (mip_search.c); its cur holds the new child's sigma */
     int *nfix, *heap, *freel, *flag;  /* flag 1: LP known = key - gamma, tau in bit 2 */
     int cap, nheap, nfree, nused;
     double *rowact;           /* linear models: row activities */
@@ -157,5 +159,6 @@ void mip_glpk_end(mip_work *W);
 void mip_value_model_from_list(SEXP cm, mip_value_model *M);
 void mip_lp_def_from_list(SEXP lp, int n, mip_lp_def *L);
 mip_work *mip_work_new(int n);
+int mip_work_stage(mip_work *W, const mip_value_model *M);
 
 #endif

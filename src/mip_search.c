@@ -17,6 +17,8 @@ void mip_work_free(mip_work *W)
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
     free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
     free(W->nkey); free(W->sbuf);
+    if (W->stage) mip_work_free(W->stage);   /* the struct itself by R_alloc */
+    W->stage = NULL;
     W->dive = NULL; W->flip = NULL; W->nkey = NULL; W->sbuf = NULL;
     W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
@@ -425,6 +427,44 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
     return 1;
 }
 
+static void copy_slot(mip_work *W, int a, const mip_work *St, int b, int n)
+{
+    memcpy(W->state + (size_t) a * n, St->state + (size_t) b * n, n);
+    W->key[a] = St->key[b]; W->gam[a] = St->gam[b]; W->nfix[a] = St->nfix[b];
+    W->flag[a] = St->flag[b]; W->nkey[a] = St->nkey[b];
+}
+
+/* The split of the popped node (a copy: state sp, Gumbel gP, fixings nfix,
+ * key k) on x, outside the lock, on the thread's staging pool St: slot 0 is
+ * P after the split, slot 1 the new child Q (split_keyed(): the same draws
+ * as in the shared pool), with the LP solution tau kept on the child on its
+ * side when integral. *vq gets v(sigma_Q) + gamma_Q and St->cur sigma_Q.
+ * Only copying the two slots and the incumbent test are left for the lock.
+ * 1 if out of memory. */
+static int split_staged(mip_work *St, const double *tau, const mip_value_model *M,
+                        const mip_control *C, const unsigned char *sp, double gP, int nfix,
+                        uint64_t k, int x, double bnd, int tau_int, double *vq)
+{
+    int n = M->n;
+    St->nused = St->nfree = St->nheap = 0;
+    int P = pool_alloc(St, n);
+    if (P < 0) return 1;
+    memcpy(St->state, sp, n);
+    St->gam[P] = gP; St->nfix[P] = nfix; St->nkey[P] = k; St->flag[P] = 0;
+    *vq = R_NegInf;                      /* St->cur gets sigma_Q */
+    int Q = split_keyed(St, M, C, P, x, bnd, St->cur, vq);
+    if (Q < 0) return 1;
+    if (tau_int) {
+        /* the child on the side of an integral LP solution keeps LP and tau */
+        const unsigned char *s0 = St->state + (size_t) P * n;
+        int child = (tau[x] > 0.5) == (s0[x] & 1) ? P : Q;
+        unsigned char *sc = St->state + (size_t) child * n;
+        St->flag[child] = 1;
+        for (int j = 0; j < n; j++) sc[j] = (unsigned char) ((sc[j] & 3) | ((tau[j] > 0.5) << 2));
+    }
+    return 0;
+}
+
 /* The largest key of the open and the in-flight nodes (under the lock). */
 static double open_upper(const mip_shared *S, int best_first)
 {
@@ -483,12 +523,16 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
         memcpy(sp, W->state + (size_t) P * n, n);
         double gP = W->gam[P], key = W->key[P], vs = S->vstar;
         int nfix = W->nfix[P], flag = W->flag[P];
+        uint64_t nkey = W->nkey[P];
         S->ikey[tid] = key;
         mip_unlock(S);
 
-        double bnd = 0.0, lp[2] = {0.0, 0.0};
+        double bnd = 0.0, lp[2] = {0.0, 0.0}, vq = R_NegInf;
         int x = -1, tau_int = 0;
         int what = bound_node(Ws, M, S->L, Cs, sp, gP, nfix, flag, key, vs, &bnd, &x, &tau_int, lp);
+        mip_work *St = Ws->stage;
+        if (what == 1 && split_staged(St, Ws->tau, M, Cs, sp, gP, nfix, nkey, x, bnd, tau_int, &vq))
+            what = 5;
 
         mip_lock(S);
         S->inflight--;
@@ -496,23 +540,23 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
         R->lp_solves += lp[0];
         R->lp_failures += lp[1];
         if (what == 4) R->status = 2;
+        else if (what == 5) R->status = 1;
         else if (what == 3) { open_push(W, P, bf); S->limited = 1; }
         else if (what == 0 || bnd + gP <= S->vstar) pool_release(W, P);
         else if (what == 2) {
             /* the root, expanded by its owner before others may join (Ws = W) */
             if (dive(W, M, Cs, P, bnd, S->best, &S->vstar)) R->status = 1;
         } else {
-            int Q = split_keyed(W, M, Cs, P, x, bnd, S->best, &S->vstar);
+            /* the staged split: P's new fixing and its child Q into the pool,
+             * Q's sigma into the incumbent if better */
+            int Q = pool_alloc(W, n);
             if (Q < 0) R->status = 1;
             else {
-                unsigned char *sq = W->state + (size_t) P * n;   /* the pool may have moved */
-                /* the child on the side of an integral LP solution keeps LP and tau */
-                if (tau_int) {
-                    int tx = Ws->tau[x] > 0.5, child = tx == (sq[x] & 1) ? P : Q;
-                    unsigned char *sc = W->state + (size_t) child * n;
-                    W->flag[child] = 1;
-                    for (int j = 0; j < n; j++)
-                        sc[j] = (unsigned char) ((sc[j] & 3) | ((Ws->tau[j] > 0.5) << 2));
+                copy_slot(W, P, St, 0, n);
+                copy_slot(W, Q, St, 1, n);
+                if (vq > S->vstar) {
+                    S->vstar = vq;
+                    memcpy(S->best, St->cur, sizeof(int) * n);
                 }
                 /* depth first: the inheriting child is explored first */
                 if (W->key[Q] > S->vstar) open_push(W, Q, bf); else pool_release(W, Q);
@@ -547,6 +591,7 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     double vstar = mip_value(M, st, W->rowact) + g0;
     for (int i = 0; i < n; i++) best[i] = st[i] & 1;
     open_push(W, root, C->best_first);
+    if (!W->stage) { R->status = 1; return; }
     /* nobody has joined yet (joinable is 0 until the root is expanded) */
     S->W = W; S->M = M; S->L = L; S->best = best; S->vstar = vstar; S->t0 = t0;
     S->next_trace = 1; S->R = R; S->T = T;
