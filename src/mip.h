@@ -1,6 +1,7 @@
 /* GumbelMIP internals shared by src/mip*.c (the public .Call entry points are
  * declared in logz.h). Layers:
  *   mip_search.c  the perturbed branch and bound (Algorithm 1) on plain C types
+ *   mip_value.c   v(x) and the simple bound
  *   mip_par.c     what lets threads share one search: node keys and their
  *                 random streams, the lock, joining a running search
  *   mip_cut.c     the exact LP bound of attractive pairwise models by a min cut
