@@ -290,7 +290,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  threads = threads, dive = heuristic == "dive", proposal = q, share = 1L)
+                  threads = threads, dive = heuristic == "dive", proposal = q,
+                  share = 1L)   # idle threads join running searches (src/mip_par.c; 2: forced, tests)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
