@@ -23,8 +23,6 @@
 #include <time.h>
 #ifdef _WIN32
 #include <windows.h>
-#else
-#include <sched.h>
 #endif
 #ifdef _OPENMP
 #include <omp.h>
