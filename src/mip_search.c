@@ -541,10 +541,13 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     for (int i = 0; i < n; i++) best[i] = st[i] & 1;
     open_push(W, root, C->best_first);
     if (!W->stage) { R->status = 1; return; }
-    /* nobody has joined yet (joinable is 0 until the root is expanded) */
+    /* nobody has joined yet (joinable is 0 until the root is expanded); the
+     * lock orders these writes before any helper's reads */
+    mip_lock(S);
     S->W = W; S->M = M; S->L = L; S->best = best; S->vstar = vstar; S->t0 = t0;
     S->next_trace = 1; S->R = R; S->T = T;
     S->helpers = S->inflight = S->done = S->limited = S->joinable = 0;
+    mip_unlock(S);
     mip_search_loop(S, S->owner, W, C);
     mip_search_release(S);   /* the helpers have left */
     if (R->status) return;
