@@ -16,8 +16,13 @@
 # states with A's random streams, the ladder log Z_hat_k tilted by +SHIFT * beta_k and -SHIFT * beta_k
 # (at equilibrium Eq. 12 does not depend on the ladder; a change of the estimate with it is a
 # final run that has not relaxed from its start).
+# Summary: Rscript bench/rts_fig3_pcd500_diag.R > bench/rts_fig3_pcd500_diag.out (no arguments).
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
+if (!length(args)) {
+  source("bench/rts_fig3_pcd500_diag_summary.R")
+  quit(save = "no")
+}
 s1 <- as.integer(args[1]); s2 <- as.integer(args[2])
 final_sweeps <- if (length(args) > 2) as.integer(args[3]) else 500L
 tag <- if (length(args) > 3) args[4] else "rts1e3"
