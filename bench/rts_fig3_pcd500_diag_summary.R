@@ -14,7 +14,7 @@ tab <- data.frame(seed = a$seed, A = a$log_z_a, B = a$log_z_b, se16 = a$se16, er
                   pilot = a$ladder_pilot, E1 = a$ladder_it1, E2 = a$ladder_it2, E3 = a$ladder_it3,
                   E4 = a$ladder_final, A_minus_E4 = a$log_z_a - a$ladder_final,
                   neff_K = a$neff_K, top_share_K = a$top_share_K)
-print(format(tab, digits = 4, nsmall = 2), row.names = FALSE)
+print(tab, digits = 5, row.names = FALSE)
 m <- (a$log_z_a + a$log_z_b) / 2
 fit <- stats::lm(m ~ a$ladder_final)
 cat(sprintf(paste0("\nspread over the 16 runs: sd(A) %.3f, sd(B) %.3f; mean Eq. 16 se %.3f\n",
