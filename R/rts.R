@@ -81,8 +81,8 @@
 #'   (250 at the default 1,000 sweeps); 0 gives the paper's start from
 #'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base, which on the
 #'   784 x 500 PCD RBM of `bench/rts_fig3_pcd500.R` ends 34-53 nats high
-#'   (flagged) at 1,000 sweeps, where the default pilot gives a bias of -1.0
-#'   nats (16 runs, RMSE 1.26; issue 18). The pass moves
+#'   (flagged) at 1,000 sweeps, where the default pilot gives a bias of -1.1
+#'   nats (16 runs, RMSE 1.35, 15 flagged for ladder drift; issue 18). The pass moves
 #'   all chains up the ladder (one sweep per step, rungs spread evenly over the
 #'   sweeps) with AIS weights; the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
@@ -184,10 +184,11 @@
 #'   estimates climbed by about 1 nat per stage, tilting the final run's ladder
 #'   by 1.5 nats at \eqn{\beta = 1} moved its estimate by 0.43 nats per nat (same
 #'   states and random numbers; at equilibrium Eq. 12 does not depend on the
-#'   ladder), and the runs came out 1.0 nats low with a spread over runs
+#'   ladder), and the runs came out 1.1 nats low with a spread over runs
 #'   twice the Eq. 16 se (`bench/rts_fig3_pcd500_diag.out`). The flag fires
-#'   on most of those runs and on none of 30 default runs on the 784 x 20 PCD
-#'   RBM. All three are also recorded in `flags`.
+#'   on 15 of those 16 runs and on none of 30 default runs (K = 50, 50 chains,
+#'   800 sweeps) on the 784 x 20 PCD RBM (`bench/rts_drift_good.out`). All three
+#'   are also recorded in `flags`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.
