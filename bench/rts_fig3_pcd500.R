@@ -3,8 +3,8 @@
 # (bench/models/rbm500_pcd.rds, bench/train_rbm500.R). 100 chains for every method; base = the
 # model's base_rate (the training digits' base rates, as the paper's p_1).
 #   rts1e3       rts(), K = 100, pilot-started: pilot_sweeps 250 + burn_in 50 + 4 initial
-#                iterations x 50 + 500 final sweeps = 10^3 sweeps per chain in all. NOTE: rts()'s
-#                default is pilot_sweeps = 0 (the paper's start-up); the pilot is passed here.
+#                iterations x 50 + 500 final sweeps = 10^3 sweeps per chain in all (the pilot is
+#                rts()'s default start-up since this rerun; it is passed explicitly here).
 #   rts1e3_paper rts(), K = 100, the paper's start-up: 10 x 50 initial + 500 (10^3 sweeps)
 #   ais1e3/1e4   ais(), linear schedule with 10^3 / 10^4 steps, 1 sweep per step (ais()'s
 #                default schedule is schedule_sm08(); the paper's Figure 3 AIS is linear)
@@ -32,18 +32,30 @@ rmse <- function(e) sqrt(mean(e^2))
 tasks <- c("rts1e3", "ais1e3", "ais1e4", "rts1e3_paper")
 boots <- list()
 cat(paste0("\nmethod        sweeps runs flagged CPU s/run  bias (mean - ref) [95%]     sd over runs",
-           "   RMSE vs ref [95%]\n"))
+           "   RMSE vs ref [95%]      |err| < 1.96 se\n"))
 for (tk in tasks) {
   d <- runs[runs$task == tk, ]
   if (!nrow(d)) next
   e <- d$log_z - lz_ref
   bi <- matrix(sample(e, B * length(e), replace = TRUE), B)
   boots[[tk]] <- sqrt(rowMeans(bi^2))
-  cat(sprintf("%-13s %6.0f %4d %7d %9.1f  %+8.3f [%+7.3f, %+7.3f]  %8.3f   %7.3f [%.3f, %.3f]\n",
+  cat(sprintf("%-13s %6.0f %4d %7d %9.1f  %+8.3f [%+7.3f, %+7.3f]  %8.3f   %7.3f [%.3f, %.3f]   %2d of %d\n",
               tk, mean(d$sweeps), nrow(d), sum(!d$reliable), mean(d$cpu_s), mean(e),
               q(rowMeans(bi))[1], q(rowMeans(bi))[2], stats::sd(d$log_z), rmse(e),
-              q(boots[[tk]])[1], q(boots[[tk]])[2]))
+              q(boots[[tk]])[1], q(boots[[tk]])[2], sum(abs(e) < 1.96 * d$se), nrow(d)))
 }
+cat("\nflags by kind (runs carrying each):\n")
+kinds <- c("ladder drift", "visit deficit", "outlier chain", "ESS/M", "Pareto k-hat", "mode")
+for (tk in tasks) {
+  d <- runs[runs$task == tk, ]
+  if (!nrow(d)) next
+  n <- vapply(kinds, function(k) sum(grepl(k, d$flags, fixed = TRUE)), 0)
+  cat(sprintf("  %-13s %s\n", tk, paste(sprintf("%s %d", kinds[n > 0], n[n > 0]), collapse = ", ")))
+}
+e <- runs$log_z[runs$task == "rts1e3"] - lz_ref
+dr <- grepl("ladder drift", runs$flags[runs$task == "rts1e3"])
+cat(sprintf(paste0("  rts1e3: mean error of the %d runs with ladder drift %+.2f, of the %d without %s\n"),
+            sum(dr), mean(e[dr]), sum(!dr), paste(sprintf("%+.2f", e[!dr]), collapse = " ")))
 cat("\nRMSE ratios (bootstrap over each cell's runs independently, 95%):\n")
 ratio <- function(a, b) if (!is.null(boots[[a]]) && !is.null(boots[[b]])) {
   r <- boots[[a]] / boots[[b]]
