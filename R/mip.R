@@ -235,7 +235,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        branching = c("auto", "most_fractional", "first"),
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
                        heuristic = c("dive", "none"),
-                       proposal = c("uniform", "mean_field", "marginals"), threads = 1L,
+                       proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL) {
   call <- match.call()
   p <- mip_problem(model)
@@ -249,7 +249,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   lp_solver <- match_arg(lp_solver, "lp_solver")
   heuristic <- match_arg(heuristic, "heuristic")
   q <- mip_proposal(proposal, p, model)
-  attractive <- mip_attractive(p)
+  # with the tree proposal only the edges outside the tree are searched
+  attractive <- mip_attractive(if (is.list(q)) mip_apply_tree(p, q) else p)
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
@@ -294,7 +295,10 @@ check_limit <- function(x, name) {
 mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selftest = FALSE,
                     order = mip_order(p)) {
   force(order)
-  if (!is.null(control$proposal)) {   # A* sampling's base measure q (mip_proposal.R)
+  if (is.list(control$proposal)) {    # the tree proposal (mip_proposal.R)
+    p <- mip_apply_tree(p, control$proposal)
+    control$tree <- control$proposal[c("order", "parent", "th", "psi", "logz")]
+  } else if (!is.null(control$proposal)) {   # A* sampling's base measure q (mip_proposal.R)
     pq <- mip_apply_proposal(p, control$proposal)
     p <- pq$p
     control$logq <- as.vector(pq$logq)
