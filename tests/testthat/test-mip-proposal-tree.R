@@ -26,7 +26,12 @@ test_that("the tree q: spanning forest, log q of partial assignments, conditiona
                              weight = stats::runif(5, -1.5, 1.5)),
                   field = stats::runif(8, -1, 1), n = 8)
   r <- rbm(matrix(c(1, -0.5, 0.8, 0.3, -1, 0.6), 3), a = c(0.2, -0.3, 0.1), b = c(-0.2, 0.4))
-  for (m in list(loopy, forest, r)) {
+  # general edge tables (t01 != t10: the orientation of each edge matters)
+  set.seed(3)
+  gen <- logz:::pairwise_problem(7, c(1, 2, 2, 4, 5, 1, 3), c(2, 3, 4, 5, 6, 6, 7),
+                                 matrix(stats::runif(14, -1, 1), 2),
+                                 matrix(stats::runif(28, -1.5, 1.5), 4))
+  for (m in list(loopy, forest, r, gen)) {
     en <- mip_enumerate(m)
     p <- en$p
     tq <- logz:::mip_tree_proposal(p)
@@ -99,8 +104,15 @@ test_that("the tree proposal samples exactly: min cut, GLPK, forest, rbm, thread
                              weight = stats::runif(6, -1.5, 1.5)),
                   field = stats::runif(9, -1, 1), n = 9)
   r <- rbm(matrix(c(1, -0.5, 0.8, 0.3, -1, 0.6), 3), a = c(0.2, -0.3, 0.1), b = c(-0.2, 0.4))
+  set.seed(25)          # general tables on a tree (t01 != t10) and on a loopy graph
+  gtree <- logz:::pairwise_problem(8, c(1, 1, 2, 3, 3, 6, 5), c(2, 3, 4, 5, 6, 7, 8),
+                                   matrix(stats::runif(16, -1, 1), 2),
+                                   matrix(stats::runif(28, -1.5, 1.5), 4))
+  gloop <- logz:::pairwise_problem(7, c(1, 2, 2, 4, 5, 1, 3), c(2, 3, 4, 5, 6, 6, 7),
+                                   matrix(stats::runif(14, -1, 1), 2),
+                                   matrix(stats::runif(28, -1.5, 1.5), 4))
   cases <- list(list(att, "cut"), list(att, "glpk"), list(grid, "auto"), list(mixed, "glpk"),
-                list(forest, "auto"), list(r, "auto"))
+                list(forest, "auto"), list(r, "auto"), list(gtree, "auto"), list(gloop, "auto"))
   for (k in seq_along(cases)) {
     m <- cases[[k]][[1]]
     ls <- cases[[k]][[2]]
