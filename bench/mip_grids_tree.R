@@ -7,6 +7,13 @@
 # proposal), each capped at node_limit nodes; a proposal stops at its first
 # inexact sample. CPU seconds per sample (user + system around each call).
 # Rows are appended to bench/mip_grids_tree_runs.csv as they finish.
+# Committed result (2026-11-23, 0.9 CPU-min): attractive grids: tree 96 nodes
+# (6 x 6) and 3,300 (10 x 10, 0.02-0.12 CPU-s) per exact sample, uniform 3,800
+# (6 x 6) and not exact within 500,000 at 10 x 10; neither exact at 15 x 15
+# within 500,000 nodes. Mixed grids (GLPK, cap 20,000): tree 88 (6 x 6) and
+# 890 (8 x 8) nodes, uniform 2,970 (6 x 6) and not exact at 8 x 8; at 10 x 10
+# the first tree sample was not exact within 20,000 nodes (in
+# bench/mip_fig2_paper.out 140 of 200 were exact within 3 s).
 # Run: nice -n 10 Rscript bench/mip_grids_tree.R > bench/mip_grids_tree.out  (<= 8 CPU-min)
 suppressPackageStartupMessages(library(logz))
 source("bench/mip_common.R")
