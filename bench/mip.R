@@ -1,54 +1,60 @@
 # GumbelMIP benchmark (Kim, Sabharwal & Ermon 2016).
 #
-# Where each figure's committed numbers come from (issue 19; a full rerun of
-# everything did not fit the session's CPU budget of ~45 CPU-minutes):
-#   Figure 1a (cliques)  this script, bench/mip.out (run 2026-11-22; the code
-#                        changes since then keep node counts and samples the
-#                        same: one .Call per batch, one BFS less per min cut)
+# Where each figure's committed numbers come from (issue 19):
+#   Figure 1a (cliques)  this script, bench/mip.out (rerun 2026-11-23 with the
+#                        current search: flip-loss branching, min cut on the
+#                        free variables, dive), and bench/mip_cliques.R/.out
+#                        beyond n = 60
 #   Figure 1b (trees)    this script at weights U[0, 1] / fields U[-1, 1]
-#                        (bench/mip.out), and bench/mip_trees.R/.out at three
-#                        documented parameter scales
-#   Figure 2a-c (grids)  bench/mip_fig2.R/.out: the paper's protocol (200
-#                        samples, equal CPU time, scatter data and anytime
-#                        bounds saved to vignettes/mip-fig2.rds for the
-#                        vignette); the Figure 2 section below is the earlier
-#                        40-sample version, kept because bench/mip.out is its output
+#                        (bench/mip.out, the paper's uniform base measure),
+#                        and bench/mip_trees.R/.out at three documented
+#                        parameter scales, with the tree proposal beside it
+#   Figure 2a-c (grids)  bench/mip_fig2_paper.R/.out: the paper's protocol (200
+#                        samples at its 1.5 / 3 s per sample, equal CPU time,
+#                        scatter data and anytime bounds saved to
+#                        vignettes/mip-fig2-proposal.rds for the vignette),
+#                        with the tree and mean-field proposals;
+#                        bench/mip_fig2.R/.out with the uniform one. The
+#                        Figure 2 section below is the 40-sample uniform
+#                        version (bench/mip.out is its output)
 #   threads, speed       bench/mip_threads.R/.out; the dive heuristic:
 #                        bench/mip_dive.R/.out
 # The paper's values beside ours (its text; the figures' numbers are not in it):
 #   Figure 1a  paper: exact samples up to n = 60 (CPLEX, up to 48 threads);
 #              simple bound and rejection none beyond n = 35 (4 h timeout).
-#              ours: min-cut LP up to n = 55 with all samples within 60 s on
-#              one thread (n = 60: 1 of 3), GLPK LP n = 30, simple bound n = 30,
-#              rejection n = 25 (60 s limit).
+#              ours (bench/mip.out, one thread, 60 s wall per sample): min-cut
+#              LP to the end of the sweep, n = 60 (1.6 s per sample), GLPK LP
+#              n = 40, simple bound n = 35, rejection n = 25; beyond the paper
+#              (bench/mip_cliques.out, CPU seconds): n = 80 in 12-21, n = 85 in
+#              13-32 per sample.
 #   Figure 1b  paper: trees scale 'drastically' better than cliques.
-#              ours: weights U[0,1], fields U[-1,1] stop at n = 25-50; with
-#              weights U[0, s], fields U[-s, s], s = 1, 2, 3 (bench/mip_trees.out)
-#              n = 50 is exact in 0.2-2 CPU-s, n = 100 in none (not within 60 s
-#              wall = 9-13 CPU-s, 0.6-0.9 million nodes): NOT reproduced; the
-#              node count grows exponentially with the model's entropy, which
-#              grows linearly with n on trees too.
-#   Cliques beyond n = 60: bench/mip_cliques.out (CPU seconds per sample):
-#              after the issue-19 search changes (flip-loss branching, min cut
-#              on the free variables) every sample exact up to n = 90, within
-#              60 CPU-s each up to n = 85 (n = 80: 12-21 CPU-s); the figures
-#              in this script's own output (bench/mip.out) predate them.
-#   Trees after those changes (bench/mip_trees.out): n = 50 in 0.04-0.4
-#              CPU-s, n = 100 still not exact within 2 million nodes.
+#              ours with the paper's uniform base measure: NOT reproduced:
+#              weights U[0,1], fields U[-1,1] stop at n = 50 for the LP and
+#              simple bounds (bench/mip.out: n = 100 not exact within 60 s), and
+#              so do scales s = 1, 2, 3 (bench/mip_trees.out: n = 100 not within
+#              2 million nodes); the node count grows exponentially with the
+#              model's entropy, which grows linearly with n on trees too.
+#              With proposal = "tree" (the base measure is the model on its
+#              maximum spanning tree): every tree of n = 50-1000 exact at the
+#              root in under 1 ms (bench/mip_trees.out) -- what a tree-shaped
+#              base measure buys, not the paper's oblivious search.
 #   Proposals (A* sampling's base measure, mip_sample(proposal =)):
-#              bench/mip_proposal.out (exact-sample cost: the uniform default
-#              is best except on trees) and bench/mip_fig2_proposal.out,
-#              bench/mip_fig2_paper.out (Figure 2 with the mean-field
-#              proposal, the latter at the paper's 1.5 / 3 s per sample).
+#              bench/mip_proposal.out (factorised q: the uniform default is
+#              best except on trees), bench/mip_cliques_tree.out (tree q on
+#              cliques: 0.4-1.7x the uniform q's nodes), bench/mip_grids_tree.out
+#              (tree q on grids: 10 x 10 attractive exact in 3,300 nodes, uniform
+#              not within 500,000).
 #   Figure 2   paper: early-stopped GumbelMIP more accurate than Gibbs after 5
 #              and 10 minutes; Perturb-and-MAP fast but inaccurate; bounds close
 #              quickly from below. ours: NOT reproduced with the paper's uniform
-#              proposal (bench/mip_fig2.out: error 0.08-0.15 vs Gibbs 0.02); the
-#              mean-field proposal brings it to 0.04 (Gibbs 0.02-0.03,
-#              bench/mip_fig2_proposal.out); at the paper's 1.5 / 3 s per
-#              sample (100 / 50 samples, bench/mip_fig2_paper.out): 0.044 vs
-#              Gibbs 0.031 (attractive), 0.057 vs 0.052 (mixed): still NOT
-#              better than Gibbs, but within 1.1-1.4x.
+#              proposal (bench/mip.out: error 0.09-0.16 vs Gibbs 0.04-0.06);
+#              mean-field proposal 0.043 vs Gibbs 0.022; REPRODUCED with the tree
+#              proposal at the paper's 200 samples and 1.5 / 3 s per sample
+#              (bench/mip_fig2_paper.out): attractive grid 200/200 exact, error
+#              0.023 vs Gibbs 0.022 at equal CPU time (the floor of 200 samples),
+#              bounds [96.0, 96.5] around log Z = 96.3; mixed grid 140/200
+#              exact, error 0.021 vs Gibbs 0.024, bounds [94.2, 97.6] around
+#              94.6; Perturb-and-MAP 0.034 on both.
 # Figure 1a: seconds per exact sample against n for attractive clique Ising
 #   models, GumbelMIP with the LP bound, with the simple (per-factor max)
 #   bound (method "lp": solved exactly by a minimum cut, the models being
@@ -67,29 +73,29 @@
 # Threads: 1 (the paper: CPLEX with up to 48 threads inside one search).
 #   Parallelism here is over independent samples, without GLPK only; see
 #   bench/mip_threads.R and ?mip_sample "Threads".
-# Run: Rscript bench/mip.R > bench/mip.out   (about 19 minutes on a loaded
-#   2-core machine; the committed output is from such a run, so timings are
-#   noisy, e.g. the simple bound at n = 30 took 2.7 s/sample in a quieter run).
-# Findings (bench/mip.out, 2026-11-22):
-# * cliques: the LP bound by min cut gives exact samples up to n = 55 with all
-#   3 samples within 60 s (n = 40: 5.4 s, n = 50: 25 s per sample); the same
-#   LP by GLPK stops at n = 30 (50-170x slower per sample: a warm-started dual
-#   simplex costs 2-12 ms per node against 0.1-0.5 ms for the cut), the simple
-#   bound at n = 30, rejection at n = 25. The paper: n = 60 (CPLEX, 48
-#   threads), simple bound and rejection up to n = 35.
-# * trees: NOT reproduced. With weights U[0, 1] and fields U[-1, 1] every method
-#   stops at n = 50. The LP is tight, but Algorithm 1's bound is the maximum
-#   of v over a subtree plus the subtree's Gumbel maximum, while the Gumbel
-#   maximum falls on a typical configuration: for high-entropy models (many
-#   weak factors) the gap grows with n and so does the tree (an independent
-#   model with 30 variables and fields U[-1, 1] already needs ~2800 nodes).
-#   The paper does not give its tree parameters.
-# * Figure 2: NOT reproduced. Early-stopped GumbelMIP marginals are worse than
-#   Gibbs at equal time (error 0.11-0.18 vs 0.05) and than Perturb-and-MAP
-#   (0.06): no search here was exact on the 10 x 10 grid within 0.5 s, and
-#   without CPLEX's primal heuristics the incumbent is the best of the random
-#   configurations tied to Gumbel values. The Theorem 2 bounds are valid but
-#   wide (about [88, 131] around log Z = 96).
+# Run: nice -n 10 Rscript bench/mip.R > bench/mip.out   (8.3 CPU-min, 12 min wall
+#   on a loaded 2-core machine, 2026-11-23; timings under load are noisy).
+# Findings (bench/mip.out, 2026-11-23, uniform base measure):
+# * cliques: the LP bound by min cut gives exact samples to the end of the
+#   sweep, n = 60, in 1.6 s per sample (n = 40: 0.09 s, n = 50: 0.44 s); the
+#   same LP by GLPK stops at n = 40 (about 200x slower per sample: a
+#   warm-started dual simplex per node against a min cut), the simple bound at
+#   n = 35, rejection at n = 25. The paper: n = 60 (CPLEX, 48 threads), simple
+#   bound and rejection up to n = 35.
+# * trees: NOT reproduced with the uniform base measure. With weights U[0, 1]
+#   and fields U[-1, 1] the LP, GLPK and simple bounds stop at n = 50 (n = 100
+#   not exact within 60 s). The LP is tight, but Algorithm 1's bound is the
+#   maximum of v over a subtree plus the subtree's Gumbel maximum, while the
+#   Gumbel maximum falls on a typical configuration: for high-entropy models
+#   (many weak factors) the gap grows with n and so does the tree. The paper
+#   does not give its tree parameters. proposal = "tree" removes the gap
+#   (bench/mip_trees.out).
+# * Figure 2 (uniform, 40 samples): NOT reproduced. Early-stopped GumbelMIP
+#   marginals are worse than Gibbs at equal time (error 0.09-0.16 vs 0.04-0.06)
+#   and than Perturb-and-MAP (0.06-0.07): no search was exact on the 10 x 10
+#   grids within 0.5 s. The Theorem 2 bounds are valid but wide (about
+#   [93, 122] around log Z = 96 at 0.5 s). With the tree proposal see
+#   bench/mip_fig2_paper.out.
 suppressPackageStartupMessages(library(logz))
 cat("GumbelMIP benchmark\n")
 cat("LAPACK:", La_library(), "\n")

@@ -310,6 +310,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         C.lq = REAL(lq);
         C.q1 = q1;
     }
+    C.tree = mip_tree_from_list(logz_get(control, "tree"), n);   /* mip_tree.c */
 #ifndef LOGZ_HAVE_GLPK
     if (C.bound_lp && !asInteger(logz_need(control, "cut", INTSXP)))
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");

@@ -54,6 +54,7 @@ typedef struct mip_work_s {
     double *tau;
     unsigned char *dive;      /* the dive's target configuration (n bytes) */
     double *flip;             /* branching scratch: single-flip losses (n) */
+    double *tq;               /* tree proposal scratch (2 n, allocated on first use) */
     /* polling (mip_poll): interrupts only on R's main thread, through
      * R_ToplevelExec; stop is shared by the threads of one call */
     int interrupts;
@@ -79,6 +80,18 @@ void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
 double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau);
 mip_cut *mip_cut_clone(const mip_cut *G);
 
+/* ---- mip_tree.c ------------------------------------------------------------- */
+typedef struct {
+    int n;
+    const int *order, *parent;  /* every variable after its parent (-1 at roots) */
+    const double *th, *psi;     /* th[2 i + c], psi[4 i + 2 c_parent + c] */
+    double logz;                /* log Z_q */
+} mip_tree;
+
+double mip_tree_region(const mip_tree *T, const unsigned char *st, double *bel);
+void mip_tree_draw(const mip_tree *T, unsigned char *st, const double *bel, logz_stream *rs);
+const mip_tree *mip_tree_from_list(SEXP tr, int n);
+
 /* ---- mip_search.c ----------------------------------------------------------- */
 typedef struct {
     int bound_lp, best_first, branching, perturb;
@@ -92,6 +105,9 @@ typedef struct {
      * log q_i(c) and q1[i] = q_i(1) of a factorised proposal q, whose
      * -log q(x) the caller has already added to the model's unaries */
     const double *lq, *q1;
+    /* or a tree-structured proposal (mip_tree.c), whose -log q(x) the caller
+     * has already added to the model (lq NULL) */
+    const mip_tree *tree;
 } mip_control;
 
 typedef struct {

@@ -18,10 +18,10 @@ void mip_work_free(mip_work *W)
     if (!W) return;
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
     free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
-    free(W->nkey); free(W->sbuf);
+    free(W->tq); free(W->nkey); free(W->sbuf);
     if (W->stage) mip_work_free(W->stage);   /* the struct itself by R_alloc */
     W->stage = NULL;
-    W->dive = NULL; W->flip = NULL; W->nkey = NULL; W->sbuf = NULL;
+    W->dive = NULL; W->flip = NULL; W->tq = NULL; W->nkey = NULL; W->sbuf = NULL;
     W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
     W->rowact = W->tau = NULL; W->cur = NULL;
 }
@@ -145,6 +145,14 @@ static double log_trunc_survival(double g, double b)
 
 /* ---- one sample ----------------------------------------------------------- */
 
+/* The tree proposal's scratch of this work space (2 n doubles), NULL when out
+ * of memory. */
+static double *tree_scratch(mip_work *W, int n)
+{
+    if (!W->tq) W->tq = malloc(sizeof(double) * 2 * (size_t) (n > 0 ? n : 1));
+    return W->tq;
+}
+
 /* Split the open node P (bound bnd) on its free variable x: P keeps
  * x = sigma_x and (gamma_P, sigma) (perturbation inheritance); the new child Q
  * gets x flipped, a Gumbel truncated at gamma_P and the other free variables
@@ -160,7 +168,18 @@ static int split_node(mip_work *W, const mip_value_model *M, const mip_control *
     double gP = W->gam[P];
     int free_vars = n - W->nfix[P];
     double gQ = 0.0;
-    if (!C->lq) {
+    if (C->tree) {
+        /* tree proposal q (mip_tree.c): log q(Q) by sum-product with Q's
+         * fixed variables as evidence, then its free ones drawn from q given
+         * them (forward filtering, backward sampling) */
+        double *bel = tree_scratch(W, n);
+        if (!bel) { pool_release(W, Q); return -1; }
+        for (int j = 0; j < n; j++)
+            sq[j] = (sp[j] & 2) ? sp[j] & 3 : j == x ? (unsigned char) (2 | (1 - (sp[j] & 1))) : 0;
+        double locQ = mip_tree_region(C->tree, sq, bel);
+        if (C->perturb) gQ = st_truncgumbel(rs, locQ, gP);
+        mip_tree_draw(C->tree, sq, bel, rs);
+    } else if (!C->lq) {
         gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
         for (int j = 0; j < n; j++) {
             if (sp[j] & 2) sq[j] = sp[j] & 3;
@@ -533,8 +552,15 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = 1; return; }
     unsigned char *st = W->state + (size_t) root * n;
-    for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < (C->lq ? C->q1[i] : 0.5) ? 1 : 0;
-    double g0 = C->perturb ? st_gumbel(rs, C->lq ? 0.0 : n * MIP_LOG2) : 0.0;
+    if (C->tree) {           /* sigma ~ q (mip_tree.c) */
+        double *bel = tree_scratch(W, n);
+        if (!bel) { R->status = 1; return; }
+        memset(st, 0, n);
+        mip_tree_region(C->tree, st, bel);
+        mip_tree_draw(C->tree, st, bel, rs);
+    } else
+        for (int i = 0; i < n; i++) st[i] = logz_stream_unif(rs) < (C->lq ? C->q1[i] : 0.5) ? 1 : 0;
+    double g0 = C->perturb ? st_gumbel(rs, C->lq || C->tree ? 0.0 : n * MIP_LOG2) : 0.0;
     W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf; W->flag[root] = 0;
     W->nkey[root] = mip_key_root(rs);
     double vstar = mip_value(M, st, W->rowact) + g0;
@@ -566,7 +592,7 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
         double lp_q = kq - W->gam[q];
         /* 1 + (2^fv - 1)(1 - F(v* - LP, gamma)) */
         double ls;
-        if (!C->lq) ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
+        if (!C->lq && !C->tree) ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
         else {
             /* each of Q's configurations x has a TruncGumbel(log q(x), gamma_Q)
              * and beats v* with probability 1 - exp(-q(x) (e^-t - e^-b)),
@@ -575,7 +601,8 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
              * (the uniform case is the paper's bound) */
             double t = vstar - lp_q, b = W->gam[q], lqQ = 0.0;
             const unsigned char *sq = W->state + (size_t) q * n;
-            for (int j = 0; j < n; j++) if (sq[j] & 2) lqQ += C->lq[2 * j + (sq[j] & 1)];
+            if (C->tree) lqQ = mip_tree_region(C->tree, sq, W->tq);   /* allocated at the root */
+            else for (int j = 0; j < n; j++) if (sq[j] & 2) lqQ += C->lq[2 * j + (sq[j] & 1)];
             ls = t >= b ? R_NegInf
                 : log(-expm1(-exp(lqQ - fv * MIP_LOG2 - t + log(-expm1(t - b)))));
         }
