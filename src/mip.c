@@ -410,6 +410,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 #endif
         }
     }
+    for (int t = 0; t < nt; t++) mip_shared_done(&S[t]);
     for (int t = 1; t < nt; t++) mip_work_free(Wt[t]);
     status = oom ? 1 : 0;
     for (int s = 0; s < ns && !status; s++) status = sstat[s];

@@ -155,6 +155,7 @@ uint64_t mip_key_child(uint64_t key, int x, int side);
 uint64_t mip_key_root(logz_stream *rs);
 void mip_node_stream(uint64_t key, logz_stream *s);
 void mip_shared_init(mip_shared *S, int share, int nthreads);
+void mip_shared_done(mip_shared *S);
 void mip_lock(mip_shared *S);
 void mip_unlock(mip_shared *S);
 void mip_pause(void);

@@ -70,8 +70,7 @@ void mip_node_stream(uint64_t key, logz_stream *s)
 /* share: 0 no other thread joins, 1 idle threads join, 2 also the owner
  * waits after the root until every thread has joined (forces the shared
  * path, for tests). S and its lock and key slots by R_alloc (the caller's .Call frees them);
- * an OpenMP lock holds no other resource (omp_destroy_lock is not needed
- * when the memory goes). */
+ * the lock is destroyed by mip_shared_done() once the threads have joined. */
 void mip_shared_init(mip_shared *S, int share, int nthreads)
 {
     memset(S, 0, sizeof *S);
@@ -88,6 +87,14 @@ void mip_shared_init(mip_shared *S, int share, int nthreads)
 #else
     (void) share;
 #endif
+}
+
+void mip_shared_done(mip_shared *S)
+{
+#ifdef _OPENMP
+    if (S->locking) omp_destroy_lock((omp_lock_t *) S->lock);
+#endif
+    S->locking = 0;
 }
 
 void mip_lock(mip_shared *S)
