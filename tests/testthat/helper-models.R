@@ -51,3 +51,14 @@ bench_rbm <- function(name) {
   x$bare <- rbm(x$model$W, x$model$a, x$model$b)
   x
 }
+
+# The error message of `expr` under a 1-second elapsed-time limit, or
+# "finished" (test-interrupts.R, test-mip-threads.R).
+stops_on_time_limit <- function(expr) {
+  setTimeLimit(elapsed = 1, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  tryCatch({
+    force(expr)
+    "finished"
+  }, error = function(e) conditionMessage(e))
+}

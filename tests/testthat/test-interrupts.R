@@ -3,15 +3,6 @@
 # call below would run for minutes; under a 1-second elapsed-time limit it
 # must stop with R's "reached elapsed time limit" error.
 
-stops_on_time_limit <- function(expr) {
-  setTimeLimit(elapsed = 1, transient = TRUE)
-  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-  tryCatch({
-    force(expr)
-    "finished"
-  }, error = function(e) conditionMessage(e))
-}
-
 test_that("long runs stop at a time limit and the session stays usable", {
   skip_on_cran()
   set.seed(1)

@@ -116,18 +116,11 @@ test_that("limits: node limits disable sharing (reproducible), time limits stop 
 
 test_that("a shared search stops on R's time limit (interrupt) and the session stays usable", {
   skip_on_cran()
-  stops <- function(expr) {
-    setTimeLimit(elapsed = 1, transient = TRUE)
-    on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-    tryCatch({
-      force(expr)
-      "finished"
-    }, error = function(e) conditionMessage(e))
-  }
   p <- logz:::mip_problem(ising_clique(70, coupling = 0.15))
-  expect_match(stops(mip_sample(ising_clique(70, coupling = 0.15), 1, threads = 2, progress = FALSE)),
+  expect_match(stops_on_time_limit(mip_sample(ising_clique(70, coupling = 0.15), 1, threads = 2,
+                                              progress = FALSE)), "time limit|interrupted")
+  expect_match(stops_on_time_limit(logz:::mip_run(p, 3, mip_ctl(threads = 2L, share = 2L))),
                "time limit|interrupted")
-  expect_match(stops(logz:::mip_run(p, 3, mip_ctl(threads = 2L, share = 2L))), "time limit|interrupted")
   s <- mip_sample(ising_clique(8, coupling = 0.3), 5, threads = 2, progress = FALSE)
   expect_true(all(s$exact))
 })
