@@ -14,5 +14,10 @@ run cd25,pcd,pcd_v1_uniform 1 $LV
 run cd1,cd25,pcd 2 $LV
 run pcd_v1_uniform 2 $LV
 run cd25,pcd,pcd_v1_uniform 1 SM08
-run cd1,cd25,pcd,pcd_v1_uniform 2 SM08
-run cd1,cd25,pcd,pcd_v1_uniform 3,4,5 $LV,SM08
+# (session 1 stopped here, at its 16:25 clock)
+# Second session (80 CPU-minutes, BENCH_STOP=19:00): seeds 3-5 on the three Table 1
+# models only (pcd_v1_uniform had ESS 2-4/1000 under every schedule: its ratios say
+# nothing, no more seeds there), LINEAR/VAROPT first so the main ratio gets 5 seeds,
+# then SM08 seeds 2-5.
+run cd1,cd25,pcd 3,4,5 $LV
+run cd1,cd25,pcd 2,3,4,5 SM08
