@@ -90,9 +90,12 @@
 #' finishes one (16 exact samples of a 60-variable clique: 1.92x with 2
 #' threads, `bench/mip_threads.out`); with `progress = TRUE` the samples go in
 #' chunks of at least 8 per thread, so threads wait for the slowest search of
-#' each chunk (idle threads then join the chunk's last searches). Speed of
-#' one shared search: `bench/mip_threads_within.R` (one sample at a time on
-#' attractive cliques of n = 60-70, threads 1 against 2).
+#' each chunk (idle threads then join the chunk's last searches). One shared
+#' search (one sample at a time on attractive cliques, min-cut bound) is
+#' 1.77x faster with 2 threads at n = 60, 1.85x at n = 65 and 1.93x at
+#' n = 70, with identical samples and 3-6% more CPU; idle threads joining
+#' the last searches of a batch of 8 at n = 60 gain 1.09x
+#' (`bench/mip_threads_within.out`, idle 2-core machine).
 #'
 #' **Primal heuristic** (`heuristic = "dive"`; not in the paper, whose solver
 #' brings its own). After the root's LP bound, the search dives: it rounds
