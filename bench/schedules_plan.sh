@@ -21,3 +21,5 @@ run cd25,pcd,pcd_v1_uniform 1 SM08
 # then SM08 seeds 2-5.
 run cd1,cd25,pcd 3,4,5 $LV
 run cd1,cd25,pcd 2,3,4,5 SM08
+# (the second session stopped after SM08 seed 3 at its 19:00 clock; SM08 seeds 4-5 were run
+# after it, so the three Table 1 models have 5 seeds of every schedule)
