@@ -36,7 +36,9 @@ test_that("long runs stop at a time limit and the session stays usable", {
   expect_equal(exact_log_z(small), exact_log_z(small, method = "junction_tree"))
   s <- mip_sample(small, 5, lp_solver = "glpk", progress = FALSE)
   expect_true(all(s$exact))
-  expect_true(is.finite(ais(m, schedule_linear(10), n_chains = 5, progress = FALSE)$log_z))
+  # (a 10-step run is rightly flagged; only that it runs matters here)
+  expect_true(is.finite(suppressWarnings(ais(m, schedule_linear(10), n_chains = 5,
+                                             progress = FALSE))$log_z))
 })
 
 test_that("EP and GP AIS stop at a time limit, also with threads > 1", {
