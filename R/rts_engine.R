@@ -283,8 +283,8 @@ rts_check_drift <- function(log_z, se, init, limit = 3, last = 3L) {
   warning(sprintf(paste0(
     "Ladder drift: the final log Z %.3f differs from initial iteration %d's estimate %.3f by %.1f ",
     "combined se (> %g): the stages had not settled, the estimate still carries part of the ",
-    "ladder's error and its se is too small. Run longer initial iterations (`init_sweeps`) or ",
-    "more sweeps; see attr(fit$diagnostics, \"ladder_drift\")."),
+    "ladder's error and its se is too small. Run more or longer initial iterations ",
+    "(`init_iter`, `init_sweeps`) or more sweeps; see attr(fit$diagnostics, \"ladder_drift\")."),
     log_z, j[i], e[i], abs(z[i]), limit), call. = FALSE)
   list(table = tab, flag = sprintf(paste0(
     "ladder drift: final estimate - initial iteration %d's = %+.3f nats, |z| = %.1f > %g"),

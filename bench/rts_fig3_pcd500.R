@@ -8,6 +8,8 @@
 #   rts1e3_paper rts(), K = 100, the paper's start-up: 10 x 50 initial + 500 (10^3 sweeps)
 #   rts2000/4000 the rts1e3 start-up scaled to 2,000 / 4,000 sweeps per chain in all (pilot T/4,
 #                burn-in 50, 4 x 50 initial, final T - T/4 - 250): bench/rts_fig3_pcd500_scale.R
+#   rtsT_iI      pilot T/4 + burn-in 50 + I initial iterations x 50 + the rest final: the same
+#                budget with a better ladder (bench/rts_fig3_pcd500_alloc.R)
 #   ais1e3/1e4   ais(), linear schedule with 10^3 / 10^4 steps, 1 sweep per step (ais()'s
 #                default schedule is schedule_sm08(); the paper's Figure 3 AIS is linear)
 # Runs: bench/rts_fig3_pcd500_run.R (one csv line per run in bench/rts_fig3_pcd500_runs.csv);
@@ -31,7 +33,8 @@ set.seed(7)
 B <- 4000L
 q <- function(x) stats::quantile(x, c(0.025, 0.975), names = FALSE)
 rmse <- function(e) sqrt(mean(e^2))
-tasks <- c("rts1e3", "ais1e3", "ais1e4", "rts1e3_paper", "rts2000", "rts4000")
+tasks <- c("rts1e3", "ais1e3", "ais1e4", "rts1e3_paper", "rts_default", "rts2000", "rts4000", "rts1000_i8",
+           "rts1000_i10", "rts2000_i10", "rts4000_i10")
 boots <- list()
 cat(paste0("\nmethod        sweeps runs flagged CPU s/run  bias (mean - ref) [95%]     sd over runs",
            "   RMSE vs ref [95%]      |err| < 1.96 se\n"))
@@ -67,7 +70,7 @@ ratio <- function(a, b) if (!is.null(boots[[a]]) && !is.null(boots[[b]])) {
 }
 ratio("rts1e3", "ais1e4"); ratio("rts1e3", "ais1e3"); ratio("ais1e3", "ais1e4")
 ratio("rts1e3_paper", "ais1e4")
-ratio("rts2000", "ais1e4"); ratio("rts4000", "ais1e4")
+for (tk in tasks[grepl("^rts([0-9]{4}|_default)", tasks)]) ratio(tk, "ais1e4")
 cat(paste0("\nRobustness to the reference's error: bias and RMSE with the reference at the ends of its range\n",
            "(first and last rows), at the two bounds' point estimates and at its middle (sorted)\n"))
 cat("  reference        rts1e3 bias/RMSE   ais1e3 bias/RMSE   ais1e4 bias/RMSE   RMSE rts1e3 / ais1e4\n")
@@ -85,11 +88,12 @@ dm <- function(a, b) {
   cat(sprintf("  mean %-7s - mean %-7s %+7.3f [95%% %+.3f, %+.3f] (reference-free)\n", a, b,
               mean(x) - mean(y), q(bt)[1], q(bt)[2]))
 }
-cat("\n"); dm("rts1e3", "ais1e4"); dm("ais1e3", "ais1e4"); dm("rts4000", "ais1e4")
+cat("\n"); dm("rts1e3", "ais1e4"); dm("ais1e3", "ais1e4"); dm("rts4000", "ais1e4"); dm("rts4000_i10", "ais1e4")
 cpu <- tapply(runs$cpu_s, runs$task, mean)
-cat(sprintf("CPU per run relative to AIS 10^4: rts1e3 %.2f, ais1e3 %.2f, rts2000 %.2f, rts4000 %.2f\n",
-            cpu[["rts1e3"]] / cpu[["ais1e4"]], cpu[["ais1e3"]] / cpu[["ais1e4"]],
-            cpu[["rts2000"]] / cpu[["ais1e4"]], cpu[["rts4000"]] / cpu[["ais1e4"]]))
+cat("CPU per run relative to AIS 10^4:",
+    paste(sprintf("%s %.2f", setdiff(intersect(tasks, names(cpu)), "ais1e4"),
+                  cpu[setdiff(intersect(tasks, names(cpu)), "ais1e4")] / cpu[["ais1e4"]]),
+          collapse = ", "), "\n")
 cat(sprintf(paste0("\nThe reference's own error (+/- %.3f: range %.2f to %.2f) enters every bias and RMSE above;\n",
                    "the rows at the ends show how far.\n"), h, ref$lower_lo, ref$upper_hi))
 cat(paste0("\nPaper (Carlson et al. 2016, Figure 3, 784 x 500 MNIST RBM, 16 repeats, 100 chains): RTS at\n",
