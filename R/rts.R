@@ -84,8 +84,9 @@
 #'   (flagged) at 1,000 sweeps, where the pilot with 4 initial iterations gives
 #'   a bias of -1.1 nats (16 runs, RMSE 1.35, 15 flagged for ladder drift) and
 #'   all the defaults (pilot 250, 10 initial iterations, 1,000 final sweeps)
-#'   -0.05 nats (RMSE 0.91 against 0.78 for AIS with 10^4 linear steps at 4
-#'   times the CPU; `bench/rts_fig3_pcd500.out`, issue 18). The pass moves
+#'   -0.05 nats (RMSE 0.91 against 0.78 for AIS with 10^4 linear steps at
+#'   3.5-4 times the CPU; with `n_chains = 400` RMSE 0.56 at 1.1 times AIS's
+#'   CPU: `bench/rts_fig3_pcd500.out`, issue 18). The pass moves
 #'   all chains up the ladder (one sweep per step, rungs spread evenly over the
 #'   sweeps) with AIS weights; the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
@@ -192,8 +193,9 @@
 #'   on 15 of those 16 runs and on none of 30 default runs (K = 50, 50 chains,
 #'   800 sweeps) on the 784 x 20 PCD RBM (`bench/rts_drift_good.out`). More
 #'   initial iterations (`init_iter`) fix it: with the default 10 the stage
-#'   estimates on that model settle after about 7, and the flag fires on 0-3
-#'   of 16 runs (`bench/rts_fig3_pcd500_stages.out`). All three
+#'   estimates on the 784 x 500 PCD RBM settle after about 7
+#'   (`bench/rts_fig3_pcd500_stages.out`), and the flag fires on 0-3 of 16
+#'   runs (`bench/rts_fig3_pcd500.out`). All three
 #'   are also recorded in `flags`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.

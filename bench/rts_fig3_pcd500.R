@@ -7,7 +7,8 @@
 #                rts()'s default start-up since this rerun; it is passed explicitly here).
 #   rts1e3_paper rts(), K = 100, the paper's start-up: 10 x 50 initial + 500 (10^3 sweeps)
 #   rts2000/4000 the rts1e3 start-up scaled to 2,000 / 4,000 sweeps per chain in all (pilot T/4,
-#                burn-in 50, 4 x 50 initial, final T - T/4 - 250): bench/rts_fig3_pcd500_scale.R
+#                burn-in 50, 4 x 50 initial, final T - T/4 - 250): bench/rts_fig3_pcd500_alloc.R
+#   rts_default  rts(model, estimators = "rts") at its defaults (1,800 sweeps); _m400 with 400 chains
 #   rtsT_iI      pilot T/4 + burn-in 50 + I initial iterations x 50 + the rest final: the same
 #                budget with a better ladder (bench/rts_fig3_pcd500_alloc.R)
 #   ais1e3/1e4   ais(), linear schedule with 10^3 / 10^4 steps, 1 sweep per step (ais()'s
@@ -33,10 +34,10 @@ set.seed(7)
 B <- 4000L
 q <- function(x) stats::quantile(x, c(0.025, 0.975), names = FALSE)
 rmse <- function(e) sqrt(mean(e^2))
-tasks <- c("rts1e3", "ais1e3", "ais1e4", "rts1e3_paper", "rts_default", "rts2000", "rts4000", "rts1000_i8",
-           "rts1000_i10", "rts2000_i10", "rts4000_i10")
+tasks <- c("rts1e3", "ais1e3", "ais1e4", "rts1e3_paper", "rts_default", "rts_default_m400",
+           "rts2000", "rts4000", "rts1000_i8", "rts1000_i10", "rts2000_i10", "rts4000_i10")
 boots <- list()
-cat(paste0("\nmethod        sweeps runs flagged CPU s/run  bias (mean - ref) [95%]     sd over runs",
+cat(paste0("\nmethod           sweeps runs flagged CPU s/run  bias (mean - ref) [95%]     sd over runs",
            "   RMSE vs ref [95%]      |err| < 1.96 se\n"))
 for (tk in tasks) {
   d <- runs[runs$task == tk, ]
@@ -44,7 +45,7 @@ for (tk in tasks) {
   e <- d$log_z - lz_ref
   bi <- matrix(sample(e, B * length(e), replace = TRUE), B)
   boots[[tk]] <- sqrt(rowMeans(bi^2))
-  cat(sprintf("%-13s %6.0f %4d %7d %9.1f  %+8.3f [%+7.3f, %+7.3f]  %8.3f   %7.3f [%.3f, %.3f]   %2d of %d\n",
+  cat(sprintf("%-16s %6.0f %4d %7d %9.1f  %+8.3f [%+7.3f, %+7.3f]  %8.3f   %7.3f [%.3f, %.3f]   %2d of %d\n",
               tk, mean(d$sweeps), nrow(d), sum(!d$reliable), mean(d$cpu_s), mean(e),
               q(rowMeans(bi))[1], q(rowMeans(bi))[2], stats::sd(d$log_z), rmse(e),
               q(boots[[tk]])[1], q(boots[[tk]])[2], sum(abs(e) < 1.96 * d$se), nrow(d)))
@@ -55,7 +56,7 @@ for (tk in tasks) {
   d <- runs[runs$task == tk, ]
   if (!nrow(d)) next
   n <- vapply(kinds, function(k) sum(grepl(k, d$flags, fixed = TRUE)), 0)
-  cat(sprintf("  %-13s %s\n", tk, paste(sprintf("%s %d", kinds[n > 0], n[n > 0]), collapse = ", ")))
+  cat(sprintf("  %-16s %s\n", tk, paste(sprintf("%s %d", kinds[n > 0], n[n > 0]), collapse = ", ")))
 }
 e <- runs$log_z[runs$task == "rts1e3"] - lz_ref
 dr <- grepl("ladder drift", runs$flags[runs$task == "rts1e3"])
@@ -64,7 +65,7 @@ cat(sprintf(paste0("  rts1e3: mean error of the %d runs with ladder drift %+.2f,
 cat("\nRMSE ratios (bootstrap over each cell's runs independently, 95%):\n")
 ratio <- function(a, b) if (!is.null(boots[[a]]) && !is.null(boots[[b]])) {
   r <- boots[[a]] / boots[[b]]
-  cat(sprintf("  RMSE %-12s / RMSE %-7s %7.2f [%.2f, %.2f]\n", a, b,
+  cat(sprintf("  RMSE %-16s / RMSE %-7s %7.2f [%.2f, %.2f]\n", a, b,
               rmse(runs$log_z[runs$task == a] - lz_ref) / rmse(runs$log_z[runs$task == b] - lz_ref),
               q(r)[1], q(r)[2]))
 }

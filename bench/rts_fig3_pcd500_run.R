@@ -12,12 +12,11 @@
 #          FIRST_SEED LAST_SEED [PAPER_SEEDS]
 # (rts1e3_paper runs only for seeds <= PAPER_SEEDS, default 4). Summary: bench/rts_fig3_pcd500.R.
 suppressPackageStartupMessages(library(logz))
+source("bench/rts_fig3_pcd500_common.R")
 args <- commandArgs(trailingOnly = TRUE)
 s1 <- as.integer(args[1]); s2 <- as.integer(args[2])
 paper_seeds <- if (length(args) > 2) as.integer(args[3]) else 4L
-runs_file <- "bench/rts_fig3_pcd500_runs.csv"
 logw_file <- "bench/rts_fig3_pcd500_logw.csv"
-model <- readRDS("bench/models/rbm500_pcd.rds")$model
 M <- 100L
 tasks <- list(
   ais1e3 = function() ais(model, schedule_linear(1000L), n_chains = M, progress = FALSE),
@@ -28,23 +27,12 @@ tasks <- list(
   rts1e3_paper = function() rts(model, K = 100, n_chains = M, sweeps = 500L, init_iter = 10L,
                                 init_sweeps = 50L, tol = 1e-9, estimators = "rts",
                                 progress = FALSE))
-append_csv <- function(row, f) utils::write.table(format(row, digits = 10), f,
-  append = file.exists(f), col.names = !file.exists(f), row.names = FALSE, sep = ",")
 done <- if (file.exists(runs_file)) utils::read.csv(runs_file) else data.frame(task = "", seed = 0)
 for (seed in s1:s2) for (task in names(tasks)) {
   if (task == "rts1e3_paper" && seed > paper_seeds) next
   if (any(done$task == task & done$seed == seed)) next
-  set.seed(seed)
-  t0 <- proc.time()
-  fit <- withCallingHandlers(tasks[[task]](), warning = function(w) invokeRestart("muffleWarning"))
-  tt <- proc.time() - t0
-  row <- data.frame(task = task, seed = seed, sweeps = fit$counts[["gibbs_sweeps"]] / M,
-                    log_z = fit$log_z, se = fit$se, reliable = isTRUE(fit$reliable),
-                    cpu_s = tt[["user.self"]] + tt[["sys.self"]], time_s = tt[["elapsed"]],
-                    flags = paste(fit$flags, collapse = "; "))
-  append_csv(row, runs_file)
+  fit <- run_cell(task, seed, tasks[[task]])
   if (inherits(fit, "logz_ais"))
     append_csv(data.frame(task = task, seed = seed, log_z0 = fit$log_z0,
                           t(setNames(fit$log_weights, paste0("w", seq_len(M))))), logw_file)
-  print(row[, 1:8], row.names = FALSE)
 }
