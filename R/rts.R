@@ -194,8 +194,8 @@
 #'   800 sweeps) on the 784 x 20 PCD RBM (`bench/rts_drift_good.out`). More
 #'   initial iterations (`init_iter`) fix it: with the default 10 the stage
 #'   estimates on the 784 x 500 PCD RBM settle after about 7
-#'   (`bench/rts_fig3_pcd500_stages.out`), and the flag fires on 0-3 of 16
-#'   runs (`bench/rts_fig3_pcd500.out`). All three
+#'   (`bench/rts_fig3_pcd500_stages.out`), and the flag fires on none of 16
+#'   default runs (`bench/rts_fig3_pcd500.out`). All three
 #'   are also recorded in `flags`.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
