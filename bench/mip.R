@@ -25,8 +25,9 @@
 #              ours (bench/mip.out, one thread, 60 s wall per sample): min-cut
 #              LP to the end of the sweep, n = 60 (1.6 s per sample), GLPK LP
 #              n = 40, simple bound n = 35, rejection n = 25; beyond the paper
-#              (bench/mip_cliques.out, CPU seconds): n = 80 in 12-21, n = 85 in
-#              13-32 per sample.
+#              (bench/mip_cliques.out, CPU seconds, one thread): n = 80 in
+#              13-15, n = 90 in 35-40, n = 95 in 29-37 per sample;
+#              bench/mip_cliques_threads.out: two threads per sample.
 #   Figure 1b  paper: trees scale 'drastically' better than cliques.
 #              ours with the paper's uniform base measure: NOT reproduced:
 #              weights U[0,1], fields U[-1,1] stop at n = 50 for the LP and

@@ -9,13 +9,15 @@
 # "nodes" columns then differ only by the shared search's extra nodes).
 # A size counts as done when all 3 samples are exact within 60 s wall each; the
 # sweep stops at the first size that is not.
-# Committed result (2026-11-26, idle machine): n = 85 in 10-13 s wall per sample, n = 90 in
-# 26-33, n = 95 in 27-33, n = 100 not within 60 s (the first sample 60 s, 1.7M nodes): largest
-# n = 95; with a 600 s limit n = 100 is exact 3/3 in 80-83 s wall (2.2-2.5M nodes).
+# Committed result (2026-11-26, idle machine, after dropping the simple-bound check before each
+# min cut): n = 85 in 7-9 s wall per sample, n = 90 in 17-21, n = 95 in 15-22, n = 100 in 51-56
+# (2.2-2.5M nodes), n = 105 not within 60 s: largest n = 100 (before that change, the same day:
+# n = 90 in 26-33, n = 95 in 27-33, n = 100 in 80-83 s). With a 600 s limit n = 105 is exact
+# 3/3 in 93-112 s wall (3.6-5.0M nodes).
 # Environment: MIP_CLIQUE_N (sizes, default 85,90,...,110), MIP_CLIQUE_TIME_LIMIT (60).
 # Run (idle machine): OPENBLAS_NUM_THREADS=1 Rscript bench/mip_cliques_threads.R \
-#   > bench/mip_cliques_threads.out   (~10-20 min); then how far n = 100 goes:
-#   MIP_CLIQUE_N=100 MIP_CLIQUE_TIME_LIMIT=600 ... >> bench/mip_cliques_threads.out
+#   > bench/mip_cliques_threads.out   (~10-20 min); then how far the first size out of reach goes:
+#   MIP_CLIQUE_N=105 MIP_CLIQUE_TIME_LIMIT=600 ... >> bench/mip_cliques_threads.out
 suppressPackageStartupMessages(library(logz))
 source("bench/mip_common.R")
 mip_bench_header("GumbelMIP on large attractive cliques, 2 threads per sample (wall seconds)")
