@@ -25,8 +25,7 @@ mip_bench_header("GumbelMIP on large attractive cliques")
 cat("The paper: exact samples up to n = 60 (CPLEX, up to 48 threads).\n\n")
 best <- NA
 for (n in c(60, 65, 70, 75, 80, 85, 90, 95, 100)) {
-  set.seed(1000 + n)
-  m <- ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
+  m <- fig1a_clique(n)
   set.seed(1)
   sec <- nodes <- numeric(0)
   ex <- logical(0)

@@ -27,17 +27,16 @@ sizes <- as.numeric(strsplit(Sys.getenv("MIP_CLIQUE_N", "85,90,95,100,105,110"),
 tlim <- as.numeric(Sys.getenv("MIP_CLIQUE_TIME_LIMIT", "60"))
 best <- NA
 for (n in sizes) {
-  set.seed(1000 + n)
-  m <- ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
+  m <- fig1a_clique(n)
   set.seed(1)
   wall <- cpus <- nodes <- numeric(0)
   ex <- logical(0)
   for (k in 1:3) {
-    p0 <- proc.time()
-    s <- suppressWarnings(mip_sample(m, 1, threads = 2L, time_limit = tlim, progress = FALSE))
-    d <- proc.time() - p0
-    wall <- c(wall, d[["elapsed"]])
-    cpus <- c(cpus, d[["user.self"]] + d[["sys.self"]])
+    r <- timed(suppressWarnings(mip_sample(m, 1, threads = 2L, time_limit = tlim,
+                                           progress = FALSE)))
+    s <- r$val
+    wall <- c(wall, r$wall)
+    cpus <- c(cpus, r$cpu)
     nodes <- c(nodes, s$nodes)
     ex <- c(ex, s$exact)
     if (!s$exact) break

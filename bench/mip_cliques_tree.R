@@ -22,8 +22,7 @@ csv <- "bench/mip_cliques_tree_runs.csv"
 if (file.exists(csv)) file.remove(csv)
 done <- c(uniform = FALSE, tree = FALSE)
 for (n in c(30, 40, 50, 60, 70, 80)) {
-  set.seed(1000 + n)
-  m <- ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
+  m <- fig1a_clique(n)
   for (pr in c("uniform", "tree")) {
     if (done[[pr]]) next
     set.seed(1)

@@ -1,4 +1,5 @@
-# Shared by the GumbelMIP benches (mip_cliques, mip_trees, mip_proposal,
+# Shared by the GumbelMIP benches (mip_cliques, mip_cliques_threads,
+# mip_cliques_tree, mip_threads, mip_threads_within, mip_trees, mip_proposal,
 # mip_fig2, mip_fig2_proposal, mip_fig2_paper): source("bench/mip_common.R")
 # from the package root after library(logz).
 
@@ -17,6 +18,20 @@ mip_bench_header <- function(title) {
 # is single-threaded).
 cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 elapsed <- function(expr) { t0 <- cpu(); force(expr); cpu() - t0 }
+# Wall and CPU seconds of expr (CPU: user + system of the process, all threads).
+timed <- function(expr) {
+  p0 <- proc.time()
+  val <- force(expr)
+  d <- proc.time() - p0
+  list(val = val, wall = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
+}
+
+# The attractive clique of Figure 1a beyond the paper's sizes (bench/mip.R's
+# model): weights U[0, 1/sqrt(n)], fields U[-1, 1], drawn under set.seed(1000 + n).
+fig1a_clique <- function(n) {
+  set.seed(1000 + n)
+  ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
+}
 
 # Gibbs with `T` independent chains, one sample each after `sweeps` sweeps.
 gibbs_run <- function(g, sweeps, T) gibbs_sample(g, T, sweeps = 1L, burn_in = sweeps, n_chains = T)

@@ -20,15 +20,12 @@
 # MIP_THREADS_SECTIONS="2,3" (say) runs a subset.
 # Run: nice -n 10 Rscript bench/mip_threads.R > bench/mip_threads.out  (~15 CPU-min)
 suppressPackageStartupMessages(library(logz))
+source("bench/mip_common.R")
 cat("GumbelMIP speed: flow reuse and threads\n")
 cat("LAPACK:", La_library(), "\n")
 cat("BLAS:  ", extSoftVersion()[["BLAS"]], "\n")
 cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "| cores:",
     parallel::detectCores(), "| load average:", readLines("/proc/loadavg"), "\n\n")
-clique <- function(n) {
-  set.seed(1000 + n)
-  ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
-}
 wall <- function(expr) {
   t0 <- proc.time()[["elapsed"]]
   force(expr)
@@ -39,7 +36,7 @@ sections <- as.integer(strsplit(Sys.getenv("MIP_THREADS_SECTIONS", "1,2,3"), ","
 if (1 %in% sections) {
 cat("== (1) min-cut flow reuse vs cold max flows, 4 exact samples, same seed ==\n")
 for (n in c(40, 50)) {
-  p <- logz:::mip_problem(clique(n))
+  p <- logz:::mip_problem(fig1a_clique(n))
   res <- list()
   sec <- c(reuse = NA, cold = NA)
   for (reuse in c(TRUE, FALSE)) {
@@ -56,7 +53,7 @@ for (n in c(40, 50)) {
 }
 
 }
-m <- clique(60)
+m <- fig1a_clique(60)
 if (2 %in% sections) {
 cat("\n== (2) a batch of 16 exact samples at n = 60, threads 1 vs 2 ==\n")
 res <- list()
@@ -82,7 +79,6 @@ cat("(busy_threads = sum of per-sample search seconds / wall: ~2 when both threa
 }
 if (3 %in% sections) {
 cat("\n== (3) one sample at n = 60: threads 1 vs 2 (shared search; see bench/mip_threads_within.R) ==\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
 for (th in 1:2) {
   set.seed(9)
   c0 <- cpu()

@@ -32,17 +32,6 @@ BN <- env_num("MIP_WITHIN_BATCH_N", "60")
 tlim <- env_num("MIP_WITHIN_TIME_LIMIT", "600")
 csv <- Sys.getenv("MIP_WITHIN_CSV", "bench/mip_threads_within_runs.csv")
 
-clique <- function(n) {
-  set.seed(1000 + n)
-  ising_clique(n, coupling = 1 / sqrt(n), field = 1, type = "attractive")
-}
-# wall and CPU seconds of expr (CPU: user + system of the process, all threads)
-timed <- function(expr) {
-  p0 <- proc.time()
-  val <- force(expr)
-  d <- proc.time() - p0
-  list(val = val, wall = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
-}
 append_row <- function(row) {
   utils::write.table(row, csv, sep = ",", row.names = FALSE, col.names = !file.exists(csv),
                      append = file.exists(csv))
@@ -57,7 +46,7 @@ cat(sprintf("%4s %6s %8s %8s %8s %8s %7s %7s %9s %9s %6s %5s\n", "n", "sample", 
             "cpu1", "cpu2", "wall x", "cpu2/1", "nodes1", "nodes2", "shared", "same"))
 tab <- NULL
 for (n in sizes) {
-  m <- clique(n)
+  m <- fig1a_clique(n)
   for (k in seq_len(K)) {
     r <- list()
     for (th in 1:2) {
@@ -92,7 +81,7 @@ if (!is.null(tab)) {
 if (B > 0) {
   cat(sprintf("\n== (2) a batch of %d samples at n = %d, threads = 2: idle threads join (share 1) or not (share 0) ==\n",
               B, BN))
-  p <- logz:::mip_problem(clique(BN))
+  p <- logz:::mip_problem(fig1a_clique(BN))
   r <- list()
   for (sh in 0:1) {
     set.seed(77)
