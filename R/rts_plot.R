@@ -67,7 +67,10 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       graphics::segments(d$beta, lo, d$beta, hi, col = "grey60")
       graphics::points(d$beta, y, pch = 20, cex = 0.6)
       if (!is.null(exact)) graphics::lines(d$beta, exact - line, col = "red")
-      graphics::legend("topleft", bty = "n", cex = 0.8,
+      # log Z_k minus its chord is convex with both ends at 0: the legend goes in
+      # the lower corner away from the minimum.
+      corner <- if (d$beta[which.min(y)] > 0.5) "bottomleft" else "bottomright"
+      graphics::legend(corner, bty = "n", cex = 0.8,
                        legend = c("RTS (Eq. 12)", "+/- 2 se (Eq. 16)",
                                   if (!is.null(exact)) "exact"),
                        pch = c(20, NA, if (!is.null(exact)) NA),
