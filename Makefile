@@ -6,7 +6,7 @@ PKG := logz
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install document demo test check bench sanitize valgrind clean
+.PHONY: deps install document demo test check bench sanitize valgrind clean site site-check
 
 deps:
 	bash tools/install-deps.sh
@@ -48,5 +48,20 @@ valgrind: install
 bench: install
 	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
 
+# The pkgdown site (README as home page, reference by method family, vignettes as
+# articles) in docs/, built offline from the package installed here; site-check
+# takes headless Chromium screenshots of three pages into docs-shots/.
+site:
+	bash tools/install-deps.sh site
+	$(R) CMD INSTALL --no-multiarch .
+	$(RSCRIPT) -e 'pkgdown::build_site(install = FALSE, new_process = FALSE)'
+
+site-check: site
+	bash tools/install-deps.sh site-check
+	mkdir -p docs-shots
+	for p in index.html reference/ais.html articles/tempered-sampling.html; do \
+		chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,1600 \
+			--screenshot=docs-shots/$$(echo $$p | tr / _).png file://$(CURDIR)/docs/$$p || exit 1; done
+
 clean:
-	rm -rf $(PKG).Rcheck $(TARBALL) src/*.o src/*.so demo-output
+	rm -rf $(PKG).Rcheck $(TARBALL) src/*.o src/*.so demo-output docs docs-shots

@@ -8,6 +8,12 @@
 set -euo pipefail
 R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply generics posterior coda bridgesampling progressr ggplot2"
 DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply r-cran-generics r-cran-posterior r-cran-coda r-cran-bridgesampling r-cran-progressr r-cran-ggplot2 pandoc libglpk-dev"
+# `install-deps.sh site` also installs pkgdown (for `make site`); `install-deps.sh
+# site-check` also installs Chromium, for headless screenshots of the built site.
+case "${1:-}" in
+  site) R_PKGS="$R_PKGS pkgdown"; DEB_PKGS="$DEB_PKGS r-cran-pkgdown" ;;
+  site-check) R_PKGS="$R_PKGS pkgdown"; DEB_PKGS="$DEB_PKGS r-cran-pkgdown chromium" ;;
+esac
 
 missing_r() {
   Rscript -e "p <- strsplit('$R_PKGS', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, TRUE, quietly = TRUE)])"
