@@ -54,7 +54,7 @@ bench: install
 site:
 	bash tools/install-deps.sh site
 	$(R) CMD INSTALL --no-multiarch .
-	$(RSCRIPT) -e 'pkgdown::build_site(install = FALSE, new_process = FALSE)'
+	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'
 
 site-check: site
 	bash tools/install-deps.sh site-check
