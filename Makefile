@@ -59,8 +59,9 @@ site:
 site-check: site
 	bash tools/install-deps.sh site-check
 	mkdir -p docs-shots
-	for p in index.html reference/ais.html articles/tempered-sampling.html; do \
+	for p in index.html reference/rts.html articles/astar-sampling.html; do \
 		chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,1600 \
+			--virtual-time-budget=5000 \
 			--screenshot=docs-shots/$$(echo $$p | tr / _).png file://$(CURDIR)/docs/$$p || exit 1; done
 
 clean:
