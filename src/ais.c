@@ -229,7 +229,8 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
         double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
         double *scr = SCR + (size_t) tid * 5 * nu;
         int have_x = 0, have_y = 0;   /* X, Y hold the products of the current V, H */
-        flip_track ft = {scr + 4 * (size_t) nu, NULL, NULL, 0, 0};
+        flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL, .np = 0,
+                         .nm = 0};
         for (int k = 1; k <= L; k++) {
             double b0 = betas[k - 1], b1 = betas[k];
             int transition = !(final && k == L);
@@ -317,6 +318,47 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     return nsweep;
 }
 
+/* Per step k < L, from the log weights LW and the per-chain D and D2 (each
+ * L x M, as filled by ais_rbm_run()): the importance-weighted mean of D into
+ * mom[k], its weighted variance into mom[L + k] and the weighted mean of D2
+ * into mom[2 L + k]. */
+static void ais_weighted_moments(const double *LW, const double *DM, const double *D2M, int L,
+                                 int M, double *mom)
+{
+    for (int k = 0; k < L; k++) {
+        const double *lw_k = LW + (size_t) M * k;
+        const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
+        double mx = R_NegInf, s1 = 0.0, m1 = 0.0, m2 = 0.0, vr = 0.0;
+        for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
+        for (int c = 0; c < M; c++) {
+            double w = exp(lw_k[c] - mx);
+            s1 += w;
+            m1 += w * d[c];
+            m2 += w * d2[c];
+        }
+        m1 /= s1;
+        m2 /= s1;
+        for (int c = 0; c < M; c++) {
+            double w = exp(lw_k[c] - mx), e = d[c] - m1;
+            vr += w * e * e;
+        }
+        mom[k] = m1;
+        mom[L + k] = vr / s1;
+        mom[2 * (size_t) L + k] = m2;
+    }
+}
+
+/* v ~ the base model for each of the M chains (columns of V, nv x M):
+ * independent Bernoulli(sigmoid(a0_i)), from each chain's stream. */
+static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
+{
+    for (int c = 0; c < M; c++)
+        for (int i = 0; i < nv; i++) {
+            double p = 1.0 / (1.0 + exp(-a0[i]));
+            V[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
+        }
+}
+
 /* Tell OpenBLAS (when it is R's BLAS) to run single-threaded while our own
  * threads each call dgemm, so the two thread pools do not fight over cores. */
 #if defined(__linux__)
@@ -342,8 +384,9 @@ int blas_threads_limit(int n) { (void) n; return -1; }
 void blas_threads_restore(int old) { (void) old; }
 #endif
 
-/* model: list(W, a, b, a0); state: list(V or NULL, log_w, streams);
- * control: list(threads, sweeps, final, log_z0, kernel, moments = FALSE). */
+/* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
+ * state: list(V or NULL, log_w, streams, density or NULL); control: list(threads,
+ * sweeps, final, log_z0, kernel (a logz_ais_kernel), moments = FALSE, crossover). */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
@@ -359,11 +402,10 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     double log_z0 = ck.log_z0;
     logz_stream *st = ck.st;
     int kernel = asInteger(logz_need(control, "kernel", INTSXP));
+    if (kernel != LOGZ_KERNEL_AUTO && kernel != LOGZ_KERNEL_DENSE && kernel != LOGZ_KERNEL_SPARSE)
+        error("internal error: bad kernel code");
     if (sweeps < 1) error("internal error: sweeps < 1");
 
-    ais_rbm_model m;
-    m.nv = nv; m.nh = nh; m.M = M;
-    m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
     /* [W a a0]: from ais_rbm_prepare_call() if given, else assembled here */
     SEXP wx_in = logz_get(model, "Wx");
     double *Wx;
@@ -371,11 +413,10 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         Wx = REAL(wx_in);
     } else {
         Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-        memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-        memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-        memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+        logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
     }
-    m.Wx = Wx;
+    ais_rbm_model m = {.nv = nv, .nh = nh, .M = M, .Wx = Wx, .a = REAL(a), .b = REAL(b),
+                       .a0 = REAL(a0)};
 
     SEXP mom_in = logz_get(control, "moments");
     int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
@@ -387,12 +428,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     if (isNull(V0)) {
-        /* v ~ the base model: independent Bernoulli(sigmoid(a0_i)) */
-        for (int c = 0; c < M; c++)
-            for (int i = 0; i < nv; i++) {
-                double p = 1.0 / (1.0 + exp(-REAL(a0)[i]));
-                REAL(V)[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
-            }
+        ais_draw_base(nv, M, REAL(a0), REAL(V), st);
     } else {
         memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
     }
@@ -420,12 +456,12 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
      * (control$crossover, set by R; bench/ais_rbm.R measures both kernels). */
     SEXP cross_in = logz_get(control, "crossover");
     double crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0] : 0.35;
-    int sparse_x = kernel == 2 || (kernel == 0 && dv < crossover);
-    int sparse_y = kernel == 2 || (kernel == 0 && dh < crossover);
+    int sparse_x = kernel == LOGZ_KERNEL_SPARSE || (kernel == LOGZ_KERNEL_AUTO && dv < crossover);
+    int sparse_y = kernel == LOGZ_KERNEL_SPARSE || (kernel == LOGZ_KERNEL_AUTO && dh < crossover);
     int ns = 0;
     long on_counts[2] = {0, 0};
     if (L > 0) {
-        logz_blocked BX = {0, 0, 0, NULL}, BY = {0, 0, 0, NULL};
+        logz_blocked BX = {.rows = 0, .cols = 0, .nblk = 0, .blk = NULL}, BY = BX;
         if (sparse_x || sparse_y) {
             /* blocked copies from ais_rbm_prepare_call() if given, else made here */
             SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
@@ -448,30 +484,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
                          REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
         if (old_blas > 0) blas_threads_restore(old_blas);
         logz_ais_trace(LW, L, M, log_z0, REAL(trace));
-        if (moments) {
-            /* importance-weighted mean and variance of D and mean of D2 at beta_k */
-            for (int k = 0; k < L; k++) {
-                const double *lw_k = LW + (size_t) M * k;
-                const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
-                double mx = R_NegInf, s1 = 0.0, m1 = 0.0, m2 = 0.0, vr = 0.0;
-                for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
-                for (int c = 0; c < M; c++) {
-                    double w = exp(lw_k[c] - mx);
-                    s1 += w;
-                    m1 += w * d[c];
-                    m2 += w * d2[c];
-                }
-                m1 /= s1;
-                m2 /= s1;
-                for (int c = 0; c < M; c++) {
-                    double w = exp(lw_k[c] - mx), e = d[c] - m1;
-                    vr += w * e * e;
-                }
-                REAL(mom)[k] = m1;
-                REAL(mom)[L + k] = vr / s1;
-                REAL(mom)[2 * (size_t) L + k] = m2;
-            }
-        }
+        if (moments) ais_weighted_moments(LW, DM, D2M, L, M, REAL(mom));
         if (ns > 0) {
             dv = (double) on_counts[0] / ((double) nv * M * ns);
             dh = (double) on_counts[1] / ((double) nh * M * ns);
@@ -502,9 +515,7 @@ SEXP ais_rbm_prepare_call(SEXP model)
     SEXP wx = allocMatrix(REALSXP, nv, nh + 2);
     SET_VECTOR_ELT(out, 2, wx);
     double *Wx = REAL(wx);
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
     SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
     SET_VECTOR_ELT(out, 0, bx);
     SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));

@@ -9,14 +9,6 @@
 #include <Rmath.h>
 #include "logz.h"
 
-double logz_log_add_exp(double a, double b)
-{
-    if (a == R_NegInf) return b;
-    if (b == R_NegInf) return a;
-    double m = a > b ? a : b;
-    return m + log1p(exp(-fabs(a - b)));
-}
-
 double logz_rgumbel1(double location)
 {
     if (location == R_NegInf) return R_NegInf;
