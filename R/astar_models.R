@@ -1,7 +1,8 @@
 # The built-in targets of astar_target() and astar_example(): the models of
 # Maddison, Tarlow & Minka (2014), Section 6, with their data checks.
 
-gauss_bound_types <- c("constant", "linear", "quadratic")
+# The region bounds of the "gaussian_mean" model (enum logz_gauss_bound in src/logz.h).
+GAUSS_BOUND <- c(constant = 0L, linear = 1L, quadratic = 2L)
 
 get_data <- function(data, field, default = NULL) {
   v <- data[[field]]
@@ -31,7 +32,7 @@ builtin_model <- function(model, data, proposal) {
   d <- proposal$dim
   if (!is.null(data) && !is.list(data))
     stop_no_call(sprintf("`data` must be a list for model \"%s\", not %s.", model, describe(data)))
-  out <- list(model = astar_models[[model]], par = numeric(0), X = NULL, y = NULL, data = data)
+  out <- list(model = ASTAR_MODEL[[model]], par = numeric(0), X = NULL, y = NULL, data = data)
   switch(model,
     peaky = {
       if (d != 1L) stop_no_call(sprintf("The \"peaky\" model is 1-D but `proposal` has dimension %d.", d))
@@ -54,7 +55,7 @@ builtin_model <- function(model, data, proposal) {
         out$par <- c(0, 0)
       } else {
         s <- check_number(data$prior_sd, "data$prior_sd", 0, lower_open = TRUE)
-        if (!all(proposal$family == prop_families[["uniform"]]))
+        if (!all(proposal$family == PROP_FAMILY[["uniform"]]))
           stop_no_call("With `data$prior_sd`, \"cauchy_regression\" needs a uniform proposal.")
         out$par <- c(s, sum(log(proposal$par[2, ] - proposal$par[1, ])))
       }
@@ -65,10 +66,10 @@ builtin_model <- function(model, data, proposal) {
       out$X <- check_data_matrix(get_data(data, "x"), "data$x", 1L)
       s <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
       b <- get_data(data, "bound", "constant")
-      if (!is.character(b) || length(b) != 1L || !(b %in% gauss_bound_types))
+      if (!is.character(b) || length(b) != 1L || !(b %in% names(GAUSS_BOUND)))
         stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",
-                             paste0('"', gauss_bound_types, '"', collapse = ", "), describe(b)))
-      out$par <- c(s, match(b, gauss_bound_types) - 1)
+                             paste0('"', names(GAUSS_BOUND), '"', collapse = ", "), describe(b)))
+      out$par <- c(s, GAUSS_BOUND[[b]])
     })
   out
 }

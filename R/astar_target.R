@@ -1,6 +1,8 @@
 # A* sampling (Maddison, Tarlow & Minka 2014): targets and their bounds.
 
-astar_models <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L,
+# The log-likelihood of a target: an R function or a built-in C model (enum
+# logz_astar_model in src/logz.h).
+ASTAR_MODEL <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L,
                   gaussian_mean = 5L)
 builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
                    "nonlinear_regression")
@@ -162,7 +164,7 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     program <- compile_expr(expr, params, d, data)
     if (is.null(name)) name <- paste(deparse(if (is.expression(expr)) expr[[1]] else expr,
                                              width.cutoff = 50L)[1], collapse = "")
-    tg <- structure(list(proposal = proposal, dim = d, model = astar_models[["expr"]],
+    tg <- structure(list(proposal = proposal, dim = d, model = ASTAR_MODEL[["expr"]],
                          par = numeric(0), X = NULL, y = NULL, program = program, expr = expr,
                          data = data, name = name), class = "logz_astar_target")
     return(tg)
@@ -175,7 +177,7 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     if (!is.function(bound))
       stop_no_call(sprintf("`bound` must be a function(lower, upper) for an R `log_lik`, not %s.",
                            describe(bound)))
-    tg$model <- astar_models[["r"]]
+    tg$model <- ASTAR_MODEL[["r"]]
     tg$log_lik <- log_lik
     tg$bound <- bound
     tg$env <- baseenv()
@@ -193,7 +195,7 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     stop_no_call(sprintf("`name` must be a single string, not %s.", describe(name)))
   tg$name <- name
   tg <- structure(tg, class = "logz_astar_target")
-  if (tg$model == astar_models[["r"]]) check_r_target(tg)
+  if (tg$model == ASTAR_MODEL[["r"]]) check_r_target(tg)
   tg
 }
 
@@ -220,7 +222,7 @@ check_r_target <- function(tg) {
 #' @export
 print.logz_astar_target <- function(x, ...) {
   check_dots_used(...)
-  kind <- names(astar_models)[match(x$model, astar_models)]
+  kind <- names(ASTAR_MODEL)[match(x$model, ASTAR_MODEL)]
   if (!is.null(x$builtin)) kind <- x$builtin
   cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
               switch(kind, r = "an R function with an R bound",
@@ -287,5 +289,5 @@ astar_bound <- function(target, lower, upper) {
 astar_log_density <- function(target, x) {
   target <- check_target(target)
   x <- as_points(x, target$dim, "x")
-  .Call(C_proposal_log_density, target$proposal, x) + .Call(C_astar_log_lik, target, x)
+  proposal_log_density(target$proposal, x) + astar_log_lik(target, x)
 }

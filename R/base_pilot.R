@@ -73,16 +73,15 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
 rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
   nv <- model$n_visible
   if (model$n_hidden == 0L) return(stats::plogis(model$a))
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = numeric(nv))
-  mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
-  state <- list(V = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
-  control <- list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0, kernel = 2L,
+  mlist <- ais_rbm_model(model, numeric(nv))
+  state <- ais_rbm_state(chains)
+  control <- list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0, kernel = "sparse",
                   moments = FALSE, crossover = ais_crossover())
   burn <- sweeps %/% 2L
   acc <- numeric(nv)
   kept <- 0L
   step <- function(betas) {
-    res <- .Call(C_ais_rbm, mlist, betas, state, control)
+    res <- ais_rbm_chunk(mlist, betas, state, control)
     state <<- list(V = res$V, log_w = numeric(chains), streams = res$streams,
                    density = res$density)
   }
@@ -104,13 +103,12 @@ rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
 ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
   burn <- sweeps %/% 2L
   order <- ising_sweep_order(model)
-  state <- list(X = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
-  ann <- .Call(C_ising_ais, ising_c_model(model, order = order, a0 = numeric(model$n)),
-               seq(0, 1, length.out = burn + 1L), state,
-               list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
+  ann <- ising_ais_chunk(ising_c_model(model, order = order, a0 = numeric(model$n)),
+                         seq(0, 1, length.out = burn + 1L), ising_ais_state(chains),
+                         list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
   state <- list(X = ann$X, streams = ann$streams)
   control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
                   threads = threads)
-  res <- .Call(C_ising_gibbs, ising_c_model(model, order = order), state, control)
+  res <- ising_gibbs_chunk(ising_c_model(model, order = order), state, control)
   rowMeans(res$samples == model$values[2])
 }

@@ -339,8 +339,24 @@ exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                                 "more than `max_states` = %s. Use ais() for this model, ",
                                 "or raise `max_states`."), layer, n, format(max_states)))
   if (progress && n >= chunk_min_units) return(rbm_exact_chunked(model, layer, threads))
-  .Call(C_rbm_exact_log_z, model$W, model$a, model$b, if (layer == "hidden") 0L else 1L,
-        threads)
+  rbm_exact_log_z(model$W, model$a, model$b, layer, threads)
+}
+
+# The layer of an RBM that rbm_exact_log_z() enumerates (enum logz_rbm_layer in
+# src/logz.h); the other is summed out in closed form.
+RBM_LAYER <- c(hidden = 0L, visible = 1L)
+
+# log Z of the RBM (W: nv x nh, a: nv, b: nh) by enumerating `layer` (a name of
+# RBM_LAYER; at most 40 units) on `threads` threads (src/rbm.c).
+rbm_exact_log_z <- function(W, a, b, layer, threads) {
+  if (!is.matrix(W)) internal_error("`W` must be a matrix.")
+  a <- internal_double(a, "a", nrow(W))
+  b <- internal_double(b, "b", ncol(W))
+  layer <- internal_code(layer, RBM_LAYER, "layer")
+  if ((if (layer == RBM_LAYER[["hidden"]]) ncol(W) else nrow(W)) > 40L)
+    internal_error("enumeration is for at most 40 units.")
+  .Call(C_rbm_exact_log_z, internal_double(W, "W"), a, b, layer,
+        internal_count(threads, "threads"))
 }
 
 # The filters plots (plot.rbm, autoplot.rbm): the side of the square image of
