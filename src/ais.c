@@ -384,6 +384,71 @@ int blas_threads_limit(int n) { (void) n; return -1; }
 void blas_threads_restore(int old) { (void) old; }
 #endif
 
+/* Settings of one chunk of AIS steps. */
+typedef struct {
+    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
+    logz_ais_kernel kernel;
+    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
+    double log_z0;
+    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
+} ais_rbm_opts;
+
+/* One chunk: steps betas[1..L] from betas[0] for the M chains V (nv x M) with
+ * log weights logw, both updated in place. density: on entry density[1] is the
+ * fraction of active hidden units the previous chunk reported; on exit the
+ * fractions of active visible and hidden units over this chunk's sweeps (or
+ * at entry when it made none). The kernel of each layer is chosen from these
+ * densities at entry, so the choice does not depend on the thread count.
+ * trace (L x 2) receives the ESS and running log Z after each step; mom (L x 3),
+ * when not NULL, the weighted moments of ais_weighted_moments(). Returns the
+ * number of Gibbs sweeps made per chain. */
+static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
+                         double *V, double *logw, logz_stream *st, double *density,
+                         double *trace, double *mom)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, L = o->L;
+    long on = 0;
+    for (size_t i = 0; i < (size_t) nv * M; i++) on += V[i] != 0.0;
+    double dv = (double) on / ((double) nv * M), dh = density[1];
+    int sparse_x = o->kernel == LOGZ_KERNEL_SPARSE ||
+                   (o->kernel == LOGZ_KERNEL_AUTO && dv < o->crossover);
+    int sparse_y = o->kernel == LOGZ_KERNEL_SPARSE ||
+                   (o->kernel == LOGZ_KERNEL_AUTO && dh < o->crossover);
+    int ns = 0;
+    long on_counts[2] = {0, 0};
+    if (L > 0) {
+        logz_blocked BX = {.rows = 0, .cols = 0, .nblk = 0, .blk = NULL}, BY = BX;
+        if (sparse_x || sparse_y) {
+            int have = o->blocked_x && o->blocked_y;
+            double *sx = have ? o->blocked_x
+                              : (double *) R_alloc(logz_blocked_size(nh + 2, nv), sizeof(double));
+            double *sy = have ? o->blocked_y
+                              : (double *) R_alloc(logz_blocked_size(nv, nh), sizeof(double));
+            logz_blocked_init(&BX, m->Wx, nh + 2, nv, 0, sx, !have);  /* X = [W a a0]' V */
+            logz_blocked_init(&BY, m->Wx, nv, nh, 1, sy, !have);      /* Y = W H */
+        }
+        double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
+        double *DM = NULL, *D2M = NULL;
+        if (mom) {
+            DM = (double *) R_alloc((size_t) L * M, sizeof(double));
+            D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
+        }
+        int old_blas = (o->nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
+        ns = ais_rbm_run(m, &BX, &BY, betas, L, o->final, o->sweeps, sparse_x, sparse_y, V,
+                         logw, st, o->nthreads, LW, DM, D2M, on_counts);
+        if (old_blas > 0) blas_threads_restore(old_blas);
+        logz_ais_trace(LW, L, M, o->log_z0, trace);
+        if (mom) ais_weighted_moments(LW, DM, D2M, L, M, mom);
+        if (ns > 0) {
+            dv = (double) on_counts[0] / ((double) nv * M * ns);
+            dh = (double) on_counts[1] / ((double) nh * M * ns);
+        }
+    }
+    density[0] = dv;
+    density[1] = dh;
+    return ns;
+}
+
 /* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
  * state: list(V or NULL, log_w, streams, density or NULL); control: list(threads,
  * sweeps, final, log_z0, kernel (a logz_ais_kernel), moments = FALSE, crossover). */
@@ -440,61 +505,26 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         mom = allocMatrix(REALSXP, L, 3);
         SET_VECTOR_ELT(out, 6, mom);
     }
-    /* kernel choice for this call from the density of the states at entry
-     * (visible: V; hidden: as reported by the previous call), so that it is the
-     * same whatever the thread count */
-    SEXP dens_in = logz_get(state, "density");
-    double dv = 0.0, dh = 0.5;
-    {
-        long on = 0;
-        for (R_xlen_t i = 0; i < (R_xlen_t) nv * M; i++) on += REAL(V)[i] != 0.0;
-        dv = (double) on / ((double) nv * M);
-    }
-    if (TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1]))
-        dh = REAL(dens_in)[1];
-    /* Below this fraction of active units the sparse kernel is the cheaper one
-     * (control$crossover, set by R; bench/ais_rbm.R measures both kernels). */
-    SEXP cross_in = logz_get(control, "crossover");
-    double crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0] : 0.35;
-    int sparse_x = kernel == LOGZ_KERNEL_SPARSE || (kernel == LOGZ_KERNEL_AUTO && dv < crossover);
-    int sparse_y = kernel == LOGZ_KERNEL_SPARSE || (kernel == LOGZ_KERNEL_AUTO && dh < crossover);
-    int ns = 0;
-    long on_counts[2] = {0, 0};
-    if (L > 0) {
-        logz_blocked BX = {.rows = 0, .cols = 0, .nblk = 0, .blk = NULL}, BY = BX;
-        if (sparse_x || sparse_y) {
-            /* blocked copies from ais_rbm_prepare_call() if given, else made here */
-            SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-            int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
-                       (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
-                       (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
-            double *sx = have ? REAL(bx) : (double *) R_alloc(logz_blocked_size(nh + 2, nv), sizeof(double));
-            double *sy = have ? REAL(by) : (double *) R_alloc(logz_blocked_size(nv, nh), sizeof(double));
-            logz_blocked_init(&BX, Wx, nh + 2, nv, 0, sx, !have);  /* X = [W a a0]' V */
-            logz_blocked_init(&BY, Wx, nv, nh, 1, sy, !have);      /* Y = W H */
-        }
-        double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
-        double *DM = NULL, *D2M = NULL;
-        if (moments) {
-            DM = (double *) R_alloc((size_t) L * M, sizeof(double));
-            D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
-        }
-        int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
-        ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
-                         REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
-        if (old_blas > 0) blas_threads_restore(old_blas);
-        logz_ais_trace(LW, L, M, log_z0, REAL(trace));
-        if (moments) ais_weighted_moments(LW, DM, D2M, L, M, REAL(mom));
-        if (ns > 0) {
-            dv = (double) on_counts[0] / ((double) nv * M * ns);
-            dh = (double) on_counts[1] / ((double) nh * M * ns);
-        }
-    }
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
     SEXP dens = allocVector(REALSXP, 2);
     SET_VECTOR_ELT(out, 5, dens);
-    REAL(dens)[0] = dv;
-    REAL(dens)[1] = dh;
+    SEXP dens_in = logz_get(state, "density");
+    REAL(dens)[1] = TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1])
+                    ? REAL(dens_in)[1] : 0.5;
+    SEXP cross_in = logz_get(control, "crossover");
+    SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
+    int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
+               (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
+               (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
+    ais_rbm_opts o = {
+        .L = L, .final = final, .sweeps = sweeps, .nthreads = nthreads,
+        .kernel = (logz_ais_kernel) kernel,
+        .crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0]
+                                                                          : 0.35,
+        .log_z0 = log_z0,
+        .blocked_x = have ? REAL(bx) : NULL, .blocked_y = have ? REAL(by) : NULL};
+    int ns = ais_rbm_chunk(&m, &o, REAL(betas), REAL(V), REAL(logw), st, REAL(dens),
+                           REAL(trace), moments ? REAL(mom) : NULL);
+    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
     logz_streams_to_double(M, st, REAL(so));

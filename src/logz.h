@@ -14,7 +14,11 @@
 #endif
 
 /* ---- integer codes read by R and C -------------------------------------- */
-/* R/codes.R mirrors every enum of this section with named R constants. */
+/* Each enum here is mirrored by a named R integer vector, next to the R
+ * wrapper of the routine that reads it: AIS_KERNEL (R/ais.R), RBM_LAYER
+ * (R/rbm.R), MARGINALS (R/ising_exact.R), PROP_FAMILY (R/proposal.R),
+ * INTERVAL_OP (R/interval.R), ASTAR_MODEL (R/astar_target.R), ASTAR_SEARCH and
+ * OS_REFINE (R/astar.R), GAUSS_BOUND (R/astar_models.R). */
 typedef enum {                 /* ais_rbm: how the products W'v and W h are formed */
     LOGZ_KERNEL_AUTO = 0,      /* per layer, sparse below control$crossover active units */
     LOGZ_KERNEL_DENSE = 1,     /* BLAS dgemm */
