@@ -149,15 +149,13 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   validate_rbm(model)
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # [W a a0] and blocked copies, once
-  state <- list(V = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
-  kernel_code <- match(kernel, c("auto", "dense", "sparse")) - 1L
+  mlist <- ais_rbm_model(model, a0)
+  state <- ais_rbm_state(n_chains)
   run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
-                    log_z0 = log_z0, kernel = kernel_code, moments = moments,
+                    log_z0 = log_z0, kernel = kernel, moments = moments,
                     crossover = ais_crossover())
-    res <- .Call(C_ais_rbm, mlist, b, state, control)
+    res <- ais_rbm_chunk(mlist, b, state, control)
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
                       density = res$density),
          trace = res$trace, sweeps = res$sweeps, moments = res$moments)
@@ -166,6 +164,68 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
   if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
   list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
        moments = mom, V = run$state$V)
+}
+
+# How the AIS engine forms the products W'v and W h (enum logz_ais_kernel in
+# src/logz.h): see the `kernel` argument of ais().
+AIS_KERNEL <- c(auto = 0L, dense = 1L, sparse = 2L)
+
+# The model list of the RBM AIS engine (src/ais.c) on the path from the base
+# with visible biases `a0` to `model`: list(W, a, b, a0), plus the [W a a0] and
+# blocked weight copies of ais_rbm_prepare(), made once per run.
+ais_rbm_model <- function(model, a0) {
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  c(mlist, ais_rbm_prepare(mlist))
+}
+
+# The state of M chains before the first chunk: states drawn from the base in
+# C, zero log weights, fresh streams.
+ais_rbm_state <- function(M) list(V = NULL, log_w = numeric(M), streams = rng_streams(M))
+
+# list(W, a, b, a0) of an RBM path, checked and as doubles.
+check_rbm_path <- function(model) {
+  if (!is.list(model) || !is.matrix(model$W))
+    internal_error("the RBM path must be list(W = matrix, a, b, a0).")
+  nv <- nrow(model$W)
+  nh <- ncol(model$W)
+  model$W <- internal_double(model$W, "W")
+  model$a <- internal_double(model$a, "a", nv)
+  model$b <- internal_double(model$b, "b", nh)
+  model$a0 <- internal_double(model$a0, "a0", nv)
+  model
+}
+
+# [W a a0] (nv x (nh + 2)) and the blocked copies used by the sparse products
+# of W'v and W h, for the RBM path list(W, a, b, a0): list(BX, BY, Wx).
+ais_rbm_prepare <- function(model) {
+  .Call(C_ais_rbm_prepare, check_rbm_path(model)[c("W", "a", "b", "a0")])
+}
+
+# One chunk of RBM AIS (src/ais.c): the steps betas[1] -> ... -> betas[L + 1]
+# for all chains. model: from ais_rbm_model() (or list(W, a, b, a0)); state:
+# list(V = NULL or nv x M chain states, log_w (M), streams (6 x M), density =
+# NULL or the c(visible, hidden) fractions of active units the previous chunk
+# returned); control: list(threads, sweeps (per step), final (no transition
+# after the last step), log_z0, kernel (a name of AIS_KERNEL), moments (also
+# return the weighted moments of d log f / d beta per step), crossover).
+# Returns list(V, log_w, streams, trace (L x 2: ESS and running log Z), sweeps
+# (per chain), density, moments (L x 3, or NULL)).
+ais_rbm_chunk <- function(model, betas, state, control) {
+  model[c("W", "a", "b", "a0")] <- check_rbm_path(model)[c("W", "a", "b", "a0")]
+  nv <- length(model$a)
+  M <- length(state$log_w)
+  state <- list(V = internal_chains(state$V, "V", nv, M),
+                log_w = internal_double(state$log_w, "log_w"),
+                streams = internal_streams(state$streams, M),
+                density = if (!is.null(state$density)) internal_double(state$density, "density", 2L))
+  control <- list(threads = internal_count(control$threads, "threads"),
+                  sweeps = internal_count(control$sweeps, "sweeps"),
+                  final = internal_flag(control$final, "final"),
+                  log_z0 = internal_number(control$log_z0, "log_z0"),
+                  kernel = internal_code(control$kernel, AIS_KERNEL, "kernel"),
+                  moments = internal_flag(control$moments, "moments"),
+                  crossover = internal_number(control$crossover, "crossover"))
+  .Call(C_ais_rbm, model, internal_double(betas, "betas"), state, control)
 }
 
 # Fraction of active units below which kernel = "auto" uses the sparse product

@@ -134,13 +134,13 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
     evaluated <<- evaluated + m
     pb$update(evaluated)
   })
-  streams <- list(pilot = .Call(C_rng_streams, pilot_chains),
-                  main = .Call(C_rng_streams, n_chains))   # before `model` can touch the RNG
+  streams <- list(pilot = rng_streams(pilot_chains),
+                  main = rng_streams(n_chains))   # before `model` can touch the RNG
   run <- function(M, adapt_now, log_scale, streams) {
     control <- list(n_chains = M, sweeps = sweeps_per_step, adapt = adapt_now,
                     target_accept = target_accept, gain = 1, log_scale = log_scale,
                     template = template, streams = streams)
-    .Call(C_ais_function, fn, base, betas, control)
+    ais_function_run(fn, base, betas, control)
   }
   evals <- 0
   log_scale <- rep(log_s0, K)
@@ -166,6 +166,32 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
   fit$target_accept <- target_accept
   class(fit) <- c("logz_ais_function", class(fit))
   fit
+}
+
+# AIS on an R log density (src/ais_function.c). fn: the callback of
+# ais_function_wrapper() (M x d matrix -> M validated log densities); base: a
+# logz_proposal (d dimensions); betas: K + 1 values from 0 to 1; control:
+# list(n_chains (M), sweeps (Metropolis sweeps per intermediate step), adapt
+# (update the log step scale after every sweep towards target_accept, by
+# gain per unit of acceptance), target_accept, gain, log_scale (K: the log
+# scale of each step, or the start when adapting), template (d: the proposal
+# sd per dimension at log scale 0), streams (6 x M)). Returns list(log_w,
+# trace (K x 2), log_scale (K), accept (K), evaluations, x (M x d final states)).
+ais_function_run <- function(fn, base, betas, control) {
+  if (!is.function(fn)) internal_error("`fn` must be a function.")
+  check_proposal(base, "base")
+  betas <- internal_double(betas, "betas")
+  K <- length(betas) - 1L
+  if (K < 1L) internal_error("`betas` must hold at least 2 values.")
+  M <- internal_count(control$n_chains, "n_chains")
+  control <- list(n_chains = M, sweeps = internal_count(control$sweeps, "sweeps", min = 0L),
+                  adapt = internal_flag(control$adapt, "adapt"),
+                  target_accept = internal_number(control$target_accept, "target_accept"),
+                  gain = internal_number(control$gain, "gain"),
+                  log_scale = internal_double(control$log_scale, "log_scale", K),
+                  template = internal_double(control$template, "template", base$dim),
+                  streams = internal_streams(control$streams, M))
+  .Call(C_ais_function, fn, base, betas, control)
 }
 
 # The callback handed to C: X (M x d) -> M validated log densities.
@@ -200,7 +226,7 @@ ais_function_wrapper <- function(model, vectorized, d, tick = function(m) NULL) 
 
 # Per-dimension scale of a proposal (sd where finite, else the scale parameter).
 base_scales <- function(base) {
-  fams <- names(prop_families)[base$family]
+  fams <- names(PROP_FAMILY)[base$family]
   vapply(seq_len(base$dim), function(j) {
     p <- base$par[, j]
     switch(fams[j], uniform = (p[2] - p[1]) / sqrt(12), normal = p[2],

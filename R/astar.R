@@ -163,11 +163,11 @@ astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
   }
   pb <- progress_bar(progress, n)
   on.exit(pb$close())
-  res <- .Call(C_astar_sample, target, n,
-               c(list(method = if (method == "astar") 0L else 1L, reuse = reuse_bounds,
-                      max_nodes = max_nodes, lower_bounds = as.double(lower_bounds_per_node),
-                      lower_bounds_random = lower_bounds_dist == "poisson"),
-                 progress_tick(progress, pb, n)))
+  res <- astar_search(target, n,
+                      c(list(method = method, reuse = reuse_bounds, max_nodes = max_nodes,
+                             lower_bounds = lower_bounds_per_node,
+                             lower_bounds_random = lower_bounds_dist == "poisson"),
+                        progress_tick(progress, pb, n)))
   new_astar_samples(res, target, log_z = mean(res$gumbel) - euler_gamma,
                     se = pi / sqrt(6 * n), gumbel = res$gumbel,
                     method = if (method == "astar") "A*" else "A* (drill down)",
@@ -189,7 +189,7 @@ rejection_sample.default <- function(target, n = 1L, progress = interactive(), .
   target <- check_target(target)
   n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   check_flag(progress, "progress")
-  run_baseline(target, n, refine = 0L, reuse = TRUE, max_nodes = 1, method = "rejection",
+  run_baseline(target, n, refine = "none", reuse = TRUE, max_nodes = 1, method = "rejection",
                subclass = "logz_rejection", call = call, progress = progress)
 }
 
@@ -204,9 +204,49 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
   refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
-  run_baseline(target, n, refine = if (refine == "sampled_point") 1L else 2L,
+  run_baseline(target, n, refine = refine,
                reuse = reuse_bounds, max_nodes = max_nodes, method = sprintf("OS* (%s)", refine),
                subclass = "logz_os_star", call = call, progress = progress)
+}
+
+# The searches of astar_sample() (enum logz_astar_search in src/logz.h).
+ASTAR_SEARCH <- c(astar = 0L, drill_down = 1L)
+
+# How the baselines refine their bound (enum logz_os_refine in src/logz.h):
+# rejection sampling keeps the global bound, OS* splits at the rejected point
+# or the piece of largest bound mass.
+OS_REFINE <- c(none = 0L, sampled_point = 1L, largest_mass = 2L)
+
+# n samples by A* sampling or drill down (src/astar.c). control: list(method
+# (a name of ASTAR_SEARCH), reuse (keep the refined partition between samples),
+# max_nodes (splits per sample), lower_bounds (mean lower bounds per node),
+# lower_bounds_random (Poisson numbers of them), and optionally tick,
+# tick_every). Returns list(samples (n x d), gumbel, likelihood, bound, nodes
+# (per sample), tree_size).
+astar_search <- function(target, n, control) {
+  target <- check_target(target)
+  control <- c(list(method = internal_code(control$method, ASTAR_SEARCH, "method"),
+                    reuse = internal_flag(control$reuse, "reuse"),
+                    max_nodes = internal_number(control$max_nodes, "max_nodes"),
+                    lower_bounds = internal_number(control$lower_bounds, "lower_bounds"),
+                    lower_bounds_random = internal_flag(control$lower_bounds_random,
+                                                        "lower_bounds_random")),
+               internal_tick(control))
+  .Call(C_astar_sample, target, internal_count(n, "n", min = 0L), control)
+}
+
+# n samples by rejection or OS* (src/astar_baseline.c). control: list(refine
+# (a name of OS_REFINE), reuse, max_nodes, and optionally tick, tick_every).
+# Returns list(samples (n x d), likelihood, bound, nodes (per sample),
+# log_w_sum, log_w2_sum (log sums of the importance weights and their
+# squares), trials, pieces).
+astar_baseline_run <- function(target, n, control) {
+  target <- check_target(target)
+  control <- c(list(refine = internal_code(control$refine, OS_REFINE, "refine"),
+                    reuse = internal_flag(control$reuse, "reuse"),
+                    max_nodes = internal_number(control$max_nodes, "max_nodes")),
+               internal_tick(control))
+  .Call(C_astar_baseline, target, internal_count(n, "n", min = 0L), control)
 }
 
 # Control entries for progress from a C loop over n samples: `tick` is called
@@ -223,9 +263,9 @@ run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, 
   t0 <- proc.time()[["elapsed"]]
   pb <- progress_bar(progress, n)
   on.exit(pb$close())
-  res <- .Call(C_astar_baseline, target, n, c(list(refine = refine, reuse = reuse,
-                                                   max_nodes = max_nodes),
-                                              progress_tick(progress, pb, n)))
+  res <- astar_baseline_run(target, n, c(list(refine = refine, reuse = reuse,
+                                              max_nodes = max_nodes),
+                                         progress_tick(progress, pb, n)))
   trials <- res$trials
   log_z <- res$log_w_sum - log(trials)
   rel_var <- exp(res$log_w2_sum - log(trials) - 2 * log_z) - 1

@@ -251,69 +251,6 @@ smooth_logit <- function(p, smooth) {
   stats::qlogis(pmin(pmax(p, 1e-12), 1 - 1e-12))
 }
 
-# The "auto" base of an RBM without base_rate: the model, visible, uniform
-# and (n_h <= 64) mode bases, each scored by its own short AIS pilot on
-# schedule_sm08(pilot_steps) (a third of `pilot_chains` chains each, the rest
-# for the candidates within 5 nats + 3 se of the best); the one with the
-# highest mean log weight is kept. The pilots draw from R's RNG before the
-# estimator seeds its own streams, so the choice is independent of the main
-# run, which stays unbiased for Z. A kept base whose pilot sd of log weights
-# exceeds 2 gets a flag (added to every result by with_base()) and a warning.
-rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
-  mb <- rbm_mode_bound(model)   # R/base_check.R (NULL when n_h > 64)
-  cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
-                visible = logz_base(model, "visible", smooth = smooth),
-                uniform = logz_base(model, "uniform"))
-  if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
-  betas <- as.double(schedule_sm08(pilot_steps))
-  # Successive halving: every candidate gets a third of the chains; those more
-  # than 5 nats + 3 se below the best mean log weight are dropped (they were
-  # 2 to 40 nats below on the MNIST RBMs of bench/base_default.R), the rest
-  # get the remaining chains. log Z0 + log w of every chain, per candidate:
-  pilot <- function(b, chains) {
-    r <- ais_rbm_engine(model, betas, chains, 1L, b$bias, threads)
-    r$log_z0 + r$log_w
-  }
-  first <- max(2L, pilot_chains %/% 3L)
-  lw <- lapply(cands, pilot, first)
-  mu <- vapply(lw, mean, 0)
-  se <- vapply(lw, function(l) stats::sd(l) / sqrt(length(l)), 0)
-  top <- which.max(mu)
-  keep <- mu >= mu[top] - 5 - 3 * sqrt(se[top]^2 + se^2)
-  if (pilot_chains > first)
-    for (k in which(keep)) lw[[k]] <- c(lw[[k]], pilot(cands[[k]], pilot_chains - first))
-  score <- vapply(lw, function(l) {
-    w <- exp(l - max(l))
-    c(elbo = mean(l), log_z = max(l) + log(mean(w)), ess = sum(w)^2 / sum(w^2),
-      sd = stats::sd(l), chains = length(l))
-  }, numeric(5))
-  best <- which.max(ifelse(keep, score["elbo", ], -Inf))
-  b <- cands[[best]]
-  b$mode_bound <- mb
-  other <- names(cands)[-best]
-  sd_best <- score["sd", best]
-  b$pilot <- data.frame(type = names(cands), mean_log_w = score["elbo", ],
-                        log_z = score["log_z", ], ess = score["ess", ], sd_log_w = score["sd", ],
-                        chains = score["chains", ], steps = pilot_steps, row.names = NULL)
-  b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps; ",
-                          "mean log weight %.2f vs %s), pilot sd of log weights %.2f"),
-                   b$how, paste(other, collapse = ", "), pilot_chains, pilot_steps,
-                   score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
-                                              collapse = ", "), sd_best)
-  if (sd_best > 2) {
-    b$flags <- sprintf(paste0("base pilot sd of log weights = %.2f > 2 (log-normal ESS/M ",
-                              "exp(-sd^2) < 0.02): the %s base may miss modes of the model and ",
-                              "the estimate be far too low; give the training data's base rates ",
-                              "(base = rbm_base_rate(data))"), sd_best, b$type)
-    warning(sprintf(paste0("logz_base(): the pilot AIS from the default (%s) base has sd of log ",
-                           "weights %.2f > 2 (ESS %.1f of %d chains): the base misses the model's ",
-                           "mass and the estimate may be far too low. Give the training data's ",
-                           "base rates: base = rbm_base_rate(data)."),
-                    b$type, sd_best, score["ess", best], pilot_chains), call. = FALSE)
-  }
-  b
-}
-
 new_logz_base <- function(model, bias, type, how) {
   bias <- as.double(bias)
   if (is_rbm(model)) {
@@ -347,7 +284,7 @@ print.logz_base <- function(x, ...) {
 # RNG, so callers take their `seed` before calling this.
 resolve_base <- function(model, base, threads = 1L) {
   b <- resolve_base_type(model, base, threads)
-  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # R/base_check.R
+  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # R/base_mode.R
   b
 }
 
@@ -397,82 +334,7 @@ with_base <- function(x, b, seed = NULL) {
   x
 }
 
-# The pilots of the auto RBM base are AIS runs in their own right: each
-# pilot's log Z hat is a stochastic lower bound (E log Z_hat <= log Z). An
-# estimate more than 1 nat + 3 se below the highest of them has missed mass
-# that a pilot found (as on the two-mode RBMs of test-base.R, where a pilot
-# from the uniform base finds the sharp mode that the chosen base misses):
-# flag it and warn. This only adds a flag; the estimate is unchanged.
-check_against_pilot <- function(x, b) {
-  if (is.null(b$pilot) || !is.numeric(x$log_z) || length(x$log_z) != 1L ||
-      !is.finite(x$log_z)) return(x)
-  top <- which.max(b$pilot$log_z)
-  se <- if (is.numeric(x$se) && length(x$se) == 1L && is.finite(x$se)) x$se else 0
-  gap <- b$pilot$log_z[top] - x$log_z
-  if (gap <= 1 + 3 * se) return(x)
-  try <- if (identical(b$pilot$type[top], b$type)) "a longer schedule, more chains"
-         else sprintf("base = \"%s\"", b$pilot$type[top])
-  warning(sprintf(paste0("the estimate %.2f is %.2f nats below the pilot AIS from the %s base ",
-                         "(%.2f; > 1 nat + 3 se): the run missed mass the pilot found. Try ",
-                         "%s or the training data's base rates."),
-                  x$log_z, gap, b$pilot$type[top], b$pilot$log_z[top], try), call. = FALSE)
-  add_flags(x, sprintf(paste0("estimate %.2f nats below the base pilot's log Z (> 1 nat + 3 se): ",
-                              "the run missed mass that the pilot from the %s base found"),
-                       gap, b$pilot$type[top]))
-}
-
 base_line <- function(x) {
   if (is.null(x$base)) return("")
   sprintf("  base: %s (%s)\n", x$base$type, x$base$how)
-}
-
-# Visible marginals of an RBM at beta = 1 from `chains` block-Gibbs chains of
-# `sweeps` sweeps: the first half anneals from the uniform distribution to
-# beta = 1 (the AIS engine, weights unused; it spreads the chains over the
-# modes better than Gibbs from noise at beta = 1), the second half runs at
-# beta = 1 and is Rao-Blackwellized: the mean of sigmoid(a + W h) over hidden
-# states drawn from p(h | v).
-rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
-  nv <- model$n_visible
-  if (model$n_hidden == 0L) return(stats::plogis(model$a))
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = numeric(nv))
-  mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
-  state <- list(V = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
-  control <- list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0, kernel = 2L,
-                  moments = FALSE, crossover = ais_crossover())
-  burn <- sweeps %/% 2L
-  acc <- numeric(nv)
-  kept <- 0L
-  step <- function(betas) {
-    res <- .Call(C_ais_rbm, mlist, betas, state, control)
-    state <<- list(V = res$V, log_w = numeric(chains), streams = res$streams,
-                   density = res$density)
-  }
-  step(seq(0, 1, length.out = burn + 1L))   # anneal from uniform
-  for (s in seq_len(sweeps - burn)) {
-    step(c(1, 1))
-    pre <- crossprod(model$W, state$V) + model$b                  # n_h x chains
-    H <- matrix(as.double(stats::runif(length(pre)) < stats::plogis(pre)), nrow(pre))
-    acc <- acc + rowSums(stats::plogis(model$W %*% H + model$a))
-    kept <- kept + chains
-  }
-  acc / kept
-}
-
-# Marginals P(x_i = hi) of an Ising model at beta = 1 from `chains` Gibbs
-# chains of `sweeps` sweeps: the first half anneals from the uniform
-# distribution to beta = 1 (the AIS engine, weights unused), the states of the
-# second half are averaged.
-ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
-  burn <- sweeps %/% 2L
-  order <- ising_sweep_order(model)
-  state <- list(X = NULL, log_w = numeric(chains), streams = .Call(C_rng_streams, chains))
-  ann <- .Call(C_ising_ais, ising_c_model(model, order = order, a0 = numeric(model$n)),
-               seq(0, 1, length.out = burn + 1L), state,
-               list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
-  state <- list(X = ann$X, streams = ann$streams)
-  control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
-                  threads = threads)
-  res <- .Call(C_ising_gibbs, ising_c_model(model, order = order), state, control)
-  rowMeans(res$samples == model$values[2])
 }

@@ -32,11 +32,13 @@ rbm_exact_chunked <- function(model, layer, threads, k = chunk_units(if (layer =
   for (p in seq_len(nrow(S))) {
     s <- S[p, ]
     lz[p] <- if (layer == "hidden") {
-      sum(b[fix] * s) + .Call(C_rbm_exact_log_z, W[, -fix, drop = FALSE],
-                              a + drop(W[, fix, drop = FALSE] %*% s), b[-fix], 0L, threads)
+      sum(b[fix] * s) + rbm_exact_log_z(W[, -fix, drop = FALSE],
+                                        a + drop(W[, fix, drop = FALSE] %*% s), b[-fix], "hidden",
+                                        threads)
     } else {
-      sum(a[fix] * s) + .Call(C_rbm_exact_log_z, W[-fix, , drop = FALSE], a[-fix],
-                              b + drop(crossprod(W[fix, , drop = FALSE], s)), 1L, threads)
+      sum(a[fix] * s) + rbm_exact_log_z(W[-fix, , drop = FALSE], a[-fix],
+                                        b + drop(crossprod(W[fix, , drop = FALSE], s)), "visible",
+                                        threads)
     }
     pb$update(p)
   }
@@ -45,12 +47,12 @@ rbm_exact_chunked <- function(model, layer, threads, k = chunk_units(if (layer =
 
 # Ising model: the first k variables fixed per chunk; their edges to the rest
 # become fields, edges among them and their fields a constant. With
-# `marginals` 1 (nodes) or 2 (nodes and edges), also the marginals (as the C
+# `marginals` "node" or "pair" (see MARGINALS), also the marginals (as the C
 # engine returns them: `node` P(x_i = hi), `pair` P(x_i = x_j = hi)), each the
 # mixture over the prefixes s with weights Z(s) / Z of the prefix's own
 # indicators and the conditioned model's marginals.
 ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progress = TRUE,
-                                marginals = 0L) {
+                                marginals = "none") {
   e <- model$edges
   v <- model$values
   f <- as.double(model$field)
@@ -71,17 +73,17 @@ ising_exact_chunked <- function(model, threads, k = chunk_units(model$n), progre
     x <- v[1] + S[p, ] * (v[2] - v[1])
     const <- sum(e$weight[inner] * x[e$from[inner]] * x[e$to[inner]]) + sum(f[seq_len(k)] * x)
     cm$field <- f[-seq_len(k)] + rowsum_to(free_end, e$weight[cross] * x[fixed_end], model$n - k)
-    res <- .Call(C_ising_enumerate, cm, as.integer(marginals), threads)
+    res <- ising_enumerate(cm, marginals, threads)
     lz[p] <- const + res$log_z
-    if (marginals > 0L) node[p, ] <- res$node
-    if (marginals > 1L) pair[p, ] <- res$pair
+    if (marginals != "none") node[p, ] <- res$node
+    if (marginals == "pair") pair[p, ] <- res$pair
     pb$update(p)
   }
   log_z <- log_sum_exp(lz)
-  if (marginals == 0L) return(log_z)
+  if (marginals == "none") return(log_z)
   w <- exp(lz - log_z)
   out <- list(log_z = log_z, node = c(colSums(w * S), colSums(w * node)))
-  if (marginals > 1L) {
+  if (marginals == "pair") {
     pr <- numeric(nrow(e))
     pr[inner] <- colSums(w * S[, e$from[inner], drop = FALSE] * S[, e$to[inner], drop = FALSE])
     pr[cross] <- colSums(w * S[, fixed_end, drop = FALSE] * node[, free_end, drop = FALSE])

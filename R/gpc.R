@@ -214,7 +214,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactiv
   every <- max(1L, n %/% 20L)   # about 20 progress updates a sweep
   for (sweep in seq_len(max_sweeps)) {
     for (i in seq_len(n)) {
-      .Call(C_check_interrupt)   # each site update is O(n^2): check every one
+      check_interrupt()   # each site update is O(n^2): check every one
       if (i %% every == 0L || i == n) pb$update((sweep - 1) * n + i)
       tau_c <- 1 / Sigma[i, i] - ttau[i]
       nu_c <- mu[i] / Sigma[i, i] - tnu[i]
@@ -329,11 +329,11 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
   e <- eigen(model$K, symmetric = TRUE)
   A <- e$vectors %*% (sqrt(pmax(e$values, 0)) * t(e$vectors))
   cm <- list(A = A, y = as.double(model$y))
-  state <- list(F = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
+  state <- list(F = NULL, log_w = numeric(n_chains), streams = rng_streams(n_chains))
   evals <- 0
   run <- ais_run_chunks(as.double(schedule), state, progress, function(b, state, final) {
     control <- list(threads = threads, sweeps = sweeps_per_step, final = final, log_z0 = 0)
-    res <- .Call(C_gpc_ais, cm, b, state, control)
+    res <- gpc_ais_chunk(cm, b, state, control)
     evals <<- evals + res$evals
     list(state = list(F = res$F, log_w = res$log_w, streams = res$streams),
          trace = res$trace, sweeps = res$sweeps)
@@ -344,3 +344,28 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
   out$counts <- c(out$counts, likelihood_evals = evals)
   out
 }
+
+# One chunk of AIS with elliptical slice sampling for GP classification
+# (src/gpc.c): the steps betas[1] -> ... -> betas[L + 1] for all chains. cm:
+# list(A (n x n, A A' = K), y (n labels -1/+1)); state: list(F = NULL (drawn
+# from the prior) or n x M latent values, log_w (M), streams (6 x M));
+# control: list(threads, sweeps (per step), final, log_z0). Returns list(F,
+# log_w, streams, trace (L x 2), sweeps (per chain), evals (likelihood
+# evaluations)).
+gpc_ais_chunk <- function(cm, betas, state, control) {
+  y <- internal_double(cm$y, "y")
+  n <- length(y)
+  cm <- list(A = internal_double(cm$A, "A", as.double(n) * n), y = y)
+  M <- length(state$log_w)
+  state <- list(F = internal_chains(state$F, "F", n, M),
+                log_w = internal_double(state$log_w, "log_w"),
+                streams = internal_streams(state$streams, M))
+  control <- list(threads = internal_count(control$threads, "threads"),
+                  sweeps = internal_count(control$sweeps, "sweeps"),
+                  final = internal_flag(control$final, "final"),
+                  log_z0 = internal_number(control$log_z0, "log_z0"))
+  .Call(C_gpc_ais, cm, internal_double(betas, "betas"), state, control)
+}
+
+# Honour interrupts and time limits from a long loop written in R (src/util.c).
+check_interrupt <- function() invisible(.Call(C_check_interrupt))

@@ -74,9 +74,21 @@ rgumbel <- function(n, location = 0, scale = 1) {
   n <- check_count(n, "n", min = 0L, bytes_each = 8)
   location <- check_gumbel_arg(location, "location", FALSE)
   scale <- check_scale(scale, TRUE)
-  if (all(scale == 1)) return(.Call(C_gumbel_rand, n, location, NULL))
+  if (all(scale == 1)) return(gumbel_rand(n, location))
   # m + s Z with Z ~ Gumbel(0): the same uniforms as the scale-1 draws
-  rep_len(location, n) + rep_len(scale, n) * .Call(C_gumbel_rand, n, 0, NULL)
+  rep_len(location, n) + rep_len(scale, n) * gumbel_rand(n, 0)
+}
+
+# n draws of Gumbel(location), or of Gumbel(location) truncated to at most
+# `bound` (src/gumbel.c); location and bound (non-empty) are recycled.
+gumbel_rand <- function(n, location, bound = NULL) {
+  location <- internal_double(location, "location")
+  if (!length(location)) internal_error("`location` is empty.")
+  if (!is.null(bound)) {
+    bound <- internal_double(bound, "bound")
+    if (!length(bound)) internal_error("`bound` is empty.")
+  }
+  .Call(C_gumbel_rand, internal_count(n, "n", min = 0L), location, bound)
 }
 
 check_scale <- function(scale, draws) {
@@ -98,11 +110,11 @@ rtruncgumbel <- function(n, location = 0, bound, scale = 1) {
   if (missing(bound)) stop_no_call("`bound` is missing: give the truncation point.")
   bound <- check_gumbel_arg(bound, "bound", TRUE)
   scale <- check_scale(scale, TRUE)
-  if (all(scale == 1)) return(.Call(C_gumbel_rand, n, location, bound))
+  if (all(scale == 1)) return(gumbel_rand(n, location, bound))
   # m + s Z with Z ~ Gumbel(0) truncated at (b - m) / s: the same uniforms as at scale 1
   m <- rep_len(location, n)
   s <- rep_len(scale, n)
-  m + s * .Call(C_gumbel_rand, n, 0, (rep_len(bound, n) - m) / s)
+  m + s * gumbel_rand(n, 0, (rep_len(bound, n) - m) / s)
 }
 
 #' @rdname gumbel

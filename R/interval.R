@@ -2,7 +2,8 @@
 # program that src/interval.c evaluates at points and, by interval
 # arithmetic, over boxes (the automatic bound M(B)).
 
-interval_ops <- c(const = 1L, var = 2L, col = 3L, "+" = 4L, "-" = 5L, "*" = 6L, "/" = 7L,
+# The opcodes of a compiled program (enum logz_op in src/logz.h).
+INTERVAL_OP <- c(const = 1L, var = 2L, col = 3L, "+" = 4L, "-" = 5L, "*" = 6L, "/" = 7L,
                   neg = 8L, powi = 9L, powr = 10L, pow = 11L, exp = 12L, log = 13L, sqrt = 14L,
                   abs = 15L, sin = 16L, cos = 17L, tanh = 18L, sum = 19L)
 
@@ -30,7 +31,7 @@ compile_expr <- function(expr, params, d, data) {
   arg <- integer(0)
   k <- numeric(0)
   emit <- function(o, a = 0L) {
-    op <<- c(op, interval_ops[[o]])
+    op <<- c(op, INTERVAL_OP[[o]])
     arg <<- c(arg, as.integer(a))
     length(op)
   }
@@ -123,6 +124,12 @@ compile_expr <- function(expr, params, d, data) {
 
 # Interval enclosures of a compiled program over boxes (rows): k x 2 (lo, hi).
 interval_eval <- function(program, lower, upper) {
-  .Call(C_interval_eval, program, as_points(lower, program$dim, "lower"),
-        as_points(upper, program$dim, "upper"))
+  if (!is.list(program) || !is.integer(program$op) || !is.integer(program$arg) ||
+      length(program$op) != length(program$arg) || !is.double(program$const) ||
+      !is.matrix(program$data))
+    internal_error("`program` must come from compile_expr().")
+  lower <- as_points(lower, program$dim, "lower")
+  upper <- as_points(upper, program$dim, "upper")
+  if (nrow(lower) != nrow(upper)) internal_error("`lower` and `upper` have different rows.")
+  .Call(C_interval_eval, program, lower, upper)
 }

@@ -74,11 +74,11 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
   betas <- as.double(schedule)
   K <- length(betas) - 1L
   cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
-  state <- list(X = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
+  state <- ising_ais_state(n_chains)
   run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
                     log_z0 = log_z0)
-    res <- .Call(C_ising_ais, cm, b, state, control)
+    res <- ising_ais_chunk(cm, b, state, control)
     list(state = list(X = res$X, log_w = res$log_w, streams = res$streams),
          trace = res$trace, sweeps = res$sweeps)
   }, step_cost = as.double(n_chains) * sweeps_per_step * (8 * model$n + 2 * nrow(model$edges)))
@@ -93,4 +93,27 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
 ising_base_field <- function(model, base) {
   check_ising(model)
   resolve_base(model, base)$bias
+}
+
+# The state of M chains before the first chunk: states drawn from the base in
+# C, zero log weights, fresh streams.
+ising_ais_state <- function(M) list(X = NULL, log_w = numeric(M), streams = rng_streams(M))
+
+# One chunk of Ising AIS (src/ising.c): the steps betas[1] -> ... ->
+# betas[L + 1] for all chains. cm: ising_c_model() with order and a0 (the base
+# field); state: list(X = NULL or n x M chain states, log_w (M), streams (6 x
+# M)); control: list(threads, sweeps (per step), final (no transition after the
+# last step), log_z0). Returns list(X, log_w, streams, trace (L x 2: ESS and
+# running log Z), sweeps (per chain)).
+ising_ais_chunk <- function(cm, betas, state, control) {
+  cm <- internal_ising_model(cm, order = TRUE, a0 = TRUE)
+  M <- length(state$log_w)
+  state <- list(X = internal_chains(state$X, "X", cm$n, M),
+                log_w = internal_double(state$log_w, "log_w"),
+                streams = internal_streams(state$streams, M))
+  control <- list(threads = internal_count(control$threads, "threads"),
+                  sweeps = internal_count(control$sweeps, "sweeps"),
+                  final = internal_flag(control$final, "final"),
+                  log_z0 = internal_number(control$log_z0, "log_z0"))
+  .Call(C_ising_ais, cm, internal_double(betas, "betas"), state, control)
 }

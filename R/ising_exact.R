@@ -70,7 +70,7 @@ exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_t
   check_dots_used(...)
   method <- match_arg(method, "method")
   check_flag(progress, "progress")
-  ising_exact(model, method, 0L, max_states, max_treewidth, threads, progress)$log_z
+  ising_exact(model, method, "none", max_states, max_treewidth, threads, progress)$log_z
 }
 
 #' @rdname exact_log_z.ising
@@ -92,8 +92,8 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
   method <- match_arg(method, "method")
   check_flag(pairwise, "pairwise")
   check_flag(progress, "progress")
-  res <- ising_exact(model, method, if (pairwise) 2L else 1L, max_states, max_treewidth, threads,
-                     progress)
+  res <- ising_exact(model, method, if (pairwise) "pair" else "node", max_states, max_treewidth,
+                     threads, progress)
   pw <- NULL
   if (pairwise) {
     v <- model$values
@@ -111,8 +111,8 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
   list(node = node, pairwise = pw, log_z = res$log_z, method = res$method)
 }
 
-# The exact engine behind exact_log_z() and exact_marginals(): marginals 0
-# (log Z only), 1 (nodes) or 2 (nodes and edges).
+# The exact engine behind exact_log_z() and exact_marginals(): `marginals` a
+# name of MARGINALS.
 ising_exact <- function(model, method, marginals, max_states, max_treewidth, threads,
                         progress = FALSE) {
   check_ising(model)
@@ -163,21 +163,43 @@ ising_exact <- function(model, method, marginals, max_states, max_treewidth, thr
     if (n > 40L || 2^n > max_states) too_many()
     if (progress && n >= chunk_min_units) {   # in chunks, reporting after each
       res <- ising_exact_chunked(model, threads, marginals = marginals)
-      return(c(if (marginals == 0L) list(log_z = res) else res, method = "enumerate"))
+      return(c(if (marginals == "none") list(log_z = res) else res, method = "enumerate"))
     }
-    res <- .Call(C_ising_enumerate, ising_c_model(model), marginals, threads)
+    res <- ising_enumerate(ising_c_model(model), marginals, threads)
   } else {
     if (n > jt_max_n)
       stop_no_call(sprintf("`model` has n = %d variables, more than the junction tree's limit of %d.",
                            n, jt_max_n))
     if (is.null(jt)) jt <- jt_order(model)
     if (!jt$complete || jt$width > max_treewidth) too_wide(jt)
-    bytes <- 8 * sum(2^jt$sizes) * (if (marginals > 0L) 1.5 else 0.5)
+    bytes <- 8 * sum(2^jt$sizes) * (if (marginals != "none") 1.5 else 0.5)
     if (bytes > 4 * 2^30)
       stop_no_call(sprintf(paste0("`model` needs %.1f GB of junction-tree tables (elimination width %d); ",
                                   "lower `max_treewidth` or use ais()."), bytes / 2^30, jt$width))
-    res <- .Call(C_jt_calibrate, ising_c_model(model, order = jt$order), marginals)
+    res <- jt_calibrate(ising_c_model(model, order = jt$order), marginals)
   }
   res$method <- method
   res
+}
+
+# What the exact engines return besides log Z (enum logz_marginals in
+# src/logz.h): nothing, P(x_i = hi) (`node`), or also P(x_i = x_j = hi) for
+# every edge (`pair`).
+MARGINALS <- c(none = 0L, node = 1L, pair = 2L)
+
+# log Z of the Ising model list `cm` (see internal_ising_model()) by enumerating
+# its 2^n states (src/ising.c), n <= 40, on `threads` threads; `marginals` a
+# name of MARGINALS. Returns list(log_z, node (n) or NULL, pair (edges) or NULL).
+ising_enumerate <- function(cm, marginals, threads) {
+  cm <- internal_ising_model(cm)
+  if (cm$n > 40L) internal_error("enumeration is for n <= 40 variables.")
+  .Call(C_ising_enumerate, cm, internal_code(marginals, MARGINALS, "marginals"),
+        internal_count(threads, "threads"))
+}
+
+# The same by the junction tree along the elimination order cm$order
+# (src/junction_tree.c).
+jt_calibrate <- function(cm, marginals) {
+  .Call(C_jt_calibrate, internal_ising_model(cm, order = TRUE),
+        internal_code(marginals, MARGINALS, "marginals"))
 }

@@ -93,7 +93,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   if (as.double(n_per) * chains * p > .Machine$integer.max)
     stop_no_call("`n` x number of variables is too large for one matrix.")
   seed <- rng_state()
-  state <- list(X = X, streams = .Call(C_rng_streams, chains))
+  state <- list(X = X, streams = rng_streams(chains))
   cm <- ising_c_model(model, order = ising_sweep_order(model))
   # with progress: the n_per states of each chain in pieces, each continuing
   # from the chains' states and streams (the same draws as one call)
@@ -105,7 +105,7 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   for (e in ends) {
     control <- list(n_per = as.integer(e - done), sweeps = sweeps,
                     burn_in = if (done == 0L) burn_in else 0L, threads = threads)
-    res <- .Call(C_ising_gibbs, cm, state, control)
+    res <- ising_gibbs_chunk(cm, state, control)
     samples[, done + seq_len(e - done), ] <- res$samples
     state <- list(X = res$X, streams = res$streams)
     done <- e
@@ -116,4 +116,21 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
             burn_in = burn_in, spins = model$spins, seed = seed,
             class = c("logz_gibbs", "matrix", "array"))
+}
+
+# Gibbs sampling of M chains at beta = 1 (src/ising.c). cm: ising_c_model()
+# with order (the sweep order); state: list(X = NULL (drawn from independent
+# units with the model's fields) or n x M chain states, streams (6 x M));
+# control: list(n_per (states kept per chain), sweeps (between kept states),
+# burn_in (sweeps before the first), threads). Returns list(samples (n x
+# (n_per M) integer spins, chain-major), X, streams).
+ising_gibbs_chunk <- function(cm, state, control) {
+  cm <- internal_ising_model(cm, order = TRUE)
+  streams <- internal_streams(state$streams)
+  state <- list(X = internal_chains(state$X, "X", cm$n, length(streams) / 6), streams = streams)
+  control <- list(n_per = internal_count(control$n_per, "n_per", min = 0L),
+                  sweeps = internal_count(control$sweeps, "sweeps"),
+                  burn_in = internal_count(control$burn_in, "burn_in", min = 0L),
+                  threads = internal_count(control$threads, "threads"))
+  .Call(C_ising_gibbs, cm, state, control)
 }

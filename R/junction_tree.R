@@ -33,7 +33,7 @@ jt_order <- function(model, cap = jt_cap) {
   for (nm in names(cands)) {
     # min-fill (the slowest, last) may stop as soon as it cannot beat the best so far
     cap_nm <- if (is.null(cands[[nm]]) && !is.null(best) && best$complete) best$width else cap
-    r <- .Call(C_jt_order, n, from, to, cands[[nm]], cap_nm)
+    r <- jt_elimination(n, from, to, cands[[nm]], cap_nm)
     r$name <- nm
     r$complete <- r$width <= cap_nm
     r$cost <- if (r$complete) sum(2^r$sizes) else Inf
@@ -68,4 +68,17 @@ bfs_order <- function(n, from, to) {
     out <- c(out, o)
   }
   out - 1L
+}
+
+# The elimination of the graph with n nodes and 0-based edge ends from, to
+# (src/junction_tree.c): along the 0-based order `given`, or by min-fill when
+# `given` is NULL, stopping once a clique exceeds cap + 1 nodes. Returns
+# list(order, sizes (the clique sizes in elimination order), width), with a
+# width above `cap` when the elimination stopped.
+jt_elimination <- function(n, from, to, given, cap) {
+  n <- internal_count(n, "n")
+  from <- internal_integer(from, "from")
+  to <- internal_integer(to, "to", length(from))
+  if (!is.null(given)) given <- internal_integer(given, "given", n)
+  .Call(C_jt_order, n, from, to, given, internal_count(cap, "cap", min = 0L))
 }

@@ -387,7 +387,7 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   if (is.null(control$threads)) control$threads <- 1L
   control$dive <- as.integer(if (is.null(control$dive)) TRUE else control$dive)
   control$threads <- as.integer(control$threads)
-  streams <- .Call(C_rng_streams, n)
+  streams <- rng_streams(n)
   # Without a progress bar, one call for all samples, so threads take the next
   # sample as soon as they finish one (chunks of `threads` samples made every
   # thread wait for the slowest search of its chunk: 1.2x instead of ~2x).

@@ -173,7 +173,7 @@ mip_tree_proposal <- function(p) {
 mip_tree_logq <- function(tree, fix, draw = TRUE) {
   storage.mode(fix) <- "integer"
   .Call(C_mip_tree, tree[c("order", "parent", "th", "psi", "logz")], fix,
-        if (draw) .Call(C_rng_streams, ncol(fix)))
+        if (draw) rng_streams(ncol(fix)))
 }
 
 # The problem searched with the tree proposal: o(s) = v(s) - log q(s) = c0 +

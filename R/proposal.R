@@ -49,7 +49,8 @@
 #' @name proposal
 NULL
 
-prop_families <- c(uniform = 1L, normal = 2L, exponential = 3L, cauchy = 4L, student = 5L)
+# The distribution family of each dimension (enum logz_prop_family in src/logz.h).
+PROP_FAMILY <- c(uniform = 1L, normal = 2L, exponential = 3L, cauchy = 4L, student = 5L)
 
 new_proposal <- function(family, args) {
   lens <- vapply(args, length, integer(1))
@@ -67,7 +68,7 @@ new_proposal <- function(family, args) {
                          names(args)[bad][1], lens[bad][1], d))
   par <- matrix(0, 3L, d)
   for (k in seq_along(args)) par[k, ] <- rep_len(as.double(args[[k]]), d)
-  structure(list(family = rep(prop_families[[family]], d), par = par, dim = d),
+  structure(list(family = rep(PROP_FAMILY[[family]], d), par = par, dim = d),
             class = "logz_proposal")
 }
 
@@ -136,7 +137,7 @@ c.logz_proposal <- function(..., recursive = FALSE) {
 print.logz_proposal <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("<logz_proposal> %d-dimensional product of univariate distributions\n", x$dim))
-  fams <- names(prop_families)[x$family]
+  fams <- names(PROP_FAMILY)[x$family]
   desc <- vapply(seq_len(x$dim), function(j) {
     p <- x$par[, j]
     switch(fams[j],
@@ -164,10 +165,10 @@ proposal_support <- function(proposal) {
   d <- proposal$dim
   lo <- rep(-Inf, d)
   hi <- rep(Inf, d)
-  u <- proposal$family == prop_families[["uniform"]]
+  u <- proposal$family == PROP_FAMILY[["uniform"]]
   lo[u] <- proposal$par[1, u]
   hi[u] <- proposal$par[2, u]
-  lo[proposal$family == prop_families[["exponential"]]] <- 0
+  lo[proposal$family == PROP_FAMILY[["exponential"]]] <- 0
   rbind(lower = lo, upper = hi)
 }
 

@@ -143,10 +143,10 @@ raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
   # chains of example i are columns (i - 1) * n_chains + 1:n_chains
   state <- list(V = t(data)[, rep(seq_len(N), each = n_chains), drop = FALSE],
-                log_w = numeric(M), streams = .Call(C_rng_streams, M))
+                log_w = numeric(M), streams = rng_streams(M))
   control <- list(threads = threads, sweeps = sweeps_per_step)
   state <- ais_run_chunks(betas, state, progress, function(b, state, final) {
-    res <- .Call(C_raise_rbm, mlist, b, state, control)
+    res <- raise_rbm_chunk(mlist, b, state, control)
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams))
   }, step_cost = as.double(M) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))$state
 
@@ -201,4 +201,22 @@ print.logz_raise <- function(x, ...) {
   cat(base_line(x))
   print_flags(x)
   invisible(x)
+}
+
+# One chunk of RAISE for RBMs (src/raise.c): transitions at the descending
+# betas[1] > ... > betas[L + 1] for all chains. model: list(W, a, b, a0) (see
+# check_rbm_path()); state: list(V (nv x M chain states, started at the data),
+# log_w (M), streams (6 x M)); control: list(threads, sweeps (per step)).
+# Returns list(V, log_w, streams).
+raise_rbm_chunk <- function(model, betas, state, control) {
+  model <- check_rbm_path(model)
+  betas <- internal_double(betas, "betas")
+  if (is.unsorted(rev(betas))) internal_error("RAISE `betas` must descend.")
+  M <- length(state$log_w)
+  state <- list(V = internal_double(state$V, "V", as.double(length(model$a)) * M),
+                log_w = internal_double(state$log_w, "log_w"),
+                streams = internal_streams(state$streams, M))
+  control <- list(threads = internal_count(control$threads, "threads"),
+                  sweeps = internal_count(control$sweeps, "sweeps"))
+  .Call(C_raise_rbm, model, betas, state, control)
 }

@@ -318,40 +318,6 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
   structure(upper, interval = interval, ais = fit_ais, raise = fit_raise)
 }
 
-#' Exact log partition function by enumeration
-#'
-#' For an RBM, sums out one layer analytically and enumerates all \eqn{2^n}
-#' states of the other (the smaller one by default), in C with Gray-code
-#' updates and a streaming log-sum-exp, split over `threads`.
-#'
-#' @param model a model: an `rbm`.
-#' @param ... further arguments for methods.
-#' @param layer which layer to enumerate: `"auto"` (the smaller), `"hidden"`
-#'   or `"visible"`. The answer does not depend on it (up to rounding).
-#' @param max_states refuse to enumerate more than this many states
-#'   (default `2^26`, about a minute for a 784 x 26 RBM on one core).
-#' @param threads number of OpenMP threads.
-#' @param progress show progress (default: in interactive sessions). From
-#'   \eqn{2^{22}} states on, the enumeration then runs in 64 to 256 chunks
-#'   (the first units of the enumerated layer fixed in each), reporting after
-#'   each; the answer is the same up to rounding.
-#' @return log Z (a number, in nats).
-#' @section Errors: a model whose smaller layer has more than
-#'   `log2(max_states)` units; `progress` not `TRUE`/`FALSE`.
-#' @examples
-#' set.seed(1)
-#' m <- rbm(matrix(rnorm(20 * 8), 20, 8), rnorm(20), rnorm(8))
-#' exact_log_z(m)
-#' exact_log_z(m, layer = "visible")
-#' @export
-exact_log_z <- function(model, ...) UseMethod("exact_log_z")
-
-#' @export
-exact_log_z.default <- function(model, ...) {
-  stop_no_call(sprintf("exact_log_z() does not know how to handle `model` of class %s.",
-                       paste(class(model), collapse = "/")))
-}
-
 #' @rdname exact_log_z
 #' @export
 exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
@@ -373,8 +339,24 @@ exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
                                 "more than `max_states` = %s. Use ais() for this model, ",
                                 "or raise `max_states`."), layer, n, format(max_states)))
   if (progress && n >= chunk_min_units) return(rbm_exact_chunked(model, layer, threads))
-  .Call(C_rbm_exact_log_z, model$W, model$a, model$b, if (layer == "hidden") 0L else 1L,
-        threads)
+  rbm_exact_log_z(model$W, model$a, model$b, layer, threads)
+}
+
+# The layer of an RBM that rbm_exact_log_z() enumerates (enum logz_rbm_layer in
+# src/logz.h); the other is summed out in closed form.
+RBM_LAYER <- c(hidden = 0L, visible = 1L)
+
+# log Z of the RBM (W: nv x nh, a: nv, b: nh) by enumerating `layer` (a name of
+# RBM_LAYER; at most 40 units) on `threads` threads (src/rbm.c).
+rbm_exact_log_z <- function(W, a, b, layer, threads) {
+  if (!is.matrix(W)) internal_error("`W` must be a matrix.")
+  a <- internal_double(a, "a", nrow(W))
+  b <- internal_double(b, "b", ncol(W))
+  layer <- internal_code(layer, RBM_LAYER, "layer")
+  if ((if (layer == RBM_LAYER[["hidden"]]) ncol(W) else nrow(W)) > 40L)
+    internal_error("enumeration is for at most 40 units.")
+  .Call(C_rbm_exact_log_z, internal_double(W, "W"), a, b, layer,
+        internal_count(threads, "threads"))
 }
 
 # The filters plots (plot.rbm, autoplot.rbm): the side of the square image of

@@ -275,7 +275,7 @@ rts.ising <- rts_discrete
 rts_prepare_rbm <- function(model, a0, args) {
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
   sparse <- !identical(args$kernel, "dense")
-  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
+  if (sparse) mlist <- c(mlist, ais_rbm_prepare(mlist))   # blocked weights, once
   nv <- model$n_visible
   list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
        X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),

@@ -21,7 +21,7 @@ rts_pilot <- function(run, X, args, sweeps) {
   kk <- as.integer(round(seq(1, K, length.out = sweeps)))
   target <- sample.int(K, M, replace = TRUE)
   last <- vapply(target, function(t) max(which(kk <= t)), 0L)
-  state <- list(X = X, k = rep(kk[1] - 1L, M), streams = .Call(C_rng_streams, M))
+  state <- list(X = X, k = rep(kk[1] - 1L, M), streams = rng_streams(M))
   ctl <- list(final = FALSE, threads = args$threads, sweeps = 1L, thin = 1L, offset = 0L,
               step = rts_step(args$betas), moments = FALSE, lrz = log(args$prior))
   log_w <- numeric(M)
@@ -84,7 +84,7 @@ rts_engine <- function(run, X, log_z1, args) {
   step <- rts_step(args$betas)
   pilot <- args$pilot
   if (is.null(pilot)) {
-    streams <- .Call(C_rng_streams, M)
+    streams <- rng_streams(M)
     state <- list(X = X, k = sample.int(K, M, replace = TRUE) - 1L, streams = streams)
   } else {
     zeta <- pilot$zeta

@@ -31,7 +31,7 @@ ising_varopt_pilot <- function(model, betas, n_chains, sweeps_per_step, a0, thre
   log_z0 <- sum(a0 * v[1] + softplus(a0 * (v[2] - v[1])))
   cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
   K <- length(betas) - 1L
-  state <- list(X = NULL, log_w = numeric(n_chains), streams = .Call(C_rng_streams, n_chains))
+  state <- ising_ais_state(n_chains)
   g <- numeric(K + 1L)
   g[1] <- ising_g0(model, a0)
   mom <- matrix(0, K, 2L, dimnames = list(NULL, c("mean_d", "var_d")))
@@ -39,7 +39,7 @@ ising_varopt_pilot <- function(model, betas, n_chains, sweeps_per_step, a0, thre
   for (k in seq_len(K)) {
     if (k %% 50L == 0L) pb$update(k)
     control <- list(threads = threads, sweeps = sweeps_per_step, final = k == K, log_z0 = log_z0)
-    res <- .Call(C_ising_ais, cm, betas[c(k, k + 1L)], state, control)
+    res <- ising_ais_chunk(cm, betas[c(k, k + 1L)], state, control)
     state <- list(X = res$X, log_w = res$log_w, streams = res$streams)
     w <- exp(state$log_w - max(state$log_w))
     w <- w / sum(w)

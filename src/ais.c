@@ -229,7 +229,8 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
         double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
         double *scr = SCR + (size_t) tid * 5 * nu;
         int have_x = 0, have_y = 0;   /* X, Y hold the products of the current V, H */
-        flip_track ft = {scr + 4 * (size_t) nu, NULL, NULL, 0, 0};
+        flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL, .np = 0,
+                         .nm = 0};
         for (int k = 1; k <= L; k++) {
             double b0 = betas[k - 1], b1 = betas[k];
             int transition = !(final && k == L);
@@ -317,6 +318,47 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     return nsweep;
 }
 
+/* Per step k < L, from the log weights LW and the per-chain D and D2 (each
+ * L x M, as filled by ais_rbm_run()): the importance-weighted mean of D into
+ * mom[k], its weighted variance into mom[L + k] and the weighted mean of D2
+ * into mom[2 L + k]. */
+static void ais_weighted_moments(const double *LW, const double *DM, const double *D2M, int L,
+                                 int M, double *mom)
+{
+    for (int k = 0; k < L; k++) {
+        const double *lw_k = LW + (size_t) M * k;
+        const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
+        double mx = R_NegInf, s1 = 0.0, m1 = 0.0, m2 = 0.0, vr = 0.0;
+        for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
+        for (int c = 0; c < M; c++) {
+            double w = exp(lw_k[c] - mx);
+            s1 += w;
+            m1 += w * d[c];
+            m2 += w * d2[c];
+        }
+        m1 /= s1;
+        m2 /= s1;
+        for (int c = 0; c < M; c++) {
+            double w = exp(lw_k[c] - mx), e = d[c] - m1;
+            vr += w * e * e;
+        }
+        mom[k] = m1;
+        mom[L + k] = vr / s1;
+        mom[2 * (size_t) L + k] = m2;
+    }
+}
+
+/* v ~ the base model for each of the M chains (columns of V, nv x M):
+ * independent Bernoulli(sigmoid(a0_i)), from each chain's stream. */
+static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
+{
+    for (int c = 0; c < M; c++)
+        for (int i = 0; i < nv; i++) {
+            double p = 1.0 / (1.0 + exp(-a0[i]));
+            V[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
+        }
+}
+
 /* Tell OpenBLAS (when it is R's BLAS) to run single-threaded while our own
  * threads each call dgemm, so the two thread pools do not fight over cores. */
 #if defined(__linux__)
@@ -342,8 +384,74 @@ int blas_threads_limit(int n) { (void) n; return -1; }
 void blas_threads_restore(int old) { (void) old; }
 #endif
 
-/* model: list(W, a, b, a0); state: list(V or NULL, log_w, streams);
- * control: list(threads, sweeps, final, log_z0, kernel, moments = FALSE). */
+/* Settings of one chunk of AIS steps. */
+typedef struct {
+    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
+    logz_ais_kernel kernel;
+    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
+    double log_z0;
+    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
+} ais_rbm_opts;
+
+/* One chunk: steps betas[1..L] from betas[0] for the M chains V (nv x M) with
+ * log weights logw, both updated in place. density: on entry density[1] is the
+ * fraction of active hidden units the previous chunk reported; on exit the
+ * fractions of active visible and hidden units over this chunk's sweeps (or
+ * at entry when it made none). The kernel of each layer is chosen from these
+ * densities at entry, so the choice does not depend on the thread count.
+ * trace (L x 2) receives the ESS and running log Z after each step; mom (L x 3),
+ * when not NULL, the weighted moments of ais_weighted_moments(). Returns the
+ * number of Gibbs sweeps made per chain. */
+static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
+                         double *V, double *logw, logz_stream *st, double *density,
+                         double *trace, double *mom)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, L = o->L;
+    long on = 0;
+    for (size_t i = 0; i < (size_t) nv * M; i++) on += V[i] != 0.0;
+    double dv = (double) on / ((double) nv * M), dh = density[1];
+    int sparse_x = o->kernel == LOGZ_KERNEL_SPARSE ||
+                   (o->kernel == LOGZ_KERNEL_AUTO && dv < o->crossover);
+    int sparse_y = o->kernel == LOGZ_KERNEL_SPARSE ||
+                   (o->kernel == LOGZ_KERNEL_AUTO && dh < o->crossover);
+    int ns = 0;
+    long on_counts[2] = {0, 0};
+    if (L > 0) {
+        logz_blocked BX = {.rows = 0, .cols = 0, .nblk = 0, .blk = NULL}, BY = BX;
+        if (sparse_x || sparse_y) {
+            int have = o->blocked_x && o->blocked_y;
+            double *sx = have ? o->blocked_x
+                              : (double *) R_alloc(logz_blocked_size(nh + 2, nv), sizeof(double));
+            double *sy = have ? o->blocked_y
+                              : (double *) R_alloc(logz_blocked_size(nv, nh), sizeof(double));
+            logz_blocked_init(&BX, m->Wx, nh + 2, nv, 0, sx, !have);  /* X = [W a a0]' V */
+            logz_blocked_init(&BY, m->Wx, nv, nh, 1, sy, !have);      /* Y = W H */
+        }
+        double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
+        double *DM = NULL, *D2M = NULL;
+        if (mom) {
+            DM = (double *) R_alloc((size_t) L * M, sizeof(double));
+            D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
+        }
+        int old_blas = (o->nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
+        ns = ais_rbm_run(m, &BX, &BY, betas, L, o->final, o->sweeps, sparse_x, sparse_y, V,
+                         logw, st, o->nthreads, LW, DM, D2M, on_counts);
+        if (old_blas > 0) blas_threads_restore(old_blas);
+        logz_ais_trace(LW, L, M, o->log_z0, trace);
+        if (mom) ais_weighted_moments(LW, DM, D2M, L, M, mom);
+        if (ns > 0) {
+            dv = (double) on_counts[0] / ((double) nv * M * ns);
+            dh = (double) on_counts[1] / ((double) nh * M * ns);
+        }
+    }
+    density[0] = dv;
+    density[1] = dh;
+    return ns;
+}
+
+/* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
+ * state: list(V or NULL, log_w, streams, density or NULL); control: list(threads,
+ * sweeps, final, log_z0, kernel (a logz_ais_kernel), moments = FALSE, crossover). */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
@@ -359,11 +467,10 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     double log_z0 = ck.log_z0;
     logz_stream *st = ck.st;
     int kernel = asInteger(logz_need(control, "kernel", INTSXP));
+    if (kernel != LOGZ_KERNEL_AUTO && kernel != LOGZ_KERNEL_DENSE && kernel != LOGZ_KERNEL_SPARSE)
+        error("internal error: bad kernel code");
     if (sweeps < 1) error("internal error: sweeps < 1");
 
-    ais_rbm_model m;
-    m.nv = nv; m.nh = nh; m.M = M;
-    m.a = REAL(a); m.b = REAL(b); m.a0 = REAL(a0);
     /* [W a a0]: from ais_rbm_prepare_call() if given, else assembled here */
     SEXP wx_in = logz_get(model, "Wx");
     double *Wx;
@@ -371,11 +478,10 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         Wx = REAL(wx_in);
     } else {
         Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-        memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-        memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-        memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+        logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
     }
-    m.Wx = Wx;
+    ais_rbm_model m = {.nv = nv, .nh = nh, .M = M, .Wx = Wx, .a = REAL(a), .b = REAL(b),
+                       .a0 = REAL(a0)};
 
     SEXP mom_in = logz_get(control, "moments");
     int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
@@ -387,12 +493,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     if (isNull(V0)) {
-        /* v ~ the base model: independent Bernoulli(sigmoid(a0_i)) */
-        for (int c = 0; c < M; c++)
-            for (int i = 0; i < nv; i++) {
-                double p = 1.0 / (1.0 + exp(-REAL(a0)[i]));
-                REAL(V)[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
-            }
+        ais_draw_base(nv, M, REAL(a0), REAL(V), st);
     } else {
         memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
     }
@@ -404,84 +505,26 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         mom = allocMatrix(REALSXP, L, 3);
         SET_VECTOR_ELT(out, 6, mom);
     }
-    /* kernel choice for this call from the density of the states at entry
-     * (visible: V; hidden: as reported by the previous call), so that it is the
-     * same whatever the thread count */
-    SEXP dens_in = logz_get(state, "density");
-    double dv = 0.0, dh = 0.5;
-    {
-        long on = 0;
-        for (R_xlen_t i = 0; i < (R_xlen_t) nv * M; i++) on += REAL(V)[i] != 0.0;
-        dv = (double) on / ((double) nv * M);
-    }
-    if (TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1]))
-        dh = REAL(dens_in)[1];
-    /* Below this fraction of active units the sparse kernel is the cheaper one
-     * (control$crossover, set by R; bench/ais_rbm.R measures both kernels). */
-    SEXP cross_in = logz_get(control, "crossover");
-    double crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0] : 0.35;
-    int sparse_x = kernel == 2 || (kernel == 0 && dv < crossover);
-    int sparse_y = kernel == 2 || (kernel == 0 && dh < crossover);
-    int ns = 0;
-    long on_counts[2] = {0, 0};
-    if (L > 0) {
-        logz_blocked BX = {0, 0, 0, NULL}, BY = {0, 0, 0, NULL};
-        if (sparse_x || sparse_y) {
-            /* blocked copies from ais_rbm_prepare_call() if given, else made here */
-            SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-            int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
-                       (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
-                       (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
-            double *sx = have ? REAL(bx) : (double *) R_alloc(logz_blocked_size(nh + 2, nv), sizeof(double));
-            double *sy = have ? REAL(by) : (double *) R_alloc(logz_blocked_size(nv, nh), sizeof(double));
-            logz_blocked_init(&BX, Wx, nh + 2, nv, 0, sx, !have);  /* X = [W a a0]' V */
-            logz_blocked_init(&BY, Wx, nv, nh, 1, sy, !have);      /* Y = W H */
-        }
-        double *LW = (double *) R_alloc((size_t) L * M, sizeof(double));
-        double *DM = NULL, *D2M = NULL;
-        if (moments) {
-            DM = (double *) R_alloc((size_t) L * M, sizeof(double));
-            D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
-        }
-        int old_blas = (nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
-        ns = ais_rbm_run(&m, &BX, &BY, REAL(betas), L, final, sweeps, sparse_x, sparse_y,
-                         REAL(V), REAL(logw), st, nthreads, LW, DM, D2M, on_counts);
-        if (old_blas > 0) blas_threads_restore(old_blas);
-        logz_ais_trace(LW, L, M, log_z0, REAL(trace));
-        if (moments) {
-            /* importance-weighted mean and variance of D and mean of D2 at beta_k */
-            for (int k = 0; k < L; k++) {
-                const double *lw_k = LW + (size_t) M * k;
-                const double *d = DM + (size_t) M * k, *d2 = D2M + (size_t) M * k;
-                double mx = R_NegInf, s1 = 0.0, m1 = 0.0, m2 = 0.0, vr = 0.0;
-                for (int c = 0; c < M; c++) if (lw_k[c] > mx) mx = lw_k[c];
-                for (int c = 0; c < M; c++) {
-                    double w = exp(lw_k[c] - mx);
-                    s1 += w;
-                    m1 += w * d[c];
-                    m2 += w * d2[c];
-                }
-                m1 /= s1;
-                m2 /= s1;
-                for (int c = 0; c < M; c++) {
-                    double w = exp(lw_k[c] - mx), e = d[c] - m1;
-                    vr += w * e * e;
-                }
-                REAL(mom)[k] = m1;
-                REAL(mom)[L + k] = vr / s1;
-                REAL(mom)[2 * (size_t) L + k] = m2;
-            }
-        }
-        if (ns > 0) {
-            dv = (double) on_counts[0] / ((double) nv * M * ns);
-            dh = (double) on_counts[1] / ((double) nh * M * ns);
-        }
-    }
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
     SEXP dens = allocVector(REALSXP, 2);
     SET_VECTOR_ELT(out, 5, dens);
-    REAL(dens)[0] = dv;
-    REAL(dens)[1] = dh;
+    SEXP dens_in = logz_get(state, "density");
+    REAL(dens)[1] = TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1])
+                    ? REAL(dens_in)[1] : 0.5;
+    SEXP cross_in = logz_get(control, "crossover");
+    SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
+    int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
+               (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
+               (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
+    ais_rbm_opts o = {
+        .L = L, .final = final, .sweeps = sweeps, .nthreads = nthreads,
+        .kernel = (logz_ais_kernel) kernel,
+        .crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0]
+                                                                          : 0.35,
+        .log_z0 = log_z0,
+        .blocked_x = have ? REAL(bx) : NULL, .blocked_y = have ? REAL(by) : NULL};
+    int ns = ais_rbm_chunk(&m, &o, REAL(betas), REAL(V), REAL(logw), st, REAL(dens),
+                           REAL(trace), moments ? REAL(mom) : NULL);
+    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
     logz_streams_to_double(M, st, REAL(so));
@@ -502,9 +545,7 @@ SEXP ais_rbm_prepare_call(SEXP model)
     SEXP wx = allocMatrix(REALSXP, nv, nh + 2);
     SET_VECTOR_ELT(out, 2, wx);
     double *Wx = REAL(wx);
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
+    logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
     SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
     SET_VECTOR_ELT(out, 0, bx);
     SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));

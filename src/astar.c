@@ -277,7 +277,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
                 if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
             }
         }
-        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == LOGZ_ASTAR_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -325,7 +325,7 @@ static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, dou
         node = next;
         G = Gnext;
         xp[0] = xc[0];
-        if (tg->model == MODEL_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        if (tg->model == LOGZ_ASTAR_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -341,7 +341,8 @@ static void tree_reset(astar_tree *t, const logz_proposal *p, double *lo, double
 
 #define TREE_MAX_NODES (1 << 21)
 
-/* control: list(method = 0 astar / 1 drill down, reuse = TRUE/FALSE). */
+/* control: list(method (a logz_astar_search), reuse, max_nodes, lower_bounds,
+ * lower_bounds_random, and optionally tick, tick_every). */
 SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
 {
     astar_target tg;
@@ -354,9 +355,10 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     int lb_random = asLogical(logz_get(control, "lower_bounds_random"));
     int every = logz_tick_every(control);   /* progress: 0 for none */
     if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
-        ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL)
+        ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL ||
+        (method != LOGZ_SEARCH_ASTAR && method != LOGZ_SEARCH_DRILL_DOWN))
         error("internal error: bad arguments to astar_sample");
-    if (method == 1 && d != 1) error("internal error: drill down needs d = 1");
+    if (method == LOGZ_SEARCH_DRILL_DOWN && d != 1) error("internal error: drill down needs d = 1");
 
     const char *names[] = {"samples", "gumbel", "likelihood", "bound", "nodes", "tree_size", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
@@ -380,11 +382,11 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
 
     GetRNGstate();
     for (int s = 0; s < n; s++) {
-        if (s == 0 || !reuse || method == 1 || t.n > TREE_MAX_NODES)
+        if (s == 0 || !reuse || method == LOGZ_SEARCH_DRILL_DOWN || t.n > TREE_MAX_NODES)
             tree_reset(&t, &tg.prop, scratch, scratch + d);
-        astar_counts cnt = {0, 0, 0, max_nodes};
+        astar_counts cnt = {.lik = 0, .bound = 0, .nodes = 0, .max_nodes = max_nodes};
         double l0 = tg.n_lik, b0 = tg.n_bound;
-        gum[s] = method == 1 ? drill_down_one(&t, &tg, x, scratch, &cnt)
+        gum[s] = method == LOGZ_SEARCH_DRILL_DOWN ? drill_down_one(&t, &tg, x, scratch, &cnt)
                  : astar_one(&t, &q, &loc, &tg, lb_mean, lb_random, x, scratch, &cnt);
         for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
         clik[s] = tg.n_lik - l0;

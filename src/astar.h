@@ -12,10 +12,6 @@
 #include "logz.h"
 
 
-enum { MODEL_R = 0, MODEL_PEAKY = 1, MODEL_CLUTTER = 2, MODEL_CAUCHY = 3, MODEL_EXPR = 4,
-       MODEL_GAUSS_MEAN = 5 };
-enum { BOUND_CONSTANT = 0, BOUND_LINEAR = 1, BOUND_QUADRATIC = 2 };
-
 typedef struct {
     const char *name;
     int d, model;

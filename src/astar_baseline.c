@@ -3,8 +3,8 @@
 #include <Rmath.h>
 #include "astar.h"
 
-/* ---- baselines: rejection (refine = 0) and OS* (1 sampled point, 2 largest
- * mass). Pieces are boxes with bounds; a piece is proposed with probability
+/* ---- baselines: rejection (LOGZ_REFINE_NONE) and OS* (LOGZ_REFINE_SAMPLED_POINT,
+ * LOGZ_REFINE_LARGEST_MASS). Pieces are boxes with bounds; a piece is proposed with probability
  * nu(B) exp(M(B)) / E, E = sum of these; accepted with exp(o(x) - M(B)).
  * Each trial also gives an unbiased importance weight E exp(o(x) - M(B)) of Z,
  * accumulated on the log scale for the log Z estimate. */
@@ -184,8 +184,9 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     int reuse = asLogical(logz_get(control, "reuse"));
     double max_nodes = asReal(logz_get(control, "max_nodes"));
     int every = logz_tick_every(control);   /* progress: 0 for none */
-    if (n == NA_INTEGER || n < 0 || refine == NA_INTEGER || refine < 0 || refine > 2 ||
-        reuse == NA_LOGICAL || ISNAN(max_nodes))
+    int known = refine == LOGZ_REFINE_NONE || refine == LOGZ_REFINE_SAMPLED_POINT ||
+                refine == LOGZ_REFINE_LARGEST_MASS;
+    if (n == NA_INTEGER || n < 0 || !known || reuse == NA_LOGICAL || ISNAN(max_nodes))
         error("internal error: bad arguments to astar_baseline");
 
     const char *names[] = {"samples", "likelihood", "bound", "nodes", "log_w_sum",
@@ -200,7 +201,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     os_pieces P;
     memset(&P, 0, sizeof(P));
     P.d = d;
-    P.use_mh = refine == 2;
+    P.use_mh = refine == LOGZ_REFINE_LARGEST_MASS;
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *x = (double *) R_alloc(d, sizeof(double));
     double lw1 = R_NegInf, lw2 = R_NegInf, trials = 0.0;
@@ -247,13 +248,13 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             lw1 = logz_log_add_exp(lw1, lw);
             lw2 = logz_log_add_exp(lw2, 2 * lw);
             /* an R log_lik may take long per call: check after each one */
-            if (++iter % 1024 == 0 || tg.model == MODEL_R) R_CheckUserInterrupt();
+            if (++iter % 1024 == 0 || tg.model == LOGZ_ASTAR_R) R_CheckUserInterrupt();
             if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
-            if (refine == 1) {
+            if (refine == LOGZ_REFINE_SAMPLED_POINT) {
                 int j = split_side(d, P.lo + (size_t) i * d, P.hi + (size_t) i * d, P.depth[i]);
                 pieces_split(&P, &tg, i, j, x[j], lo, hi);
                 splits++;
-            } else if (refine == 2) {
+            } else if (refine == LOGZ_REFINE_LARGEST_MASS) {
                 int kmax = mh_top(&P);
                 double *bl = P.lo + (size_t) kmax * d, *bh = P.hi + (size_t) kmax * d;
                 int j = split_side(d, bl, bh, P.depth[kmax]);

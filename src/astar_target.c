@@ -33,17 +33,17 @@ void target_from_list(SEXP t, astar_target *tg)
         tg->y = REAL(y);
     }
     switch (tg->model) {
-    case MODEL_R:
+    case LOGZ_ASTAR_R:
         tg->log_lik = logz_get(t, "log_lik");
         tg->bound = logz_get(t, "bound");
         tg->env = logz_get(t, "env");
         if (!isFunction(tg->log_lik) || !isFunction(tg->bound) || !isEnvironment(tg->env))
             error("internal error: R target without functions");
         break;
-    case MODEL_PEAKY:
+    case LOGZ_ASTAR_PEAKY:
         if (tg->npar != 1 || tg->d != 1) error("internal error: bad peaky target");
         break;
-    case MODEL_CLUTTER: {
+    case LOGZ_ASTAR_CLUTTER: {
         /* par: inlier weight w, outlier sd s; o(x) = sum_n log(w N(y_n; x, I) +
          * (1 - w) N(y_n; 0, s^2 I)); work[n] = log of the outlier term. */
         if (tg->npar != 2 || !tg->X || tg->ncol != tg->d) error("internal error: bad clutter target");
@@ -60,12 +60,12 @@ void target_from_list(SEXP t, astar_target *tg)
         tg->work[tg->nrow] = log(w) - 0.5 * D * log(2 * M_PI);
         break;
     }
-    case MODEL_CAUCHY:
+    case LOGZ_ASTAR_CAUCHY:
         /* par: prior sd (0: no prior term), offset added to o. */
         if (tg->npar != 2 || !tg->X || !tg->y || tg->ncol != tg->d)
             error("internal error: bad Cauchy regression target");
         break;
-    case MODEL_GAUSS_MEAN: {
+    case LOGZ_ASTAR_GAUSS_MEAN: {
         /* par: sd, bound type; X: the N observations (N x 1); work: sum x,
          * sum x^2, N log N(0; 0, sd^2) */
         if (tg->npar != 2 || !tg->X || tg->ncol != 1 || tg->d != 1)
@@ -81,7 +81,7 @@ void target_from_list(SEXP t, astar_target *tg)
         tg->work[2] = tg->nrow * (-0.5 * log(2 * M_PI) - log(s));
         break;
     }
-    case MODEL_EXPR:
+    case LOGZ_ASTAR_EXPR:
         program_from_list(logz_get(t, "program"), &tg->prog);
         if (tg->prog.d != tg->d) error("internal error: expression of the wrong dimension");
         tg->stack = (double *) R_alloc((size_t) tg->prog.n + 1, sizeof(double));
@@ -148,8 +148,8 @@ static double gauss_mean_m(const astar_target *tg, double l, double u)
 {
     double s = tg->par[0], N = tg->nrow;
     int type = (int) tg->par[1];
-    if (type == BOUND_QUADRATIC) return gauss_mean_o(tg, clamp(tg->work[0] / N, l, u));
-    if (type == BOUND_LINEAR && R_FINITE(l) && R_FINITE(u)) {
+    if (type == LOGZ_GAUSS_BOUND_QUADRATIC) return gauss_mean_o(tg, clamp(tg->work[0] / N, l, u));
+    if (type == LOGZ_GAUSS_BOUND_LINEAR && R_FINITE(l) && R_FINITE(u)) {
         double m = 0.5 * (l + u), g = (tg->work[0] - N * m) / (s * s);
         return gauss_mean_o(tg, m) + (g > 0 ? g * (u - m) : g * (l - m));
     }
@@ -165,16 +165,16 @@ static double target_o(astar_target *tg, const double *x)
 {
     double o = 0.0;
     switch (tg->model) {
-    case MODEL_R:
+    case LOGZ_ASTAR_R:
         o = call_r_scalar(tg, tg->log_lik, 1, x, NULL, "log_lik");
         break;
-    case MODEL_PEAKY:
+    case LOGZ_ASTAR_PEAKY:
         o = -tg->par[0] * log1p(x[0]);
         break;
-    case MODEL_CLUTTER:
+    case LOGZ_ASTAR_CLUTTER:
         for (int n = 0; n < tg->nrow; n++) o += clutter_term(tg, n, x);
         break;
-    case MODEL_CAUCHY: {
+    case LOGZ_ASTAR_CAUCHY: {
         double s = tg->par[0];
         if (s > 0)
             for (int j = 0; j < tg->d; j++) o += dnorm(x[j], 0.0, s, 1);
@@ -186,10 +186,10 @@ static double target_o(astar_target *tg, const double *x)
         o += tg->par[1] - tg->nrow * log(M_PI);
         break;
     }
-    case MODEL_EXPR:
+    case LOGZ_ASTAR_EXPR:
         o = program_point(&tg->prog, x, tg->stack);
         break;
-    case MODEL_GAUSS_MEAN:
+    case LOGZ_ASTAR_GAUSS_MEAN:
         o = gauss_mean_o(tg, x[0]);
         break;
     }
@@ -211,13 +211,13 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
 {
     double m = 0.0;
     switch (tg->model) {
-    case MODEL_R:
+    case LOGZ_ASTAR_R:
         m = call_r_scalar(tg, tg->bound, 2, lo, hi, "bound");
         break;
-    case MODEL_PEAKY:
+    case LOGZ_ASTAR_PEAKY:
         m = -tg->par[0] * log1p(lo[0] > 0 ? lo[0] : 0.0);
         break;
-    case MODEL_CLUTTER: {
+    case LOGZ_ASTAR_CLUTTER: {
         /* each term is largest at the point of the box nearest y_n */
         double *xs = (double *) R_alloc(tg->d, sizeof(double));
         for (int n = 0; n < tg->nrow; n++) {
@@ -227,7 +227,7 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
         }
         break;
     }
-    case MODEL_CAUCHY: {
+    case LOGZ_ASTAR_CAUCHY: {
         /* prior: at the point of the box nearest 0; each residual r_n ranges
          * over an interval [rl, ru]; -log1p(r^2) is largest at min |r|. */
         double s = tg->par[0];
@@ -248,12 +248,12 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
         m += tg->par[1] - tg->nrow * log(M_PI);
         break;
     }
-    case MODEL_EXPR: {
+    case LOGZ_ASTAR_EXPR: {
         double l;
         program_box(&tg->prog, lo, hi, tg->stack, tg->stack_hi, &l, &m);
         break;
     }
-    case MODEL_GAUSS_MEAN:
+    case LOGZ_ASTAR_GAUSS_MEAN:
         m = gauss_mean_m(tg, lo[0], hi[0]);
         break;
     }

@@ -17,13 +17,6 @@ double gpc_log_lik(const double *y, const double *f, int n)
     return s;
 }
 
-/* A standard normal draw from a stream (Box-Muller, one of the pair). */
-double logz_stream_norm(logz_stream *st)
-{
-    double u1 = logz_stream_unif(st), u2 = logz_stream_unif(st);
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-}
-
 /* One elliptical slice sampling update of f (length n) for the target
  * N(f; 0, K) exp(beta * ll(f)), given a prior draw nu ~ N(0, K) and the current
  * log-likelihood *ll. fp: work space (n). Returns the number of likelihood

@@ -1,21 +1,13 @@
-/* Gumbel and truncated Gumbel draws (astar-sampling.txt, Section 2 and
- * footnote 1; NOTES.md "Gumbel basics"). Engines on plain doubles; draws only
- * through R's RNG (exp_rand), the callers bracket with GetRNGstate/PutRNGstate.
+/* Gumbel and truncated Gumbel draws (Maddison, Tarlow & Minka 2014, Section 2
+ * and footnote 1). Engines on plain doubles; draws only through R's RNG
+ * (exp_rand), the callers bracket with GetRNGstate/PutRNGstate.
  *   Gumbel(m):          g = m - log(E),                        E ~ Exp(1)
  *   TruncGumbel(m, b):  g = -logaddexp(-b, -m + log(E))        (at most b)
- * with E = -log(U), so these are the formulas of the notes written with
+ * with E = -log(U), so these are the paper's formulas written with
  * exp_rand() in place of -log(unif_rand()). */
 #include <math.h>
 #include <Rmath.h>
 #include "logz.h"
-
-double logz_log_add_exp(double a, double b)
-{
-    if (a == R_NegInf) return b;
-    if (b == R_NegInf) return a;
-    double m = a > b ? a : b;
-    return m + log1p(exp(-fabs(a - b)));
-}
 
 double logz_rgumbel1(double location)
 {

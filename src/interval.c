@@ -16,9 +16,6 @@
 #include <Rmath.h>
 #include "logz.h"
 
-enum { OP_CONST = 1, OP_VAR, OP_COL, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_NEG, OP_POWI, OP_POWR,
-       OP_POW, OP_EXP, OP_LOG, OP_SQRT, OP_ABS, OP_SIN, OP_COS, OP_TANH, OP_SUM };
-
 void program_from_list(SEXP prog, logz_program *p)
 {
     SEXP op = logz_get(prog, "op"), arg = logz_get(prog, "arg"), k = logz_get(prog, "const");
@@ -39,10 +36,10 @@ void program_from_list(SEXP prog, logz_program *p)
     p->d = asInteger(logz_get(prog, "dim"));
     for (int i = 0; i < p->n; i++) {
         int o = p->op[i], a = p->arg[i];
-        if (o < OP_CONST || o > OP_SUM ||
-            ((o == OP_CONST || o == OP_POWI || o == OP_POWR) && (a < 0 || a >= p->nk)) ||
-            (o == OP_VAR && (a < 0 || a >= p->d)) || (o == OP_COL && (a < 0 || a >= p->ncol)) ||
-            (o == OP_SUM && (a < 1 || i + a >= p->n)))
+        if (o < LOGZ_OP_CONST || o > LOGZ_OP_SUM ||
+            ((o == LOGZ_OP_CONST || o == LOGZ_OP_POWI || o == LOGZ_OP_POWR) && (a < 0 || a >= p->nk)) ||
+            (o == LOGZ_OP_VAR && (a < 0 || a >= p->d)) || (o == LOGZ_OP_COL && (a < 0 || a >= p->ncol)) ||
+            (o == LOGZ_OP_SUM && (a < 1 || i + a >= p->n)))
             error("internal error: bad expression opcode %d at %d", o, i);
     }
 }
@@ -56,25 +53,25 @@ static int run_point(const logz_program *p, int start, int end, int row, const d
         int a = p->arg[i];
         double v;
         switch (p->op[i]) {
-        case OP_CONST: st[sp++] = p->k[a]; break;
-        case OP_VAR: st[sp++] = x[a]; break;
-        case OP_COL: st[sp++] = p->data[row + (size_t) p->nrow * a]; break;
-        case OP_ADD: sp--; st[sp - 1] += st[sp]; break;
-        case OP_SUB: sp--; st[sp - 1] -= st[sp]; break;
-        case OP_MUL: sp--; st[sp - 1] *= st[sp]; break;
-        case OP_DIV: sp--; st[sp - 1] /= st[sp]; break;
-        case OP_NEG: st[sp - 1] = -st[sp - 1]; break;
-        case OP_POWI: st[sp - 1] = R_pow_di(st[sp - 1], (int) p->k[a]); break;
-        case OP_POWR: st[sp - 1] = R_pow(st[sp - 1], p->k[a]); break;
-        case OP_POW: sp--; st[sp - 1] = R_pow(st[sp - 1], st[sp]); break;
-        case OP_EXP: st[sp - 1] = exp(st[sp - 1]); break;
-        case OP_LOG: v = st[sp - 1]; st[sp - 1] = v < 0 ? R_NaN : log(v); break;
-        case OP_SQRT: v = st[sp - 1]; st[sp - 1] = v < 0 ? R_NaN : sqrt(v); break;
-        case OP_ABS: st[sp - 1] = fabs(st[sp - 1]); break;
-        case OP_SIN: st[sp - 1] = sin(st[sp - 1]); break;
-        case OP_COS: st[sp - 1] = cos(st[sp - 1]); break;
-        case OP_TANH: st[sp - 1] = tanh(st[sp - 1]); break;
-        case OP_SUM: {
+        case LOGZ_OP_CONST: st[sp++] = p->k[a]; break;
+        case LOGZ_OP_VAR: st[sp++] = x[a]; break;
+        case LOGZ_OP_COL: st[sp++] = p->data[row + (size_t) p->nrow * a]; break;
+        case LOGZ_OP_ADD: sp--; st[sp - 1] += st[sp]; break;
+        case LOGZ_OP_SUB: sp--; st[sp - 1] -= st[sp]; break;
+        case LOGZ_OP_MUL: sp--; st[sp - 1] *= st[sp]; break;
+        case LOGZ_OP_DIV: sp--; st[sp - 1] /= st[sp]; break;
+        case LOGZ_OP_NEG: st[sp - 1] = -st[sp - 1]; break;
+        case LOGZ_OP_POWI: st[sp - 1] = R_pow_di(st[sp - 1], (int) p->k[a]); break;
+        case LOGZ_OP_POWR: st[sp - 1] = R_pow(st[sp - 1], p->k[a]); break;
+        case LOGZ_OP_POW: sp--; st[sp - 1] = R_pow(st[sp - 1], st[sp]); break;
+        case LOGZ_OP_EXP: st[sp - 1] = exp(st[sp - 1]); break;
+        case LOGZ_OP_LOG: v = st[sp - 1]; st[sp - 1] = v < 0 ? R_NaN : log(v); break;
+        case LOGZ_OP_SQRT: v = st[sp - 1]; st[sp - 1] = v < 0 ? R_NaN : sqrt(v); break;
+        case LOGZ_OP_ABS: st[sp - 1] = fabs(st[sp - 1]); break;
+        case LOGZ_OP_SIN: st[sp - 1] = sin(st[sp - 1]); break;
+        case LOGZ_OP_COS: st[sp - 1] = cos(st[sp - 1]); break;
+        case LOGZ_OP_TANH: st[sp - 1] = tanh(st[sp - 1]); break;
+        case LOGZ_OP_SUM: {
             double s = 0.0;
             for (int r = 0; r < p->nrow; r++) {
                 run_point(p, i + 1, i + 1 + a, r, x, st, sp);
@@ -117,10 +114,10 @@ static double rup(double x, int k)
 static int op_ulps(int op)
 {
     switch (op) {
-    case OP_CONST: case OP_VAR: case OP_COL: case OP_NEG: case OP_ABS: case OP_SUM:
-    case OP_POWI:
-        return 0;   /* exact, or rounded outward in place (OP_SUM, OP_POWI) */
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV:
+    case LOGZ_OP_CONST: case LOGZ_OP_VAR: case LOGZ_OP_COL: case LOGZ_OP_NEG: case LOGZ_OP_ABS: case LOGZ_OP_SUM:
+    case LOGZ_OP_POWI:
+        return 0;   /* exact, or rounded outward in place (LOGZ_OP_SUM, LOGZ_OP_POWI) */
+    case LOGZ_OP_ADD: case LOGZ_OP_SUB: case LOGZ_OP_MUL: case LOGZ_OP_DIV:
         return 1;
     default:
         return 2;   /* exp, log, sqrt, pow, sin, cos, tanh */
@@ -183,23 +180,23 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
         int a = p->arg[i];
         double l1, h1, l2, h2;
         switch (p->op[i]) {
-        case OP_CONST: L[sp] = H[sp] = p->k[a]; sp++; break;
-        case OP_VAR: L[sp] = xl[a]; H[sp] = xh[a]; sp++; break;
-        case OP_COL: L[sp] = H[sp] = p->data[row + (size_t) p->nrow * a]; sp++; break;
-        case OP_ADD: sp--; L[sp - 1] += L[sp]; H[sp - 1] += H[sp]; break;
-        case OP_SUB: sp--; L[sp - 1] -= H[sp]; H[sp - 1] -= L[sp]; break;
-        case OP_MUL:
+        case LOGZ_OP_CONST: L[sp] = H[sp] = p->k[a]; sp++; break;
+        case LOGZ_OP_VAR: L[sp] = xl[a]; H[sp] = xh[a]; sp++; break;
+        case LOGZ_OP_COL: L[sp] = H[sp] = p->data[row + (size_t) p->nrow * a]; sp++; break;
+        case LOGZ_OP_ADD: sp--; L[sp - 1] += L[sp]; H[sp - 1] += H[sp]; break;
+        case LOGZ_OP_SUB: sp--; L[sp - 1] -= H[sp]; H[sp - 1] -= L[sp]; break;
+        case LOGZ_OP_MUL:
             sp--;
             iv_mul(L[sp - 1], H[sp - 1], L[sp], H[sp], &L[sp - 1], &H[sp - 1]);
             break;
-        case OP_DIV:
+        case LOGZ_OP_DIV:
             sp--;
             l2 = L[sp]; h2 = H[sp];
             if (l2 <= 0.0 && h2 >= 0.0) { L[sp - 1] = R_NegInf; H[sp - 1] = R_PosInf; break; }
             iv_mul(L[sp - 1], H[sp - 1], 1.0 / h2, 1.0 / l2, &L[sp - 1], &H[sp - 1]);
             break;
-        case OP_NEG: l1 = L[sp - 1]; L[sp - 1] = -H[sp - 1]; H[sp - 1] = -l1; break;
-        case OP_POWI: {
+        case LOGZ_OP_NEG: l1 = L[sp - 1]; L[sp - 1] = -H[sp - 1]; H[sp - 1] = -l1; break;
+        case LOGZ_OP_POWI: {
             /* R_pow_di multiplies (|k| - 1 roundings, and 1/x for k < 0) */
             int kk = (int) p->k[a];
             iv_powi(L[sp - 1], H[sp - 1], kk, &L[sp - 1], &H[sp - 1]);
@@ -208,7 +205,7 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             H[sp - 1] = rup(H[sp - 1], u);
             break;
         }
-        case OP_POWR: {
+        case LOGZ_OP_POWR: {
             /* real exponent: defined for a base >= 0, monotone there */
             double e = p->k[a];
             l1 = L[sp - 1] > 0.0 ? L[sp - 1] : 0.0;
@@ -218,7 +215,7 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             H[sp - 1] = e > 0 ? R_pow(h1, e) : R_pow(l1, e);
             break;
         }
-        case OP_POW: {
+        case LOGZ_OP_POW: {
             /* x^y = exp(y log x) for x >= 0; a base that can be negative gives
              * values only at integer y: no useful enclosure */
             sp--;
@@ -230,26 +227,26 @@ static int run_box(const logz_program *p, int start, int end, int row, const dou
             H[sp - 1] = exp(h2);
             break;
         }
-        case OP_EXP: L[sp - 1] = exp(L[sp - 1]); H[sp - 1] = exp(H[sp - 1]); break;
-        case OP_LOG:
+        case LOGZ_OP_EXP: L[sp - 1] = exp(L[sp - 1]); H[sp - 1] = exp(H[sp - 1]); break;
+        case LOGZ_OP_LOG:
             L[sp - 1] = L[sp - 1] > 0.0 ? log(L[sp - 1]) : R_NegInf;
             H[sp - 1] = H[sp - 1] > 0.0 ? log(H[sp - 1]) : (H[sp - 1] == 0.0 ? R_NegInf : R_NaN);
             break;
-        case OP_SQRT:
+        case LOGZ_OP_SQRT:
             L[sp - 1] = L[sp - 1] > 0.0 ? sqrt(L[sp - 1]) : 0.0;
             H[sp - 1] = H[sp - 1] >= 0.0 ? sqrt(H[sp - 1]) : R_NaN;
             break;
-        case OP_ABS:
+        case LOGZ_OP_ABS:
             l1 = L[sp - 1]; h1 = H[sp - 1];
             if (l1 >= 0.0) break;
             if (h1 <= 0.0) { L[sp - 1] = -h1; H[sp - 1] = -l1; break; }
             L[sp - 1] = 0.0;
             H[sp - 1] = -l1 > h1 ? -l1 : h1;
             break;
-        case OP_SIN: iv_sin(L[sp - 1], H[sp - 1], &L[sp - 1], &H[sp - 1]); break;
-        case OP_COS: iv_sin(L[sp - 1] + M_PI_2, H[sp - 1] + M_PI_2, &L[sp - 1], &H[sp - 1]); break;
-        case OP_TANH: L[sp - 1] = tanh(L[sp - 1]); H[sp - 1] = tanh(H[sp - 1]); break;
-        case OP_SUM: {
+        case LOGZ_OP_SIN: iv_sin(L[sp - 1], H[sp - 1], &L[sp - 1], &H[sp - 1]); break;
+        case LOGZ_OP_COS: iv_sin(L[sp - 1] + M_PI_2, H[sp - 1] + M_PI_2, &L[sp - 1], &H[sp - 1]); break;
+        case LOGZ_OP_TANH: L[sp - 1] = tanh(L[sp - 1]); H[sp - 1] = tanh(H[sp - 1]); break;
+        case LOGZ_OP_SUM: {
             double sl = 0.0, sh = 0.0;
             for (int r = 0; r < p->nrow; r++) {
                 run_box(p, i + 1, i + 1 + a, r, xl, xh, L, H, sp);

@@ -163,9 +163,11 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
     /* per-block marginals take n + ne doubles a block: at most 128 MB */
     int cap = marg ? (int) ((1 << 24) / ((size_t) n + (size_t) ne + 1)) : 1 << 20;
     int nblocks = logz_enum_blocks(total, NBLOCKS, cap > NBLOCKS ? cap : NBLOCKS);
-    ising_enum_ctx c = {m, (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double)),
-                        (double *) R_alloc((size_t) nblocks, sizeof(double)),
-                        (double *) R_alloc((size_t) nblocks, sizeof(double)), NULL, NULL};
+    ising_enum_ctx c = {.m = m,
+                        .work = (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double)),
+                        .bmax = (double *) R_alloc((size_t) nblocks, sizeof(double)),
+                        .bsum = (double *) R_alloc((size_t) nblocks, sizeof(double)),
+                        .bm = NULL, .bp = NULL};
     if (marg) c.bm = (double *) R_alloc((size_t) n * nblocks, sizeof(double));
     if (marg && pair && ne > 0) c.bp = (double *) R_alloc((size_t) ne * nblocks, sizeof(double));
     logz_for_blocks(total, nblocks, nthreads, ising_enum_block, &c);
@@ -311,24 +313,38 @@ static const int *order_from_list(SEXP model, int n)
     return INTEGER(order);
 }
 
-/* Exact log Z (and marginals: 0 none, 1 nodes, 2 nodes and edges). */
+/* The result list(log_z, node, pair) of an exact computation on m, with node
+ * (n) and pair (ne) allocated as `marginals` (a logz_marginals) asks and
+ * pointed to by *marg and *pair (else NULL). Returned unprotected. */
+SEXP ising_exact_result(const ising_model *m, SEXP marginals, double **marg, double **pair)
+{
+    int mg = asInteger(marginals);
+    if (mg != LOGZ_MARGINALS_NONE && mg != LOGZ_MARGINALS_NODE && mg != LOGZ_MARGINALS_PAIR)
+        error("internal error: bad marginals code");
+    const char *names[] = {"log_z", "node", "pair", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    *marg = *pair = NULL;
+    if (mg >= LOGZ_MARGINALS_NODE) {
+        SET_VECTOR_ELT(out, 1, allocVector(REALSXP, m->n));
+        *marg = REAL(VECTOR_ELT(out, 1));
+    }
+    if (mg >= LOGZ_MARGINALS_PAIR) {
+        SET_VECTOR_ELT(out, 2, allocVector(REALSXP, m->ne));
+        *pair = REAL(VECTOR_ELT(out, 2));
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* Exact log Z (and the marginals asked for) by enumeration. */
 SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads)
 {
     ising_model m;
     ising_model_from_list(model, &m);
     if (m.n > 40) error("internal error: too many variables to enumerate");
-    int mg = asInteger(marginals), nthreads = logz_threads(asInteger(threads));
-    const char *names[] = {"log_z", "node", "pair", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    double *marg = NULL, *pair = NULL;
-    if (mg >= 1) {
-        SET_VECTOR_ELT(out, 1, allocVector(REALSXP, m.n));
-        marg = REAL(VECTOR_ELT(out, 1));
-    }
-    if (mg >= 2) {
-        SET_VECTOR_ELT(out, 2, allocVector(REALSXP, m.ne));
-        pair = REAL(VECTOR_ELT(out, 2));
-    }
+    int nthreads = logz_threads(asInteger(threads));
+    double *marg, *pair;
+    SEXP out = PROTECT(ising_exact_result(&m, marginals, &marg, &pair));
     double lz = ising_enumerate(&m, nthreads, marg, pair);
     SET_VECTOR_ELT(out, 0, ScalarReal(lz));
     UNPROTECT(1);

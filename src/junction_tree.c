@@ -309,13 +309,6 @@ static void own_terms(const jtree *T, const ising_model *m, int t, double *psi, 
     for (int k = 1; k < size; k++) where[cv[k]] = -1;
 }
 
-static inline double lse2(double a, double b)
-{
-    if (a == R_NegInf) return b;
-    if (b == R_NegInf) return a;
-    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b));
-}
-
 /* log Z of the model along `order`; with marg != NULL also P(x_i = hi) (n)
  * and, with pair != NULL, P(x_i = hi, x_j = hi) for each edge (ne). */
 double jt_calibrate(const ising_model *m, const int *order, double *marg, double *pair)
@@ -355,7 +348,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
             for (size_t idx = 0; idx < len; idx++) psi[idx] += mc[lut_index(lut, nbytes, (uint32_t) idx)];
         }
         double *mt = msg + T.moff[t];
-        for (size_t s = 0; s < len / 2; s++) mt[s] = lse2(psi[2 * s], psi[2 * s + 1]);
+        for (size_t s = 0; s < len / 2; s++) mt[s] = logz_log_add_exp(psi[2 * s], psi[2 * s + 1]);
         if (T.parent[t] < 0) log_z += mt[0];
         if (t % 16 == 15) R_CheckUserInterrupt();
     }
@@ -465,8 +458,8 @@ SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given, SEXP cap_)
     return out;
 }
 
-/* model: list(n, from, to, weight, field, lo, hi, order); marginals: 0 none,
- * 1 nodes, 2 nodes and edges. */
+/* model: list(n, from, to, weight, field, lo, hi, order); marginals: a
+ * logz_marginals code. */
 SEXP jt_calibrate_call(SEXP model, SEXP marginals)
 {
     ising_model m;
@@ -474,18 +467,8 @@ SEXP jt_calibrate_call(SEXP model, SEXP marginals)
     SEXP order = logz_get(model, "order");
     if (TYPEOF(order) != INTSXP || LENGTH(order) != m.n) error("internal error: bad order");
     check_permutation(INTEGER(order), m.n);
-    int mg = asInteger(marginals);
-    const char *names[] = {"log_z", "node", "pair", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    double *marg = NULL, *pair = NULL;
-    if (mg >= 1) {
-        SET_VECTOR_ELT(out, 1, allocVector(REALSXP, m.n));
-        marg = REAL(VECTOR_ELT(out, 1));
-    }
-    if (mg >= 2) {
-        SET_VECTOR_ELT(out, 2, allocVector(REALSXP, m.ne));
-        pair = REAL(VECTOR_ELT(out, 2));
-    }
+    double *marg, *pair;
+    SEXP out = PROTECT(ising_exact_result(&m, marginals, &marg, &pair));
     double lz = jt_calibrate(&m, INTEGER(order), marg, pair);
     SET_VECTOR_ELT(out, 0, ScalarReal(lz));
     UNPROTECT(1);

@@ -13,12 +13,60 @@
 #define FCONE
 #endif
 
+/* ---- integer codes read by R and C -------------------------------------- */
+/* Each enum here is mirrored by a named R integer vector, next to the R
+ * wrapper of the routine that reads it: AIS_KERNEL (R/ais.R), RBM_LAYER
+ * (R/rbm.R), MARGINALS (R/ising_exact.R), PROP_FAMILY (R/proposal.R),
+ * INTERVAL_OP (R/interval.R), ASTAR_MODEL (R/astar_target.R), ASTAR_SEARCH and
+ * OS_REFINE (R/astar.R), GAUSS_BOUND (R/astar_models.R). */
+typedef enum {                 /* ais_rbm: how the products W'v and W h are formed */
+    LOGZ_KERNEL_AUTO = 0,      /* per layer, sparse below control$crossover active units */
+    LOGZ_KERNEL_DENSE = 1,     /* BLAS dgemm */
+    LOGZ_KERNEL_SPARSE = 2     /* sums of the weight columns of the active units */
+} logz_ais_kernel;
+typedef enum {                 /* rbm_exact_log_z: the layer that is enumerated */
+    LOGZ_LAYER_HIDDEN = 0,
+    LOGZ_LAYER_VISIBLE = 1
+} logz_rbm_layer;
+typedef enum {                 /* ising_enumerate, jt_calibrate: marginals returned */
+    LOGZ_MARGINALS_NONE = 0,   /* log Z only */
+    LOGZ_MARGINALS_NODE = 1,   /* and P(x_i = hi) */
+    LOGZ_MARGINALS_PAIR = 2    /* and P(x_i = hi, x_j = hi) for every edge */
+} logz_marginals;
+typedef enum {                 /* proposal families (logz_proposal$family) */
+    LOGZ_PROP_UNIFORM = 1, LOGZ_PROP_NORMAL = 2, LOGZ_PROP_EXPONENTIAL = 3,
+    LOGZ_PROP_CAUCHY = 4, LOGZ_PROP_STUDENT = 5
+} logz_prop_family;
+typedef enum {                 /* opcodes of an expression program (interval.c) */
+    LOGZ_OP_CONST = 1, LOGZ_OP_VAR = 2, LOGZ_OP_COL = 3, LOGZ_OP_ADD = 4, LOGZ_OP_SUB = 5,
+    LOGZ_OP_MUL = 6, LOGZ_OP_DIV = 7, LOGZ_OP_NEG = 8, LOGZ_OP_POWI = 9, LOGZ_OP_POWR = 10,
+    LOGZ_OP_POW = 11, LOGZ_OP_EXP = 12, LOGZ_OP_LOG = 13, LOGZ_OP_SQRT = 14, LOGZ_OP_ABS = 15,
+    LOGZ_OP_SIN = 16, LOGZ_OP_COS = 17, LOGZ_OP_TANH = 18, LOGZ_OP_SUM = 19
+} logz_op;
+typedef enum {                 /* A* target models (astar_target$model) */
+    LOGZ_ASTAR_R = 0, LOGZ_ASTAR_PEAKY = 1, LOGZ_ASTAR_CLUTTER = 2, LOGZ_ASTAR_CAUCHY = 3,
+    LOGZ_ASTAR_EXPR = 4, LOGZ_ASTAR_GAUSS_MEAN = 5
+} logz_astar_model;
+typedef enum {                 /* astar_sample: the search */
+    LOGZ_SEARCH_ASTAR = 0,     /* A* sampling */
+    LOGZ_SEARCH_DRILL_DOWN = 1 /* the queue-free drill down (d = 1) */
+} logz_astar_search;
+typedef enum {                 /* astar_baseline: how the proposal's bound is refined */
+    LOGZ_REFINE_NONE = 0,      /* rejection sampling with the global bound */
+    LOGZ_REFINE_SAMPLED_POINT = 1, /* OS*: split the region at the rejected point */
+    LOGZ_REFINE_LARGEST_MASS = 2   /* OS*: split the region of largest bound mass */
+} logz_os_refine;
+typedef enum {                 /* region bounds of the built-in Gaussian-mean model */
+    LOGZ_GAUSS_BOUND_CONSTANT = 0, LOGZ_GAUSS_BOUND_LINEAR = 1, LOGZ_GAUSS_BOUND_QUADRATIC = 2
+} logz_gauss_bound;
+
 /* ---- rng.c: per-chain L'Ecuyer-CMRG (MRG32k3a) streams ------------------ */
 typedef struct {
     double s[6];    /* MRG32k3a state: integers below the moduli, held as doubles */
 } logz_stream;
 
 double logz_stream_unif(logz_stream *st);          /* U(0,1), as R's "L'Ecuyer-CMRG" */
+double logz_stream_norm(logz_stream *st);          /* N(0, 1) by Box-Muller */
 void logz_streams_fill(logz_stream *st, int nst, int n, double *out, int ld);
 void logz_stream_next(const logz_stream *in, logz_stream *out); /* nextRNGStream */
 /* Seed n streams from R's RNG (caller brackets with GetRNGstate/PutRNGstate). */
@@ -34,6 +82,7 @@ void logz_exp_neg_abs(const double *x, double *y, int n);
 
 /* ---- util.c -------------------------------------------------------------- */
 double logz_softplus(double x);      /* log(1 + exp(x)), stable */
+double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
 double logz_log_sum_exp(const double *x, int n);
 int logz_threads(int requested);
 typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
@@ -91,6 +140,8 @@ typedef struct {
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
 void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
 int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
+                      double *Wx);                           /* Wx = [W a a0] */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
@@ -131,6 +182,8 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
 /* One Gibbs sweep in `order` at beta on the path from the base field a0. */
 void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
                  double *x, logz_stream *st);
+/* list(log_z, node, pair) as `marginals` asks; *marg, *pair its arrays or NULL */
+SEXP ising_exact_result(const ising_model *m, SEXP marginals, double **marg, double **pair);
 SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads);
 SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
 SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
@@ -144,14 +197,11 @@ SEXP jt_order_call(SEXP n, SEXP from, SEXP to, SEXP given, SEXP cap);
 SEXP jt_calibrate_call(SEXP model, SEXP marginals);
 
 /* ---- gumbel.c: Gumbel and truncated Gumbel draws (R's RNG) --------------- */
-double logz_log_add_exp(double a, double b);
 double logz_rgumbel1(double location);                 /* Gumbel(location) */
 double logz_rtruncgumbel1(double location, double bound); /* at most bound */
 SEXP gumbel_rand_call(SEXP n, SEXP location, SEXP bound);
 
 /* ---- proposal.c: products of univariate distributions over boxes -------- */
-enum { LOGZ_PROP_UNIFORM = 1, LOGZ_PROP_NORMAL, LOGZ_PROP_EXPONENTIAL, LOGZ_PROP_CAUCHY,
-       LOGZ_PROP_STUDENT };
 typedef struct {
     int d;
     const int *family;   /* LOGZ_PROP_* per dimension */
@@ -202,7 +252,6 @@ SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */
 double gpc_log_lik(const double *y, const double *f, int n);   /* sum log Phi(y f) */
-double logz_stream_norm(logz_stream *st);                      /* N(0, 1) by Box-Muller */
 SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);
 SEXP arm_reserve_call(SEXP p, SEXP cap);

@@ -1,6 +1,6 @@
 /* Proposals for A* sampling, OS* and rejection: products of univariate
- * distributions over hyper-rectangles (astar-sampling.txt, Section 6: regions
- * are boxes, possibly with infinite sides). For a box we need the log mass
+ * distributions over hyper-rectangles (Maddison, Tarlow & Minka 2014,
+ * Section 6: regions are boxes, possibly with infinite sides). For a box we need the log mass
  * log nu(B) and a draw from nu restricted to B; both go through Rmath's
  * distribution functions in standardised coordinates z = (x - location)/scale,
  * on the log scale and in the tail where the box lies, so boxes far out in a

@@ -108,15 +108,16 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
 {
     uint64_t total = 1ULL << ne;
     int nblocks = logz_enum_blocks(total, 64, 1 << 20);
-    rbm_enum_ctx c = {ne, no, Wt, be, bo,
-                      (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double)),
-                      (double *) R_alloc((size_t) nblocks, sizeof(double)),
-                      (double *) R_alloc((size_t) nblocks, sizeof(double))};
+    rbm_enum_ctx c = {
+        .ne = ne, .no = no, .Wt = Wt, .be = be, .bo = bo,
+        .acc = (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double)),
+        .bmax = (double *) R_alloc((size_t) nblocks, sizeof(double)),
+        .bsum = (double *) R_alloc((size_t) nblocks, sizeof(double))};
     logz_for_blocks(total, nblocks, nthreads, rbm_enum_block, &c);
     return logz_merge_blocks(c.bmax, c.bsum, nblocks, NULL);
 }
 
-/* layer: 0 = enumerate hidden, 1 = enumerate visible. */
+/* layer: the enumerated layer, a logz_rbm_layer. */
 SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads)
 {
     if (TYPEOF(W) != REALSXP || TYPEOF(a) != REALSXP || TYPEOF(b) != REALSXP)
@@ -124,10 +125,12 @@ SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads)
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W)) error("internal error: W has the wrong size");
     int lay = asInteger(layer), nthreads = logz_threads(asInteger(threads));
-    int ne = lay == 0 ? nh : nv, no = lay == 0 ? nv : nh;
+    if (lay != LOGZ_LAYER_HIDDEN && lay != LOGZ_LAYER_VISIBLE) error("internal error: bad layer");
+    int hidden = lay == LOGZ_LAYER_HIDDEN;
+    int ne = hidden ? nh : nv, no = hidden ? nv : nh;
     if (ne > 40) error("internal error: too many states to enumerate");
     const double *Wt;
-    if (lay == 0) {
+    if (hidden) {
         Wt = REAL(W);                 /* nv x nh: columns are hidden units */
     } else {
         double *T = (double *) R_alloc((size_t) nv * nh, sizeof(double));
@@ -135,7 +138,7 @@ SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads)
             for (int j = 0; j < nh; j++) T[j + (size_t) nh * i] = REAL(W)[i + (size_t) nv * j];
         Wt = T;                       /* nh x nv: columns are visible units */
     }
-    double lz = rbm_exact_log_z(ne, no, Wt, lay == 0 ? REAL(b) : REAL(a),
-                                lay == 0 ? REAL(a) : REAL(b), nthreads);
+    double lz = rbm_exact_log_z(ne, no, Wt, hidden ? REAL(b) : REAL(a), hidden ? REAL(a) : REAL(b),
+                                nthreads);
     return ScalarReal(lz);
 }

@@ -46,6 +46,15 @@ int logz_bernoulli_logit(const double *t, const double *e, const double *u, doub
     return on;
 }
 
+/* [W a a0] (nv x (nh + 2), column-major) into Wx. */
+void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
+                      double *Wx)
+{
+    memcpy(Wx, W, sizeof(double) * (size_t) nv * nh);
+    memcpy(Wx + (size_t) nv * nh, a, sizeof(double) * nv);
+    memcpy(Wx + (size_t) nv * (nh + 1), a0, sizeof(double) * nv);
+}
+
 /* m from list(W, a, b, a0) for M chains: Wx = [W a a0] copied by R_alloc, the
  * other arrays borrowed from the list. */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m)
@@ -55,11 +64,8 @@ void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m)
     int nv = LENGTH(a), nh = LENGTH(b);
     if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
         error("internal error: inconsistent RBM dimensions");
-    m->nv = nv; m->nh = nh; m->M = M;
-    m->a = REAL(a); m->b = REAL(b); m->a0 = REAL(a0);
     double *Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-    memcpy(Wx, REAL(W), sizeof(double) * (size_t) nv * nh);
-    memcpy(Wx + (size_t) nv * nh, REAL(a), sizeof(double) * nv);
-    memcpy(Wx + (size_t) nv * (nh + 1), REAL(a0), sizeof(double) * nv);
-    m->Wx = Wx;
+    logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
+    *m = (logz_rbm_path) {.nv = nv, .nh = nh, .M = M, .Wx = Wx, .a = REAL(a), .b = REAL(b),
+                          .a0 = REAL(a0)};
 }

@@ -6,7 +6,9 @@
  * over training when the R side sets lr_step = learning_rate / total updates).
  * PCD keeps control$n_chains persistent fantasy chains (Tieleman 2008), which
  * need not equal the batch size: the negative statistics average over them.
- * Layout: data_t is nv x N (one example per column), W is nv x nh. */
+ * Layout: data_t is nv x N (one example per column), W is nv x nh.
+ * rbm_train_epoch() is the engine on plain C types; rbm_train_epoch_call() the
+ * SEXP glue. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
@@ -37,45 +39,28 @@ static void layer_probs(const char *trans, int nv, int nh, int B, const double *
         }
 }
 
-SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
+/* Sizes and step settings of one training epoch. */
+typedef struct {
+    int nv, nh, N;      /* visible units, hidden units, training examples */
+    int pcd, k;         /* persistent chains (else CD), Gibbs steps per update */
+    int B, C;           /* batch size, negative chains (C = B for CD) */
+    double lr, lr_step; /* learning rate at the first update, its fall per update */
+    double momentum, weight_decay;
+} rbm_train_opts;
+
+/* One epoch over data (nv x N, one example per column) in the order perm
+ * (0-based; the first floor(N / B) * B entries are used, the remainder is
+ * left for the next epoch's shuffle). W (nv x nh), a, b and their momentum
+ * terms dW, da, db are updated in place; P (nv x C) holds the persistent
+ * chains (PCD only), started at random training examples when fresh_chains.
+ * Draws from R's RNG (the caller brackets with GetRNGstate/PutRNGstate).
+ * Returns the mean squared reconstruction error |v0 - E[v | h0]|^2. */
+static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const int *perm,
+                              double *W, double *a, double *b, double *dW, double *da,
+                              double *db, double *P, int fresh_chains)
 {
-    SEXP W_ = logz_need(params, "W", REALSXP), a_ = logz_need(params, "a", REALSXP),
-         b_ = logz_need(params, "b", REALSXP);
-    int nv = LENGTH(a_), nh = LENGTH(b_);
-    if (TYPEOF(data_t) != REALSXP || nrows(data_t) != nv)
-        error("internal error: data has the wrong shape");
-    int N = ncols(data_t);
-    SEXP perm = logz_need(control, "perm", INTSXP);
-    if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
-    int pcd = asInteger(logz_need(control, "pcd", INTSXP)), k = asInteger(logz_need(control, "k", INTSXP));
-    int B = asInteger(logz_need(control, "batch_size", INTSXP));
-    double lr = asReal(logz_need(control, "learning_rate", REALSXP));
-    double lr_step = asReal(logz_need(control, "lr_step", REALSXP));
-    int C = pcd ? asInteger(logz_need(control, "n_chains", INTSXP)) : B;
-    double mom = asReal(logz_need(control, "momentum", REALSXP));
-    double wd = asReal(logz_need(control, "weight_decay", REALSXP));
-    if (k < 1 || B < 1 || B > N || C < 1) error("internal error: bad k, batch size or chains");
-
-    const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP W = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 0, W);
-    SEXP a = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 1, a);
-    SEXP b = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 2, b);
-    SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
-    SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
-    SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
-    SEXP P = allocMatrix(REALSXP, nv, pcd ? C : B); SET_VECTOR_ELT(out, 6, P);
-    memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
-    memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
-    memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
-    SEXP dW_ = logz_need(state, "dW", REALSXP), da_ = logz_need(state, "da", REALSXP),
-         db_ = logz_need(state, "db", REALSXP), P_ = logz_get(state, "P");
-    if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
-        error("internal error: bad momentum state");
-    memcpy(REAL(dW), REAL(dW_), sizeof(double) * (size_t) nv * nh);
-    memcpy(REAL(da), REAL(da_), sizeof(double) * nv);
-    memcpy(REAL(db), REAL(db_), sizeof(double) * nh);
-
+    int nv = o->nv, nh = o->nh, N = o->N, pcd = o->pcd, k = o->k, B = o->B, C = o->C;
+    double lr = o->lr, mom = o->momentum, wd = o->weight_decay;
     double *V0 = (double *) R_alloc((size_t) nv * B, sizeof(double));
     int BC = B > C ? B : C;
     double *Vk = (double *) R_alloc((size_t) nv * C, sizeof(double));
@@ -85,78 +70,127 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     double *Hkp = (double *) R_alloc((size_t) nh * C, sizeof(double));
     double *G = (double *) R_alloc((size_t) nv * nh, sizeof(double));
 
-    GetRNGstate();
-    if (pcd) {
-        if (!isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * C) {
-            memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * C);
-        } else {
-            /* persistent chains start at random training examples */
-            for (int c = 0; c < C; c++) {
-                int ex = (int) (unif_rand() * N);
-                if (ex >= N) ex = N - 1;
-                memcpy(REAL(P) + (size_t) nv * c, REAL(data_t) + (size_t) nv * ex,
-                       sizeof(double) * nv);
-            }
+    if (pcd && fresh_chains) {
+        /* persistent chains start at random training examples */
+        for (int c = 0; c < C; c++) {
+            int ex = (int) (unif_rand() * N);
+            if (ex >= N) ex = N - 1;
+            memcpy(P + (size_t) nv * c, data + (size_t) nv * ex, sizeof(double) * nv);
         }
     }
     double recon = 0.0;
-    int nbatch = N / B;   /* the remainder (< B examples) is left for the next epoch's shuffle */
+    int nbatch = N / B;
     for (int bt = 0; bt < nbatch; bt++) {
-        for (int c = 0; c < B; c++) {
-            int ex = INTEGER(perm)[bt * B + c];
-            if (ex < 0 || ex >= N) error("internal error: perm out of range");
-            memcpy(V0 + (size_t) nv * c, REAL(data_t) + (size_t) nv * ex, sizeof(double) * nv);
-        }
-        double *w = REAL(W);
+        for (int c = 0; c < B; c++)
+            memcpy(V0 + (size_t) nv * c, data + (size_t) nv * perm[bt * B + c],
+                   sizeof(double) * nv);
         /* positive phase */
-        layer_probs("T", nv, nh, B, w, REAL(b), V0, H0p, Hs);
+        layer_probs("T", nv, nh, B, W, b, V0, H0p, Hs);
         /* reconstruction error: |v0 - E[v | h0]|^2 */
-        layer_probs("N", nv, nh, B, w, REAL(a), Hs, Vp, NULL);
+        layer_probs("N", nv, nh, B, W, a, Hs, Vp, NULL);
         for (size_t i = 0; i < (size_t) nv * B; i++) {
             double d = V0[i] - Vp[i];
             recon += d * d;
         }
         /* negative phase */
-        if (pcd) layer_probs("T", nv, nh, C, w, REAL(b), REAL(P), Hkp, Hs);
+        if (pcd) layer_probs("T", nv, nh, C, W, b, P, Hkp, Hs);
         for (int s = 0; s < k; s++) {
             if (s == 0 && !pcd) {
                 /* CD: the first reconstruction is the one computed above */
                 for (size_t i = 0; i < (size_t) nv * B; i++) Vk[i] = unif_rand() < Vp[i] ? 1.0 : 0.0;
             } else {
-                layer_probs("N", nv, nh, C, w, REAL(a), Hs, Vp, Vk);
+                layer_probs("N", nv, nh, C, W, a, Hs, Vp, Vk);
             }
-            layer_probs("T", nv, nh, C, w, REAL(b), Vk, Hkp, s < k - 1 ? Hs : NULL);
+            layer_probs("T", nv, nh, C, W, b, Vk, Hkp, s < k - 1 ? Hs : NULL);
         }
-        if (pcd) memcpy(REAL(P), Vk, sizeof(double) * (size_t) nv * C);
+        if (pcd) memcpy(P, Vk, sizeof(double) * (size_t) nv * C);
         /* gradient and update: data statistics over the batch, model
          * statistics over the C negative chains */
         double sc = 1.0 / B, msc = -1.0 / C, one = 1.0, zero = 0.0;
         F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &sc, V0, &nv, H0p, &nh, &zero, G, &nv FCONE FCONE);
         F77_CALL(dgemm)("N", "T", &nv, &nh, &C, &msc, Vk, &nv, Hkp, &nh, &one, G, &nv FCONE FCONE);
         for (size_t i = 0; i < (size_t) nv * nh; i++) {
-            REAL(dW)[i] = mom * REAL(dW)[i] + lr * (G[i] - wd * w[i]);
-            w[i] += REAL(dW)[i];
+            dW[i] = mom * dW[i] + lr * (G[i] - wd * W[i]);
+            W[i] += dW[i];
         }
         for (int i = 0; i < nv; i++) {
             double gp = 0.0, gn = 0.0;
             for (int c = 0; c < B; c++) gp += V0[i + (size_t) nv * c];
             for (int c = 0; c < C; c++) gn += Vk[i + (size_t) nv * c];
-            REAL(da)[i] = mom * REAL(da)[i] + lr * (gp / B - gn / C);
-            REAL(a)[i] += REAL(da)[i];
+            da[i] = mom * da[i] + lr * (gp / B - gn / C);
+            a[i] += da[i];
         }
         for (int j = 0; j < nh; j++) {
             double gp = 0.0, gn = 0.0;
             for (int c = 0; c < B; c++) gp += H0p[j + (size_t) nh * c];
             for (int c = 0; c < C; c++) gn += Hkp[j + (size_t) nh * c];
-            REAL(db)[j] = mom * REAL(db)[j] + lr * (gp / B - gn / C);
-            REAL(b)[j] += REAL(db)[j];
+            db[j] = mom * db[j] + lr * (gp / B - gn / C);
+            b[j] += db[j];
         }
-        lr -= lr_step;
+        lr -= o->lr_step;
         if (lr < 0) lr = 0;
         if (bt % 16 == 15) R_CheckUserInterrupt();
     }
+    return recon / ((double) nbatch * B);
+}
+
+/* data_t: nv x N; params: list(W, a, b); state: list(dW, da, db, P or NULL);
+ * control: list(perm, pcd, k, batch_size, n_chains, learning_rate, lr_step,
+ * momentum, weight_decay). Returns list(W, a, b, dW, da, db, P, recon_error). */
+SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
+{
+    SEXP W_ = logz_need(params, "W", REALSXP), a_ = logz_need(params, "a", REALSXP),
+         b_ = logz_need(params, "b", REALSXP);
+    int nv = LENGTH(a_), nh = LENGTH(b_);
+    if (TYPEOF(data_t) != REALSXP || !isMatrix(data_t) || nrows(data_t) != nv ||
+        XLENGTH(W_) != (R_xlen_t) nv * nh)
+        error("internal error: data or weights have the wrong shape");
+    int N = ncols(data_t);
+    SEXP perm = logz_need(control, "perm", INTSXP);
+    if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
+    int pcd = asInteger(logz_need(control, "pcd", INTSXP));
+    int B = asInteger(logz_need(control, "batch_size", INTSXP));
+    rbm_train_opts o = {
+        .nv = nv, .nh = nh, .N = N, .pcd = pcd,
+        .k = asInteger(logz_need(control, "k", INTSXP)),
+        .B = B,
+        .C = pcd ? asInteger(logz_need(control, "n_chains", INTSXP)) : B,
+        .lr = asReal(logz_need(control, "learning_rate", REALSXP)),
+        .lr_step = asReal(logz_need(control, "lr_step", REALSXP)),
+        .momentum = asReal(logz_need(control, "momentum", REALSXP)),
+        .weight_decay = asReal(logz_need(control, "weight_decay", REALSXP))};
+    if (o.k < 1 || o.B < 1 || o.B > N || o.C < 1) error("internal error: bad k, batch size or chains");
+    for (int i = 0; i < (N / o.B) * o.B; i++)
+        if (INTEGER(perm)[i] < 0 || INTEGER(perm)[i] >= N) error("internal error: perm out of range");
+    SEXP dW_ = logz_need(state, "dW", REALSXP), da_ = logz_need(state, "da", REALSXP),
+         db_ = logz_need(state, "db", REALSXP), P_ = logz_get(state, "P");
+    if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
+        error("internal error: bad momentum state");
+    int have_chains = !isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * o.C;
+
+    const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP W = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 0, W);
+    SEXP a = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 1, a);
+    SEXP b = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 2, b);
+    SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
+    SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
+    SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
+    SEXP P = allocMatrix(REALSXP, nv, pcd ? o.C : o.B); SET_VECTOR_ELT(out, 6, P);
+    memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
+    memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
+    memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
+    memcpy(REAL(dW), REAL(dW_), sizeof(double) * (size_t) nv * nh);
+    memcpy(REAL(da), REAL(da_), sizeof(double) * nv);
+    memcpy(REAL(db), REAL(db_), sizeof(double) * nh);
+    if (pcd && have_chains) memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * o.C);
+    if (!pcd) memset(REAL(P), 0, sizeof(double) * (size_t) nv * o.B);   /* unused by CD */
+
+    GetRNGstate();
+    double recon = rbm_train_epoch(&o, REAL(data_t), INTEGER(perm), REAL(W), REAL(a), REAL(b),
+                                   REAL(dW), REAL(da), REAL(db), REAL(P), !have_chains);
     PutRNGstate();
-    SET_VECTOR_ELT(out, 7, ScalarReal(recon / ((double) nbatch * B)));
+    SET_VECTOR_ELT(out, 7, ScalarReal(recon));
     UNPROTECT(1);
     return out;
 }

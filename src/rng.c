@@ -29,6 +29,13 @@ double logz_stream_unif(logz_stream *st)
     return ((p1 > p2) ? (p1 - p2) : (p1 - p2 + 4294967087.0)) * NORMC;
 }
 
+/* A standard normal draw from a stream (Box-Muller, one of the pair). */
+double logz_stream_norm(logz_stream *st)
+{
+    double u1 = logz_stream_unif(st), u2 = logz_stream_unif(st);
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
 /* (a * s + c) mod m in double arithmetic, from L'Ecuyer's RngStreams. */
 #define TWO17 131072.0
 #define TWO53 9007199254740992.0

@@ -11,6 +11,14 @@ double logz_softplus(double x)
     return (x > 0 ? x : 0.0) + log1p(exp(-fabs(x)));
 }
 
+double logz_log_add_exp(double a, double b)
+{
+    if (a == R_NegInf) return b;
+    if (b == R_NegInf) return a;
+    double m = a > b ? a : b;
+    return m + log1p(exp(-fabs(a - b)));
+}
+
 double logz_log_sum_exp(const double *x, int n)
 {
     double m = R_NegInf, s = 0.0;

@@ -372,7 +372,7 @@ test_that("the long-running samplers and exact methods take progress, report, an
   for (spins in c("pm1", "01")) {
     m <- ising_random(12, n_edges = 30, coupling = 0.8, field = 0.5, type = "mixed", spins = spins)
     ref <- exact_marginals(m, method = "enumerate", pairwise = TRUE, progress = FALSE)
-    ch <- logz:::ising_exact_chunked(m, 1L, k = 4L, progress = FALSE, marginals = 2L)
+    ch <- logz:::ising_exact_chunked(m, 1L, k = 4L, progress = FALSE, marginals = "pair")
     expect_equal(ch$log_z, ref$log_z, tolerance = 1e-12)
     expect_equal(ch$node, unname(ref$node), tolerance = 1e-12)
     expect_equal(ch$pair, ref$pairwise$p11, tolerance = 1e-12)

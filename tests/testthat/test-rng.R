@@ -8,14 +8,14 @@ test_that("per-chain streams reproduce R's L'Ecuyer-CMRG generator exactly", {
   s <- ifelse(s < 0, s + 2^32, s)
   u_r <- runif(500)
   # one stream: the scalar path
-  u1 <- .Call(logz:::C_rng_stream_unif, as.double(s), 500L)
+  u1 <- logz:::rng_stream_unif(as.double(s), 500L)
   expect_identical(u1[, 1], u_r)
   # four streams: the vectorised path; stream j is nextRNGStream applied j - 1 times
   states <- list(seed)
   for (j in 2:4) states[[j]] <- parallel::nextRNGStream(states[[j - 1]])
   st <- vapply(states, function(x) { y <- x[2:7]; as.double(ifelse(y < 0, y + 2^32, y)) },
                numeric(6))
-  u4 <- .Call(logz:::C_rng_stream_unif, st, 300L)
+  u4 <- logz:::rng_stream_unif(st, 300L)
   for (j in 1:4) {
     .Random.seed <<- states[[j]]
     assign(".Random.seed", states[[j]], envir = globalenv())
@@ -25,9 +25,9 @@ test_that("per-chain streams reproduce R's L'Ecuyer-CMRG generator exactly", {
 
 test_that("streams seeded from R's RNG are reproducible under set.seed", {
   set.seed(3)
-  a <- .Call(logz:::C_rng_streams, 5L)
+  a <- logz:::rng_streams(5L)
   set.seed(3)
-  b <- .Call(logz:::C_rng_streams, 5L)
+  b <- logz:::rng_streams(5L)
   expect_identical(a, b)
   expect_equal(dim(a), c(6L, 5L))
   # consecutive streams are nextRNGStream of each other

@@ -1,4 +1,5 @@
-# Methods for A* / OS* / rejection samples (class logz_samples): print, summary, plot.
+# The logz_samples class of exact samples (A*, OS*, rejection sampling; GumbelMIP
+# results inherit it and have their own methods): print, summary, plot.
 
 #' Methods for A* samples
 #'
