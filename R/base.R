@@ -327,9 +327,8 @@ base_record <- function(b) list(type = b$type, how = b$how)
 
 with_base <- function(x, b, seed = NULL) {
   x$base <- base_record(b)
-  if (length(b$flags)) x <- add_flags(x, b$flags)
-  x <- check_against_pilot(x, b)
-  x <- check_against_modes(x, b)   # R/base_check.R
+  x <- flag_estimate(x, b$flags, warn = "never")   # warned when the base was chosen
+  x <- check_against_base(x, b)   # R/base_check.R
   if (!is.null(seed)) x$seed <- seed
   x
 }

@@ -91,6 +91,5 @@ mode_base <- function(model, mb, smooth) {
 
 # Starts of the ascent (option logz.mode_check_starts; 0 turns the check off).
 mode_check_starts <- function() {
-  x <- getOption("logz.mode_check_starts", 30L)
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x < 0) 30L else as.integer(x)
+  as.integer(logz_option("mode_check_starts", 30L, number = TRUE, lower = 0))
 }

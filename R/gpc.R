@@ -251,9 +251,9 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactiv
     old <- lz
   }
   if (!converged)
-    warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps (last change ",
-                           "above tol = %g); the value is the last sweep's."), max_sweeps, tol),
-            call. = FALSE)
+    unreliable_warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps ",
+                                      "(last change above tol = %g); the value is the last ",
+                                      "sweep's."), max_sweeps, tol))
   structure(lz, sweeps = sweep, converged = converged)
 }
 

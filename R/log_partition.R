@@ -160,13 +160,15 @@ ep_estimate <- function(model, progress = FALSE, ...) {
   t0 <- proc.time()[["elapsed"]]
   lz <- ep_log_z(model, ..., progress = progress)
   conv <- isTRUE(attr(lz, "converged"))
-  # (no warn_unreliable(): ep_log_z() has warned about non-convergence already)
-  new_logz_estimate(list(
+  out <- new_logz_estimate(list(
     log_z = as.numeric(lz), se = NA_real_, method = "EP", time = proc.time()[["elapsed"]] - t0,
     counts = c(sweeps = attr(lz, "sweeps")), diagnostics = data.frame(), converged = conv,
     seed = NULL, call = match.call(),
     se_note = paste0("EP is a deterministic approximation (bias unknown); for an se use ",
-                     "method = \"arm\" with repeats >= 2, or method = \"ais\""),
-    flags = if (!conv) sprintf("EP did not converge in %d sweeps", as.integer(attr(lz, "sweeps")))),
+                     "method = \"arm\" with repeats >= 2, or method = \"ais\"")),
     "logz_ep")
+  # ep_log_z() has warned about non-convergence already
+  if (!conv) out <- flag_estimate(out, sprintf("EP did not converge in %d sweeps",
+                                               as.integer(attr(lz, "sweeps"))), warn = "never")
+  out
 }

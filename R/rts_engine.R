@@ -129,7 +129,7 @@ rts_engine <- function(run, X, log_z1, args) {
   # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
   # units of work (64 per unit and chain-sweep, a rough cost), so that
   # interrupts and time limits are honoured between calls within a second
-  budget <- getOption("logz.chunk_work", 5e7)
+  budget <- logz_option("chunk_work", 5e7)
   per_sweep <- 64 * as.double(nrow(X)) * M
   n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
   ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
@@ -216,14 +216,13 @@ rts_check_visits <- function(c_hat, prior, floor = 0.1) {
   ratio <- c_hat / prior
   if (all(is.finite(ratio)) && min(ratio) >= floor) return(character(0))
   k <- which.min(ratio)
-  warning(sprintf(paste0(
+  flag_estimate(character(0), sprintf("visit deficit: c_hat_k / r_k = %.3g < %g at k = %d",
+                                      ratio[k], floor, k), sprintf(paste0(
     "The final run visited temperature k = %d (and maybe others) %s times less than the prior ",
     "asks (c_hat_k / r_k = %.3g): the ladder guess was still far off, and log Z and its se ",
     "are unreliable. Use more initial iterations (`init_iter`, `init_sweeps`) or start ",
     "from the annealing pilot (`pilot_sweeps`)."),
-    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]),
-    call. = FALSE)
-  sprintf("visit deficit: c_hat_k / r_k = %.3g < %g at k = %d", ratio[k], floor, k)
+    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]))
 }
 
 # Outlier chains: per temperature, the share of the pooled c_hat_k (sum of
@@ -247,15 +246,14 @@ rts_chain_shares <- function(acc, limit = 0.5) {
   d <- d[order(-d$share), , drop = FALSE]
   d <- d[!duplicated(d$chain), , drop = FALSE]
   rownames(d) <- NULL
-  warning(sprintf(paste0(
+  list(table = d, flag = flag_estimate(character(0), sprintf(
+    "outlier chain: chain %d holds %.0f%% > %.0f%% of c_hat_k at k = %d", d$chain[1],
+    100 * d$share[1], 100 * limit, d$k[1]), sprintf(paste0(
     "Outlier chain%s: chain %s holds %.0f%% (> %.0f%%) of the pooled c_hat_k at k = %d%s; ",
     "the estimate rests on one chain's state and its se is unreliable. Run more sweeps or ",
     "chains; see attr(fit$diagnostics, \"outlier_chains\")."),
     if (nrow(d) > 1L) "s" else "", paste(d$chain, collapse = ", "), 100 * d$share[1],
-    100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else ""), call. = FALSE)
-  list(table = d, flag = sprintf(
-    "outlier chain: chain %d holds %.0f%% > %.0f%% of c_hat_k at k = %d", d$chain[1],
-    100 * d$share[1], 100 * limit, d$k[1]))
+    100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else "")))
 }
 
 # Ladder drift (issue 18, bench/rts_fig3_pcd500_diag.out): when the chains relax slowly (the
@@ -280,15 +278,14 @@ rts_check_drift <- function(log_z, se, init, limit = 3, last = 3L) {
   tab <- data.frame(iteration = j, log_z = e, se = s, z = z)
   i <- which.max(ifelse(is.finite(z), abs(z), -Inf))
   if (!length(i) || !is.finite(z[i]) || abs(z[i]) <= limit) return(list(table = tab, flag = character(0)))
-  warning(sprintf(paste0(
+  list(table = tab, flag = flag_estimate(character(0), sprintf(paste0(
+    "ladder drift: final estimate - initial iteration %d's = %+.3f nats, |z| = %.1f > %g"),
+    j[i], log_z - e[i], abs(z[i]), limit), sprintf(paste0(
     "Ladder drift: the final log Z %.3f differs from initial iteration %d's estimate %.3f by %.1f ",
     "combined se (> %g): the stages had not settled, the estimate still carries part of the ",
     "ladder's error and its se is too small. Run more or longer initial iterations ",
     "(`init_iter`, `init_sweeps`) or more sweeps; see attr(fit$diagnostics, \"ladder_drift\")."),
-    log_z, j[i], e[i], abs(z[i]), limit), call. = FALSE)
-  list(table = tab, flag = sprintf(paste0(
-    "ladder drift: final estimate - initial iteration %d's = %+.3f nats, |z| = %.1f > %g"),
-    j[i], log_z - e[i], abs(z[i]), limit))
+    log_z, j[i], e[i], abs(z[i]), limit)))
 }
 
 new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",

@@ -27,10 +27,18 @@ check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_eac
   as.integer(x)
 }
 
-# The memory limit (bytes) of the size checks: getOption("logz.max_bytes"),
+# The package option `logz.<name>`, or `default` when it is unset. With
+# `number = TRUE`, a value that is not one number >= `lower` (not NA) gives
+# `default` too.
+logz_option <- function(name, default, number = FALSE, lower = -Inf) {
+  x <- getOption(paste0("logz.", name), default)
+  if (number && !(is.numeric(x) && length(x) == 1L && !is.na(x) && x >= lower)) default else x
+}
+
+# The memory limit (bytes) of the size checks: option logz.max_bytes,
 # else the LOGZ_MAX_BYTES environment variable, else `fallback`.
 memory_limit <- function(fallback) {
-  opt <- getOption("logz.max_bytes")
+  opt <- logz_option("max_bytes", NULL)
   if (!is.null(opt)) return(as.double(opt))
   env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
   if (is.finite(env) && env > 0) env else fallback
@@ -194,7 +202,7 @@ progress_bar <- function(show, max) {
 # (e.g. inside progressr::with_progress()); options(logz.progress = "txt")
 # forces the text bar.
 use_progressr <- function() {
-  how <- getOption("logz.progress", "auto")
+  how <- logz_option("progress", "auto")
   if (identical(how, "txt") || !requireNamespace("progressr", quietly = TRUE)) return(FALSE)
   identical(how, "progressr") || isTRUE(progressr::handlers(global = NA))
 }

@@ -83,12 +83,12 @@ test_that("the check flags an estimate provably below the bound, with any estima
   fake <- logz:::new_logz_estimate(list(log_z = b$mode_bound$log_z - 2, se = 0.1, method = "AIS",
                                  time = 0, counts = c(chains = 1), diagnostics = NULL,
                                  seed = NULL, call = NULL), "logz_ais")
-  expect_warning(chk <- logz:::check_against_modes(fake, b), "nats below the lower bound",
+  expect_warning(chk <- logz:::check_against_base(fake, b), "nats below the lower bound",
                  class = "logz_unreliable")
   expect_false(chk$reliable)
   close <- fake
   close$log_z <- b$mode_bound$log_z - 0.35  # within 0.1 nats + 3 se: no flag
-  expect_warning(chk <- logz:::check_against_modes(close, b), NA)
+  expect_warning(chk <- logz:::check_against_base(close, b), NA)
   expect_true(chk$reliable)
 })
 
