@@ -169,7 +169,7 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
 }
 
 # Fraction of active units below which kernel = "auto" uses the sparse product
-# (tuned by bench/ais_rbm.R on this machine; option logz.ais_crossover).
+# (option logz.ais_crossover).
 ais_crossover <- function() {
   as.double(logz_option("ais_crossover", 0.35, number = TRUE))
 }

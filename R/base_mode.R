@@ -4,16 +4,13 @@
 # For an RBM, Z = sum_h f(h) with log f(h) = b'h + sum_i softplus(a_i + W_i h)
 # (the visible units summed out exactly). Any set S of distinct hidden states
 # gives log Z >= log sum_{h in S} f(h), with no sampling error. On RBMs whose
-# hidden marginal has a few states of large mass (the small MNIST RBMs of the
-# benches) greedy ascent of log f(h) from random starts finds them: on Kiwaki's
-# CD-1 model (bench/models/rbm20_cd1_v1.rds, log Z 194.198) the four largest
-# hidden states hold 0.44, 0.23, 0.22 and 0.07 of Z; forward AIS from every
-# base tried ends 98% of its chains in the second (the broad one, visible
-# entropy 197 nats against 154 for the first) and is 1.2 to 1.45 nats low with
-# ESS near M, while 30 ascents give a bound 0.11 nats below log Z. An estimate
-# more than `mode_check_margin()` nats + 3 se below the bound is provably too
-# low, and is flagged. On models whose hidden marginal is spread (large n_h,
-# where no single state matters) the bound is far below log Z and never fires.
+# hidden marginal has a few states of large mass, greedy ascent of log f(h)
+# from random starts finds them, and the bound is close to log Z even where
+# annealing from every product base ends its chains in one broad mode. An
+# estimate more than `mode_check_margin()` nats + 3 se below the bound is
+# provably too low, and is flagged (R/base_check.R). On models whose hidden
+# marginal is spread (large n_h, where no single state matters) the bound is
+# far below log Z and never fires.
 
 # Greedy single-flip ascent of log f(h) from `starts` random hidden states
 # (Bernoulli(1/2)); returns list(log_z = the bound, states = distinct local

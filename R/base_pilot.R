@@ -17,8 +17,7 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
   if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
   betas <- as.double(schedule_sm08(pilot_steps))
   # Successive halving: every candidate gets a third of the chains; those more
-  # than 5 nats + 3 se below the best mean log weight are dropped (they were
-  # 2 to 40 nats below on the MNIST RBMs of bench/base_default.R), the rest
+  # than 5 nats + 3 se below the best mean log weight are dropped, the rest
   # get the remaining chains. log Z0 + log w of every chain, per candidate:
   pilot <- function(b, chains) {
     r <- ais_rbm_engine(model, betas, chains, 1L, b$bias, threads)

@@ -5,8 +5,10 @@
 #'
 #' Every [logz_estimate] carries `flags`, a character vector of the reasons the
 #' estimate may be unreliable (each naming the threshold it crossed), and
-#' `reliable = length(flags) == 0`. `print()` shows them, and the estimator
-#' raises one R warning (class `logz_unreliable`) per call when any is set.
+#' `reliable = length(flags) == 0`. `print()` shows them. The check that sets a
+#' flag raises an R warning of class `logz_unreliable` (the importance-weight
+#' flags of one run share one warning; the mode checks warn only for an
+#' estimate with no flag yet).
 #'
 #' **Importance weights** (AIS on every model type, RAISE, ARM). For the
 #' \eqn{M} final log weights of an AIS run, `weight_diagnostics()` gives the
@@ -57,8 +59,9 @@
 #' how to get one (e.g. ARM with one run: `repeats = 4`; EP is deterministic:
 #' `method = "ais"`).
 #'
-#' **Turning the warning off.** The flags are always recorded; the warning can
-#' be silenced with `options(logz.warn_unreliable = FALSE)` or for one call with
+#' **Turning the warning off.** The flags are always recorded; every one of
+#' these warnings (and that of [ep_log_z()] when EP does not converge) is
+#' silenced with `options(logz.warn_unreliable = FALSE)`, or for one call with
 #' `suppressWarnings(..., classes = "logz_unreliable")`.
 #'
 #' @param log_w numeric vector of log importance weights (any additive

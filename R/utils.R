@@ -27,9 +27,9 @@ check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_eac
   as.integer(x)
 }
 
-# The package option `logz.<name>`, or `default` when it is unset. With
-# `number = TRUE`, a value that is not one number >= `lower` (not NA) gives
-# `default` too.
+# The package option `logz.<name>` (listed in ?logz-package), or `default`
+# when it is unset. With `number = TRUE`, a value that is not one number
+# >= `lower` (not NA) gives `default` too.
 logz_option <- function(name, default, number = FALSE, lower = -Inf) {
   x <- getOption(paste0("logz.", name), default)
   if (number && !(is.numeric(x) && length(x) == 1L && !is.na(x) && x >= lower)) default else x
