@@ -207,11 +207,10 @@ rts_se <- function(acc) {
   sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
 }
 
-# A final run that left some temperatures nearly unvisited (c_hat_k well below
-# r_k) means the ladder guess was still far from the truth, and Eq. 16 then
-# understates the error (bench/rts_hard.R: 37 nats low at 10^4 sweeps from the
-# paper's start on a hard RBM, where beta = 1 was never visited). Warns and
-# returns the flag (character(0) when none).
+# A final run that left some temperatures nearly unvisited (c_hat_k / r_k below
+# `floor`) means the ladder guess was still far from the truth, and Eq. 16 then
+# understates the error (where beta = 1 is never visited, the estimate can be
+# far off). Warns and returns the flag (character(0) when none).
 rts_check_visits <- function(c_hat, prior, floor = 0.1) {
   ratio <- c_hat / prior
   if (all(is.finite(ratio)) && min(ratio) >= floor) return(character(0))
@@ -228,10 +227,9 @@ rts_check_visits <- function(c_hat, prior, floor = 0.1) {
 # Outlier chains: per temperature, the share of the pooled c_hat_k (sum of
 # q(k | x) over sweeps) that the largest single chain holds. One chain holding
 # more than `limit` of some c_hat_k means that the estimate at that k rests on
-# one chain's state (bench/rts_hard.R: a chain stuck at beta ~ 1 in a state 78
-# nats below log Z held 71% of c_hat_K, and log Z came out 1.25 nats high).
-# Returns list(table (data frame chain, k, share: each outlier chain once, at
-# its largest share), flag).
+# one chain's state (a chain stuck near beta = 1 in a state of low probability
+# can carry c_hat_K and move log Z). Warns and returns list(table (data frame
+# chain, k, share: each outlier chain once, at its largest share), flag).
 rts_chain_shares <- function(acc, limit = 0.5) {
   q <- matrix(acc[, 1L, ], dim(acc)[1])   # K x M
   M <- ncol(q)
@@ -256,12 +254,10 @@ rts_chain_shares <- function(acc, limit = 0.5) {
     100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else "")))
 }
 
-# Ladder drift (issue 18, bench/rts_fig3_pcd500_diag.out): when the chains relax slowly (the
-# 784 x 500 PCD RBM at 10^3 sweeps), the estimate of every stage still carries a fraction of the
-# error of the ladder it ran under (tilting the ladder by +/- 1.5 nats at beta = 1 moved the final
-# estimate by 0.43 nats per nat from the same states and random numbers; at equilibrium Eq. 12 does
-# not depend on the ladder), so the stage estimates climb stage after stage and the final one is
-# biased towards a ladder that is itself biased; Eq. 16 sees none of this. The test: z_j =
+# Ladder drift: when the chains relax slowly, the estimate of every stage still carries a
+# fraction of the error of the ladder it ran under (at equilibrium Eq. 12 does not depend on the
+# ladder), so the stage estimates climb stage after stage and the final one is biased towards a
+# ladder that is itself biased; Eq. 16 sees none of this. The test: z_j =
 # (log Z - E_j) / sqrt(se^2 + se_j^2) for the RTS estimates E_j (at beta = 1, with their Eq. 16 se
 # se_j) of the last `last` initial iterations; at equilibrium they and the final estimate agree
 # within their independent noises. max |z_j| > `limit` is flagged (and warned). Returns
