@@ -21,15 +21,7 @@
 rbm_mode_bound <- function(model, starts = mode_check_starts(), max_hidden = 64L) {
   nh <- model$n_hidden
   if (nh == 0L || nh > max_hidden || starts < 1L) return(NULL)
-  had_seed <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-  if (had_seed) {
-    old_seed <- get(".Random.seed", envir = globalenv(), inherits = FALSE)
-    on.exit(assign(".Random.seed", old_seed, envir = globalenv()), add = TRUE)
-  } else {
-    on.exit(if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
-      rm(".Random.seed", envir = globalenv()), add = TRUE)
-  }
-  H <- matrix(as.double(stats::runif(nh * starts) < 0.5), nh, starts)
+  H <- keep_rng_state(matrix(as.double(stats::runif(nh * starts) < 0.5), nh, starts))
   H <- hidden_ascent(model, H)
   H <- H[, !duplicated(t(H)), drop = FALSE]
   lf <- rbm_log_f_hidden(model, H)

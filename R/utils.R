@@ -162,18 +162,30 @@ rng_state <- function() {
   get(".Random.seed", envir = globalenv(), inherits = FALSE)
 }
 
-# Evaluate `expr` with the global RNG seeded by `seed`, restoring the previous
-# state afterwards (`seed = NULL`: use and advance the global RNG as usual).
+# Evaluate `expr` with the global RNG seeded by `seed`, restoring the state at
+# entry afterwards (`seed = NULL`: use and advance the global RNG as usual).
 with_seed <- function(seed, expr) {
   if (is.null(seed)) return(expr)
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
+  keep_rng_state({
+    set.seed(seed)
+    expr
+  })
+}
+
+# Evaluate `expr` and restore R's RNG state at entry (no state at entry: none
+# afterwards), so that the random numbers `expr` draws change nothing outside.
+keep_rng_state <- function(expr) {
   old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
     get(".Random.seed", envir = globalenv(), inherits = FALSE)
   on.exit({
-    if (is.null(old)) rm(".Random.seed", envir = globalenv())
-    else assign(".Random.seed", old, envir = globalenv())
+    if (is.null(old)) {
+      if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
+        rm(".Random.seed", envir = globalenv())
+    } else {
+      assign(".Random.seed", old, envir = globalenv())
+    }
   })
-  set.seed(seed)
   expr
 }
 
