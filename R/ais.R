@@ -229,14 +229,13 @@ ais_rbm_chunk <- function(model, betas, state, control) {
 }
 
 # Fraction of active units below which kernel = "auto" uses the sparse product
-# (tuned by bench/ais_rbm.R on this machine; option logz.ais_crossover).
+# (option logz.ais_crossover).
 ais_crossover <- function() {
-  x <- getOption("logz.ais_crossover", 0.35)
-  if (!is.numeric(x) || length(x) != 1L || is.na(x)) 0.35 else as.double(x)
+  as.double(logz_option("ais_crossover", 0.35, number = TRUE))
 }
 
 # Drive a chunked C AIS engine over `betas` (K + 1 values): at most 1% of the
-# schedule per call, and at most about getOption("logz.chunk_work", 5e7)
+# schedule per call, and at most about logz_option("chunk_work", 5e7)
 # units of work (`step_cost` per step, e.g. chains x visible x hidden), so
 # that the progress bar moves and interrupts and time limits are honoured
 # between calls within a fraction of a second (the C engines run each chunk
@@ -245,7 +244,7 @@ ais_crossover <- function() {
 # trace (rows of ESS and running log Z), sweeps, moments (rows per step)).
 ais_run_chunks <- function(betas, state, progress, run_chunk, step_cost = 0) {
   K <- length(betas) - 1L
-  budget <- getOption("logz.chunk_work", 5e7)
+  budget <- logz_option("chunk_work", 5e7)
   max_steps <- if (step_cost > 0) max(1, floor(budget / step_cost)) else K
   n_chunks <- min(K, max(100L, ceiling(K / max_steps)))
   ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))

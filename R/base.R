@@ -5,98 +5,13 @@
 #'
 #' [ais()], [raise()] and [rts()] anneal from a tractable product
 #' distribution \eqn{p_0} (the "base", at \eqn{\beta = 0}) to the model; [arm()]
-#' on an RBM uses the base to order the visible units. The base must be close
-#' to the model for the estimate to be accurate: on the 784 x 20 MNIST RBM of
-#' the tests built by `rbm(W, a, b)`, default [rts()] from the uniform base
-#' was 151 nats off (its ladder never reached \eqn{\beta = 1}); from the
-#' model base below [rts()] and [ais()] were within 0.06 and 0.02 nats (1.2
-#' and 0.6 se), as from the data's base rates (`bench/base_default.R`).
-#'
-#' **The default for an RBM without `base_rate`** (`type = "auto"`, what
-#' `base = NULL` gives a model from `rbm(W, a, b)`) is chosen by a pilot: the
-#' `"model"`, `"visible"`, `"uniform"` and (for \eqn{n_h \le 64}) `"mode"`
-#' bases are each scored by their own short AIS run on
-#' `schedule_sm08(pilot_steps)`: first `pilot_chains %/% 3` chains each
-#' (10 by default), then the remaining chains (20) for the candidates whose
-#' mean log weight is within 5 nats + 3 se of the best (successive halving; on
-#' the MNIST RBMs of `bench/base_default.R` the others were 2 to 40 nats
-#' below). By default that is 40,000 to 120,000 sweeps plus the 10,000 of the
-#' Gibbs run and the mode search (`bench/base_default_check.R` gives the cost:
-#' before the halving 3 x 30 x 1000 = 90,000 sweeps, 7% of a default [ais()]
-#' and about as many as a default [rts()]); the one with the highest mean log weight
-#' \eqn{\log Z_0 + \overline{\log w}} is kept. That mean is a lower bound on
-#' \eqn{\log Z} in expectation, short of it by the KL divergence between the
-#' forward and backward chains, so the higher one marks the base that loses
-#' less; it has standard error \eqn{\mathrm{sd}(\log w)/\sqrt M}, while the
-#' pilots' log-mean-exp estimates are noisy for a poor base (it won by chance
-#' on Kiwaki's CD-1 model). The result's `how` gives both pilots' figures and
-#' `pilot` the table. If the kept base's pilot has \eqn{\mathrm{sd}(\log w) > 2}
-#' (for log-normal weights an ESS/M of \eqn{e^{-4} \approx 0.02}) the base gets
-#' a flag, which every estimator that uses it adds to its `flags` (so its
-#' `reliable` is `FALSE`), and `logz_base()` warns. The pilots are also a
-#' cross-check: an estimate more than 1 nat + 3 se below the highest pilot
-#' log-mean-exp estimate (itself a stochastic lower bound) has missed mass a
-#' pilot found, and is flagged with a warning too (the estimate is unchanged).
-#' On RBMs with a sharp mode that annealing from the model's own marginals
-#' misses (the two-mode RBMs of the tests) the model and visible bases were
-#' 1.5 to 4 nats low, mostly with ESS near M; the uniform base's pilot found the mode
-#' and won. The pilots draw from R's
-#' RNG before the estimator seeds its own streams: the choice does not depend
-#' on the main run, which stays unbiased (see below).
-#'
-#' **The mode check.** For an RBM with at most 64 hidden units the base also
-#' carries a rigorous lower bound on log Z: with the visible units summed out,
-#' \eqn{Z = \sum_h f(h)}, \eqn{\log f(h) = b'h + \sum_i \mathrm{softplus}(a_i
-#' + W_i h)}, so the distinct hidden states \eqn{h_1, \dots} reached by greedy
-#' single-flip ascent of \eqn{\log f} from 30 random starts (option
-#' `logz.mode_check_starts`; 0 turns it off) give
-#' \eqn{\log Z \ge \log \sum_i f(h_i)} with no sampling error. An estimate
-#' more than 0.1 nats (option `logz.mode_check_margin`) + 3 se below it is
-#' provably too low and is flagged with a warning (every estimator that uses
-#' the base). [ais()] also compares, for each found state, its share
-#' \eqn{s_i = f(h_i)/\hat Z} with the importance-weighted mean \eqn{m_i} of
-#' \eqn{p(h_i \mid v)} over its final states (both estimate
-#' \eqn{f(h_i)/Z}), and flags the run when the mass of states it never reached,
-#' \eqn{\log(1 + \sum_i \max(0, s_i - m_i - 3\,\mathrm{sd}_i))}, exceeds
-#' 0.25 nats (option `logz.mode_check_occupancy`); its result's `mode_check`
-#' holds the bound and that statistic. The search restores R's RNG state, so
-#' it does not change the estimator's random numbers. The auto base has a
-#' fourth candidate from it, `"mode"`.
-#'
-#' **Limits.** A product base is only as good as the pilot's picture of the
-#' model. On Kiwaki's CD-1 model of `bench/train_rbm20.R`
-#' (`bench/models/rbm20_cd1_v1.rds`, log Z 194.20) four hidden states hold
-#' 0.44, 0.23, 0.22 and 0.07 of Z; AIS from every product base tried, the
-#' data's base rates included, ends 98% of its chains in the second (the
-#' broad one: visible entropy 197 nats against 154 for the first) and was 1.2
-#' to 1.45 nats low with ESS 93 of 100 and se 0.03 (chains stay in the
-#' basin they start in: from the mode base 98% end in the first state, and
-#' AIS is 0.76 nats low); with 10^5 steps 0.2 to 0.9 nats low, with 10^6
-#' steps (10 chains) 0.67 to 0.71 (`bench/base_default_cd1.R`). Before the mode check nothing
-#' flagged it; now the mode bound (0.1 to 0.4 nats below log Z) and the
-#' occupancy check do (`bench/base_default_check.R`); the mode base narrows
-#' the error but does not remove it. On Kiwaki's PCD model (log Z 439,
-#' over-sharpened, poorly mixing) every base built from the model's Gibbs
-#' marginals failed (23 nats low from the model base, 11 from the visible
-#' base, ESS about 1), and the pilot's sd of log weights (> 2) flagged it;
-#' there one hidden state holds 0.72 of Z and the mode base is within 0.1
-#' nats with ESS near 90 (without the mode search the model base's pilot sd
-#' of log weights was 1.7 to 4.9 over seeds: the sd flag is not certain).
-#' The mode checks see only the mass of the hidden states the search finds:
-#' on one of the two-mode RBMs of the tests AIS from the mode base was 0.21
-#' nats low (se 0.003) with the bound 0.64 below log Z, and no flag: an
-#' error from mass outside the found states goes unflagged when the bound is
-#' below the estimate,
-#' and for \eqn{n_h > 64} there is no search. When the training data are at hand, their base
-#' rates (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are a
-#' good base, and [raise()] from the data bounds log Z from the other side;
-#' for \eqn{n_h \le 25}, [exact_log_z()] is feasible.
-#'
-#' `logz_base()` computes a base once, so that it can be shown, reused by
-#' several estimators (`ais(m, base = b)`, `rts(m, base = b)`) or passed to
-#' the pieces of a split run. Each estimator calls it when its `base` is `NULL`
-#' or a type name, and records the result in its `base` field
-#' (`list(type =, how =)`), shown by `print()`.
+#' on an RBM uses the base to order the visible units. The closer the base is
+#' to the model, the more accurate the estimate. `logz_base()` computes a base
+#' once, so that it can be shown, reused by several estimators
+#' (`ais(m, base = b)`, `rts(m, base = b)`) or passed to the pieces of a split
+#' run. Each estimator calls it when its `base` is `NULL` or a type name, and
+#' records the result in its `base` field (`list(type =, how =)`), shown by
+#' `print()`.
 #'
 #' Types:
 #' \describe{
@@ -129,34 +44,88 @@
 #'     RBM with `W = 0` and `b = 0` such as [rbm_base_rate()]).}
 #' }
 #' `type = "auto"` (what the estimators use for `base = NULL`) is `"data"`
-#' for an RBM that has `base_rate`, else `"model"`, `"visible"`, `"uniform"`
-#' or (\eqn{n_h \le 64}) `"mode"`, chosen by the pilot AIS above; for an Ising model it is
-#' `"field"` (on the grids and random graphs of `bench/base_default.R` the
-#' model base was no better than the field base; ask for it with
+#' for an RBM that has `base_rate`, the pilot's choice below for any other
+#' RBM, and `"field"` for an Ising model (ask for the model base with
 #' `base = "model"`).
 #'
-#' **Unbiasedness.** The base is fixed before the estimator starts: it is a
-#' product distribution with exact \eqn{\log Z_0} from which the estimator's
-#' chains start as exact independent draws. The Gibbs run that chose it is
-#' independent of the estimator's own random numbers, so AIS stays unbiased
-#' for \eqn{Z} given any base; a poor base only costs variance (and, for a
-#' finite run, the downward bias of \eqn{\log \hat Z} that comes with it).
+#' @section The automatic choice for an RBM: The `"model"`, `"visible"`,
+#'   `"uniform"` and (for \eqn{n_h \le 64}) `"mode"` bases are each scored by
+#'   their own short AIS run on `schedule_sm08(pilot_steps)`: first
+#'   `pilot_chains %/% 3` chains each, then the remaining chains for the
+#'   candidates whose mean log weight is within 5 nats + 3 se of the best
+#'   (successive halving). The one with the highest mean log weight
+#'   \eqn{\log Z_0 + \overline{\log w}} is kept. That mean is a lower bound on
+#'   \eqn{\log Z} in expectation, short of it by the KL divergence between the
+#'   forward and backward chains, so the higher one marks the base that loses
+#'   less; it has standard error \eqn{\mathrm{sd}(\log w)/\sqrt M}, while a
+#'   pilot's log-mean-exp estimate is noisy for a poor base. The cost is at
+#'   most `pilot_chains * pilot_steps` sweeps per candidate, plus the
+#'   `n_chains * sweeps` of the model base's Gibbs run and the mode search.
+#'   The result's `how` gives the pilots' figures and `pilot` the table.
+#'
+#'   If the kept base's pilot has \eqn{\mathrm{sd}(\log w) > 2} (for
+#'   log-normal weights an ESS/M of \eqn{e^{-4} \approx 0.02}) the base gets a
+#'   flag, which every estimator that uses it adds to its `flags` (so its
+#'   `reliable` is `FALSE`), and `logz_base()` warns. The pilots are also a
+#'   cross-check: an estimate more than 1 nat + 3 se below the highest pilot
+#'   log-mean-exp estimate (itself a stochastic lower bound) has missed mass a
+#'   pilot found, and is flagged with a warning (the estimate is unchanged).
+#'   The pilots draw from R's RNG before the estimator seeds its own streams:
+#'   the choice does not depend on the main run, which stays unbiased.
+#'
+#' @section The mode check: For an RBM with at most 64 hidden units the base
+#'   also carries a rigorous lower bound on log Z: with the visible units
+#'   summed out, \eqn{Z = \sum_h f(h)}, \eqn{\log f(h) = b'h + \sum_i
+#'   \mathrm{softplus}(a_i + W_i h)}, so the distinct hidden states
+#'   \eqn{h_1, \dots} reached by greedy single-flip ascent of \eqn{\log f}
+#'   from 30 random starts (option `logz.mode_check_starts`; 0 turns it off)
+#'   give \eqn{\log Z \ge \log \sum_i f(h_i)} with no sampling error. An
+#'   estimate more than 0.1 nats (option `logz.mode_check_margin`) + 3 se
+#'   below it is provably too low and is flagged with a warning (every
+#'   estimator that uses the base). [ais()] also compares, for each found
+#'   state, its share \eqn{s_i = f(h_i)/\hat Z} with the importance-weighted
+#'   mean \eqn{m_i} of \eqn{p(h_i \mid v)} over its final states (both
+#'   estimate \eqn{f(h_i)/Z}), and flags the run when the mass of states it
+#'   never reached, \eqn{\log(1 + \sum_i \max(0, s_i - m_i - 3\,\mathrm{sd}_i))},
+#'   exceeds 0.25 nats (option `logz.mode_check_occupancy`); its result's
+#'   `mode_check` holds the bound and that statistic. The search restores R's
+#'   RNG state, so it does not change the estimator's random numbers.
+#'
+#' @section Limits: A product base is only as good as the pilot's picture of
+#'   the model. Annealed chains tend to stay in the basin they start in, so a
+#'   run from a base that misses a mode can be too low with an ESS near M and
+#'   a small se. The mode checks see only the mass of the hidden states the
+#'   search finds: an error from mass outside them goes unflagged when the
+#'   bound is below the estimate, and for \eqn{n_h > 64} there is no search.
+#'   When the training data are at hand, their base rates
+#'   (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are a good
+#'   base, and [raise()] from the data bounds log Z from the other side; for
+#'   \eqn{n_h \le 25}, [exact_log_z()] is feasible. The accuracy of the bases
+#'   and of the checks on trained MNIST RBMs is measured in
+#'   `vignette("getting-started", package = "logz")`.
+#'
+#' @section Unbiasedness: The base is fixed before the estimator starts: it is
+#'   a product distribution with exact \eqn{\log Z_0} from which the
+#'   estimator's chains start as exact independent draws. The Gibbs run that
+#'   chose it is independent of the estimator's own random numbers, so AIS
+#'   stays unbiased for \eqn{Z} given any base; a poor base only costs
+#'   variance (and, for a finite run, the downward bias of \eqn{\log \hat Z}
+#'   that comes with it).
 #'
 #' @param model an [rbm()] or [ising()] model.
 #' @param type `"auto"`, `"model"`, `"visible"`, `"mode"` (RBMs), `"data"` (RBMs with
 #'   `base_rate`), `"field"` (Ising) or `"uniform"`.
 #' @param n_chains,sweeps `type = "model"`: the number of Gibbs chains and
-#'   sweeps per chain of the pilot run (its cost is `n_chains * sweeps` sweeps,
-#'   about 1% of a default [ais()] run on an RBM).
+#'   sweeps per chain of the pilot run (its cost is `n_chains * sweeps`
+#'   sweeps).
 #' @param smooth `type = "model"`: the smoothing \eqn{s \ge 0} of the
 #'   marginals.
 #' @param threads OpenMP threads of the pilot run (the result does not depend
 #'   on it).
 #' @param pilot_chains,pilot_steps `type = "auto"` on an RBM without
 #'   `base_rate`: the chains (>= 2) and [schedule_sm08()] steps (>= 3) of each
-#'   candidate's pilot AIS run. With fewer than about 1000 steps the pilot's sd
-#'   of log weights grows and the flag (threshold 2) fires on models where the
-#'   default run is accurate.
+#'   candidate's pilot AIS run. The fewer the steps, the larger the pilot's sd
+#'   of log weights, and the sooner the flag (threshold 2) fires.
 #' @param x a `logz_base`.
 #' @param ... ignored (print method).
 #' @return An object of class `"logz_base"`: a list with `type`, `how` (a
@@ -165,8 +134,9 @@
 #'   (its log normalising constant; for an RBM including \eqn{n_h \log 2});
 #'   for the pilot-chosen RBM base also `pilot` (a data frame, one row per
 #'   candidate: `type`, `mean_log_w` (\eqn{\log Z_0 + \overline{\log w}}),
-#'   `log_z` (the pilot's AIS estimate), `ess`, `sd_log_w`, `chains` (10 for a
-#'   candidate dropped after the first round), `steps`)
+#'   `log_z` (the pilot's AIS estimate), `ess`, `sd_log_w`, `chains`
+#'   (`max(2, pilot_chains %/% 3)` for a candidate dropped after the first round),
+#'   `steps`)
 #'   and, when the kept base's pilot sd of log weights exceeds 2, `flags` (the
 #'   reason, added to the `flags` of every estimate that uses the base); for
 #'   the auto and mode bases of an RBM with \eqn{n_h \le 64}, `mode_bound`
@@ -175,7 +145,8 @@
 #' @section Errors: `model` not an rbm or ising model; `type = "data"` for a
 #'   model without `base_rate`; `"field"` for an RBM, `"visible"` for an Ising
 #'   model; bad `chains`, `sweeps`, `smooth`, `threads`, `pilot_chains` or
-#'   `pilot_steps`. A warning when the default RBM base's pilot flags it. The estimators report a `base` of the wrong size,
+#'   `pilot_steps`. A warning (class `logz_unreliable`) when the default RBM
+#'   base's pilot flags it. The estimators report a `base` of the wrong size,
 #'   an RBM base with couplings, or a base built for another model size.
 #' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
 #'   analysis of deep belief networks. ICML (the base-rate base).
@@ -327,9 +298,8 @@ base_record <- function(b) list(type = b$type, how = b$how)
 
 with_base <- function(x, b, seed = NULL) {
   x$base <- base_record(b)
-  if (length(b$flags)) x <- add_flags(x, b$flags)
-  x <- check_against_pilot(x, b)
-  x <- check_against_modes(x, b)   # R/base_check.R
+  x <- flag_estimate(x, b$flags, warn = "never")   # warned when the base was chosen
+  x <- check_against_base(x, b)   # R/base_check.R
   if (!is.null(seed)) x$seed <- seed
   x
 }

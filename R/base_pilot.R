@@ -17,8 +17,7 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
   if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
   betas <- as.double(schedule_sm08(pilot_steps))
   # Successive halving: every candidate gets a third of the chains; those more
-  # than 5 nats + 3 se below the best mean log weight are dropped (they were
-  # 2 to 40 nats below on the MNIST RBMs of bench/base_default.R), the rest
+  # than 5 nats + 3 se below the best mean log weight are dropped, the rest
   # get the remaining chains. log Z0 + log w of every chain, per candidate:
   pilot <- function(b, chains) {
     r <- ais_rbm_engine(model, betas, chains, 1L, b$bias, threads)
@@ -51,15 +50,16 @@ rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains
                    score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
                                               collapse = ", "), sd_best)
   if (sd_best > 2) {
-    b$flags <- sprintf(paste0("base pilot sd of log weights = %.2f > 2 (log-normal ESS/M ",
-                              "exp(-sd^2) < 0.02): the %s base may miss modes of the model and ",
-                              "the estimate be far too low; give the training data's base rates ",
-                              "(base = rbm_base_rate(data))"), sd_best, b$type)
-    warning(sprintf(paste0("logz_base(): the pilot AIS from the default (%s) base has sd of log ",
-                           "weights %.2f > 2 (ESS %.1f of %d chains): the base misses the model's ",
-                           "mass and the estimate may be far too low. Give the training data's ",
-                           "base rates: base = rbm_base_rate(data)."),
-                    b$type, sd_best, score["ess", best], pilot_chains), call. = FALSE)
+    b <- flag_estimate(b, sprintf(paste0(
+      "base pilot sd of log weights = %.2f > 2 (log-normal ESS/M ",
+      "exp(-sd^2) < 0.02): the %s base may miss modes of the model and ",
+      "the estimate be far too low; give the training data's base rates ",
+      "(base = rbm_base_rate(data))"), sd_best, b$type),
+      sprintf(paste0("logz_base(): the pilot AIS from the default (%s) base has sd of log ",
+                     "weights %.2f > 2 (ESS %.1f of %d chains): the base misses the model's ",
+                     "mass and the estimate may be far too low. Give the training data's ",
+                     "base rates: base = rbm_base_rate(data)."),
+              b$type, sd_best, score["ess", best], pilot_chains))
   }
   b
 }

@@ -44,14 +44,6 @@ new_logz_estimate <- function(x, subclass) {
   structure(x, class = c(subclass, "logz_estimate"))
 }
 
-# Add reliability flags (character reasons, each naming its threshold) to an
-# estimate after construction; keeps `reliable` in step.
-add_flags <- function(x, reasons) {
-  x$flags <- unique(c(as.character(x$flags), as.character(reasons)))
-  x$reliable <- length(x$flags) == 0L
-  x
-}
-
 #' @rdname logz_estimate
 #' @export
 print.logz_estimate <- function(x, ...) {

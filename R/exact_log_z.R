@@ -3,16 +3,18 @@
 
 #' Exact log partition function by enumeration
 #'
-#' For an RBM, sums out one layer analytically and enumerates all \eqn{2^n}
-#' states of the other (the smaller one by default), in C with Gray-code
-#' updates and a streaming log-sum-exp, split over `threads`.
+#' `exact_log_z()` computes log Z by exact summation; the methods are for
+#' RBMs (below) and Ising models ([exact_log_z.ising()]). For an RBM, it sums
+#' out one layer analytically and enumerates all \eqn{2^n} states of the
+#' other (the smaller one by default), in C with Gray-code updates and a
+#' streaming log-sum-exp, split over `threads`.
 #'
 #' @param model a model: an `rbm`.
 #' @param ... further arguments for methods.
 #' @param layer which layer to enumerate: `"auto"` (the smaller), `"hidden"`
 #'   or `"visible"`. The answer does not depend on it (up to rounding).
 #' @param max_states refuse to enumerate more than this many states
-#'   (default `2^26`, about a minute for a 784 x 26 RBM on one core).
+#'   (default `2^26`).
 #' @param threads number of OpenMP threads.
 #' @param progress show progress (default: in interactive sessions). From
 #'   \eqn{2^{22}} states on, the enumeration then runs in 64 to 256 chunks

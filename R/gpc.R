@@ -180,8 +180,9 @@ print.gpc <- function(x, ...) {
 #'   counts site updates up to `max_sweeps` sweeps and completes when EP
 #'   converges.
 #' @return A number, the EP log Z, with attributes `sweeps` (sweeps run) and
-#'   `converged` (logical); a warning when EP stops at `max_sweeps` without
-#'   converging.
+#'   `converged` (logical); a warning (class `logz_unreliable`, silenced by
+#'   `options(logz.warn_unreliable = FALSE)`) when EP stops at `max_sweeps`
+#'   without converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
 #'   a positive whole number; `progress` not `TRUE`/`FALSE`; an EP breakdown (a non-finite log Z, naming the
 #'   model's `amplitude` and `lengthscale`).
@@ -251,9 +252,9 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactiv
     old <- lz
   }
   if (!converged)
-    warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps (last change ",
-                           "above tol = %g); the value is the last sweep's."), max_sweeps, tol),
-            call. = FALSE)
+    unreliable_warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps ",
+                                      "(last change above tol = %g); the value is the last ",
+                                      "sweep's."), max_sweeps, tol))
   structure(lz, sweeps = sweep, converged = converged)
 }
 

@@ -10,10 +10,8 @@
 #' Ising models, with the SM08 or a 1000-step linear schedule), adaptive
 #' resample-move SMC for GP classifiers ([arm()]; unless `repeats` is given,
 #' as 4 independent runs of 250 particles (or of `particles`), so that the
-#' estimate has an se: at the work of [arm()]'s one default run of 1000
-#' particles, its RMSE on Ionosphere was 0.051 against 0.044 nats (60 points)
-#' and 0.054 against 0.095 (120 points), see `bench/log_partition_gpc.R`), and
-#' A* sampling's Gumbel
+#' estimate has an se at the work of [arm()]'s one default run of 1000
+#' particles), and A* sampling's Gumbel
 #' estimate for continuous A* targets ([astar_sample()]). Any of the
 #' package's estimators can be asked for by name; the remaining arguments go
 #' to it.
@@ -23,24 +21,23 @@
 #'     \eqn{2^{\min(n_v, n_h)}} states (the other layer summed out) is
 #'     exact, with no error to report.}
 #'   \item{larger RBM}{`"ais"` with [schedule_sm08()] (Salakhutdinov & Murray
-#'     2008): at equal sweeps AIS had the smaller RMSE than RTS and RAISE on
-#'     the 784 x 500 RBM (`bench/rts_hard.out`) and at 10^3 sweeps on the
-#'     784 x 100 one (`bench/rts_vs_ais.out`); its importance weights give an
-#'     ESS and an error bar.}
+#'     2008): at equal sweeps it was more accurate than RTS and RAISE on the
+#'     MNIST RBMs of `vignette("tempered-sampling", package = "logz")`; its
+#'     importance weights give an ESS and an error bar.}
 #'   \item{Ising model, <= `exact_max` variables or junction-tree width <= 20}{`"exact"`
 #'     (enumeration or junction tree).}
 #'   \item{larger Ising model}{`"ais"` with a 1000-step linear schedule: on
-#'     12 x 12 grids no schedule beat linear by more than 3x in ESS and SM08
-#'     lost up to 25x (`bench/schedules_ising.out`).}
+#'     grids the linear schedule was close to the best and SM08's was far
+#'     behind (`vignette("schedules", package = "logz")`).}
 #'   \item{GP classifier}{`"arm"`: adaptive resample-move over data points
 #'     (Fraccaro et al. 2016) estimates the evidence without bias in \eqn{Z}
 #'     and, with `repeats >= 2`, with an error bar (`"ep"` is faster but has
-#'     none; `bench/arm_gpc*.out`).}
+#'     none; `vignette("arm", package = "logz")`).}
 #'   \item{A* target}{`"astar"`: the Gumbel values of exact samples give an
 #'     unbiased log Z and its se (\eqn{\pi/\sqrt{6n}}).}
 #' }
 #' `"mip"` and `"rts"` are never picked automatically: GumbelMIP's cost grows
-#' quickly past ~50 variables (`bench/mip.out`), and RTS needs a good initial
+#' quickly with the number of variables, and RTS needs a good initial
 #' ladder. See the README's "Which method should I use?" for needs other
 #' than log Z (exact samples, tracking during training).
 #'
@@ -132,9 +129,8 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
 
 # ARM on a GP classifier with an se by default: unless `repeats` is given, 4
 # independent runs of 250 particles (the particles of arm()'s one default run
-# of 1000 split four ways: the same particle-moves and CPU time; on Ionosphere
-# the RMSE of log Z was 0.051 vs 0.044 nats at 60 points and 0.054 vs 0.095 at
-# 120, bench/log_partition_gpc.R, and the se comes from the spread of the runs).
+# of 1000 split four ways: the same particle-moves and CPU time; the se comes
+# from the spread of the runs).
 arm_gpc_with_se <- function(model, ...) {
   given <- ...names()
   if ("repeats" %in% given) return(arm(model, ...))
@@ -160,13 +156,15 @@ ep_estimate <- function(model, progress = FALSE, ...) {
   t0 <- proc.time()[["elapsed"]]
   lz <- ep_log_z(model, ..., progress = progress)
   conv <- isTRUE(attr(lz, "converged"))
-  # (no warn_unreliable(): ep_log_z() has warned about non-convergence already)
-  new_logz_estimate(list(
+  out <- new_logz_estimate(list(
     log_z = as.numeric(lz), se = NA_real_, method = "EP", time = proc.time()[["elapsed"]] - t0,
     counts = c(sweeps = attr(lz, "sweeps")), diagnostics = data.frame(), converged = conv,
     seed = NULL, call = match.call(),
     se_note = paste0("EP is a deterministic approximation (bias unknown); for an se use ",
-                     "method = \"arm\" with repeats >= 2, or method = \"ais\""),
-    flags = if (!conv) sprintf("EP did not converge in %d sweeps", as.integer(attr(lz, "sweeps")))),
+                     "method = \"arm\" with repeats >= 2, or method = \"ais\"")),
     "logz_ep")
+  # ep_log_z() has warned about non-convergence already
+  if (!conv) out <- flag_estimate(out, sprintf("EP did not converge in %d sweeps",
+                                               as.integer(attr(lz, "sweeps"))), warn = "never")
+  out
 }

@@ -35,8 +35,8 @@
 #' which is \eqn{\le 0} for examples drawn from the model itself (\eqn{q =
 #' p}), but can be positive for real data when the model has mass that a short
 #' annealing run does not reach (e.g. spurious modes of a PCD-trained RBM).
-#' Then RAISE's implied log Z falls below the truth, as AIS's does; see
-#' `bench/raise_annealed.R`. A longer schedule moves \eqn{p_{ann}} to \eqn{p}.
+#' Then RAISE's implied log Z falls below the truth, as AIS's does. A longer
+#' schedule moves \eqn{p_{ann}} to \eqn{p}.
 #'
 #' With `n_chains` chains per example, the per-example estimate is
 #' \eqn{\log \mathrm{mean}_c\, \hat p_c(v)}, a stochastic lower bound of

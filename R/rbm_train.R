@@ -11,18 +11,15 @@
 #'   \eqn{\epsilon (1 - t/T)}, the linear decay to zero of Tieleman 2008), momentum 0.5,
 #'   weight decay \eqn{2 \times 10^{-4}}, and for PCD as many persistent
 #'   fantasy chains as the batch (`n_chains = batch_size`, as in Tieleman
-#'   2008's description of PCD). The chain count matters: with 10 chains
-#'   (batches of 10) at rate 0.05 for 250,000 updates a 20-hidden PCD model of
-#'   the digits over-sharpens (log Z 439, test log-likelihood -178 nats), where
-#'   the default recipe for 50 epochs on 8,000 digits gives log Z 202.3
-#'   (Kiwaki 2015's PCD(20): 208.6) and a test log-likelihood of -141.1 nats
-#'   in under 5 minutes on one thread (see `bench/train_rbm20.R`). CD-k
-#'   (the CD1 / CD3 / CD25 models whose log Z Salakhutdinov & Murray 2008
-#'   estimate by AIS) uses the same mini-batches and rate schedule; the
-#'   numbers are this package's choice, checked against those targets in
-#'   `bench/train_rbm20.R`, not copied from either paper. A decaying rate also
-#'   makes the end of training stable: the model no longer jumps with the last
-#'   few mini-batches.
+#'   2008's description of PCD). The chain count matters: with few persistent
+#'   chains and a fixed rate a PCD model over-sharpens (log Z and the
+#'   held-out log-likelihood drift apart). CD-k (the CD1 / CD3 / CD25 models
+#'   whose log Z Salakhutdinov & Murray 2008 estimate by AIS) uses the same
+#'   mini-batches and rate schedule; the numbers are this package's choice,
+#'   not copied from either paper (the models they give are compared with
+#'   the papers' in `vignette("getting-started", package = "logz")`). A
+#'   decaying rate also makes the end of training stable: the model does not
+#'   jump with the last few mini-batches.
 #'
 #'   Pass `validation` (held-out rows) to see over-sharpening: every
 #'   `eval_every` epochs and at the last one, `history` gets log Z (exact, by
@@ -32,8 +29,8 @@
 #'   train and validation log-likelihood (at most 2,000 rows each). If the
 #'   last validation log-likelihood is more than \eqn{\max(1, 3\,se)} nats
 #'   below its best while the train log-likelihood rose over the same epochs,
-#'   a warning says so. Cost per check: under a second at 20 hidden units,
-#'   tens of seconds of AIS at 500.
+#'   a warning says so. Each check costs an enumeration of \eqn{2^{n_h}} states
+#'   or an AIS run of 100,000 chain-steps.
 #'
 #' @param data 0/1 matrix or data frame, one example per row (e.g. `mnist$x`).
 #' @param n_hidden number of hidden units (>= 1).
@@ -44,7 +41,7 @@
 #' @param learning_rate step size (> 0) of the first update.
 #' @param lr_schedule `"linear"` (default): the rate decays linearly from
 #'   `learning_rate` to 0 over the `epochs` (Tieleman 2008); `"constant"`: a
-#'   fixed rate (the old behaviour, and Kiwaki 2015's "fixed learning rate").
+#'   fixed rate (Kiwaki 2015's "fixed learning rate").
 #'   A call with `init` starts its own schedule.
 #' @param batch_size examples per update (1 to `nrow(data)`; the default 100
 #'   becomes `nrow(data)` on smaller data, full-batch updates); the remainder of

@@ -5,8 +5,10 @@
 #'
 #' Every [logz_estimate] carries `flags`, a character vector of the reasons the
 #' estimate may be unreliable (each naming the threshold it crossed), and
-#' `reliable = length(flags) == 0`. `print()` shows them, and the estimator
-#' raises one R warning (class `logz_unreliable`) per call when any is set.
+#' `reliable = length(flags) == 0`. `print()` shows them. The check that sets a
+#' flag raises an R warning of class `logz_unreliable` (the importance-weight
+#' flags of one run share one warning; the mode checks warn only for an
+#' estimate with no flag yet).
 #'
 #' **Importance weights** (AIS on every model type, RAISE, ARM). For the
 #' \eqn{M} final log weights of an AIS run, `weight_diagnostics()` gives the
@@ -57,8 +59,9 @@
 #' how to get one (e.g. ARM with one run: `repeats = 4`; EP is deterministic:
 #' `method = "ais"`).
 #'
-#' **Turning the warning off.** The flags are always recorded; the warning can
-#' be silenced with `options(logz.warn_unreliable = FALSE)` or for one call with
+#' **Turning the warning off.** The flags are always recorded; every one of
+#' these warnings (and that of [ep_log_z()] when EP does not converge) is
+#' silenced with `options(logz.warn_unreliable = FALSE)`, or for one call with
 #' `suppressWarnings(..., classes = "logz_unreliable")`.
 #'
 #' @param log_w numeric vector of log importance weights (any additive
@@ -175,28 +178,55 @@ gpd_fit <- function(x, wip = TRUE, min_grid_pts = 30L) {
   list(k = k, sigma = sigma)
 }
 
-# Raise one warning (class logz_unreliable) listing the flags of an estimate,
-# unless options(logz.warn_unreliable = FALSE). Returns x.
-warn_unreliable <- function(x) {
-  if (length(x$flags) && isTRUE(getOption("logz.warn_unreliable", TRUE))) {
-    msg <- sprintf("%s estimate of log Z may be unreliable: %s. See ?logz_reliability.",
-                   x$method, paste(x$flags, collapse = "; "))
-    warning(structure(class = c("logz_unreliable", "warning", "condition"),
-                      list(message = msg, call = NULL)))
+# The one path of a reliability flag: add `flag` (reasons, each naming the
+# threshold it crossed) to `x` and raise `message` as a warning of class
+# logz_unreliable, unless options(logz.warn_unreliable = FALSE). `x` is an
+# estimate (its `reliable` becomes FALSE), a logz_base (every estimate that
+# uses the base inherits its flags), or the character vector of flags of a
+# result not built yet (new_logz_estimate() sets `reliable` from them).
+# `message = NULL` lists every flag of `x`. `warn`: "always"; "first" (only
+# when `x` had no flag yet, so that a call warns once and print() lists the
+# rest); "never" (the flag was warned about where it arose, as a base's flags
+# carried into an estimate). Returns `x`.
+flag_estimate <- function(x, flag, message = NULL, warn = c("always", "first", "never")) {
+  warn <- match.arg(warn)
+  flag <- as.character(flag)
+  if (!length(flag)) return(x)
+  old <- if (is.character(x)) x else as.character(x$flags)
+  flags <- unique(c(old, flag))
+  if (is.character(x)) {
+    x <- flags
+  } else {
+    x$flags <- flags
+    if (!inherits(x, "logz_base")) x$reliable <- FALSE
+  }
+  if (warn == "always" || (warn == "first" && !length(old))) {
+    if (is.null(message))
+      message <- sprintf("%s estimate of log Z may be unreliable: %s. See ?logz_reliability.",
+                         x$method, paste(flags, collapse = "; "))
+    unreliable_warning(message)
   }
   x
 }
 
-# The warning of a check that flags an estimate after construction (the mode
-# checks of R/base_check.R): class logz_unreliable, like warn_unreliable()'s,
-# so that it is muffled in the pieces of a split run and silenced by
-# options(logz.warn_unreliable = FALSE); raised only when the estimate was
-# reliable so far, so that a call warns once (print() lists every flag).
-warn_new_flag <- function(x, msg) {
-  if (x$reliable && isTRUE(getOption("logz.warn_unreliable", TRUE)))
+# The warning for the flags an estimator set when it built its result (the
+# weight, exactness and convergence checks): one warning listing them all,
+# through flag_estimate(). Returns x.
+warn_unreliable <- function(x) {
+  flags <- x$flags
+  if (!length(flags)) return(x)
+  x$flags <- character()
+  flag_estimate(x, flags)
+}
+
+# Raise `message` as a warning of class logz_unreliable (so that it is muffled
+# in the pieces of a split run and can be caught by class), unless
+# options(logz.warn_unreliable = FALSE).
+unreliable_warning <- function(message) {
+  if (isTRUE(logz_option("warn_unreliable", TRUE)))
     warning(structure(class = c("logz_unreliable", "warning", "condition"),
-                      list(message = msg, call = NULL)))
-  invisible(x)
+                      list(message = message, call = NULL)))
+  invisible(message)
 }
 
 # Evaluate expr with logz_unreliable warnings muffled (pieces of a split run:

@@ -129,7 +129,7 @@ rts_engine <- function(run, X, log_z1, args) {
   # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
   # units of work (64 per unit and chain-sweep, a rough cost), so that
   # interrupts and time limits are honoured between calls within a second
-  budget <- getOption("logz.chunk_work", 5e7)
+  budget <- logz_option("chunk_work", 5e7)
   per_sweep <- 64 * as.double(nrow(X)) * M
   n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
   ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
@@ -207,32 +207,29 @@ rts_se <- function(acc) {
   sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
 }
 
-# A final run that left some temperatures nearly unvisited (c_hat_k well below
-# r_k) means the ladder guess was still far from the truth, and Eq. 16 then
-# understates the error (bench/rts_hard.R: 37 nats low at 10^4 sweeps from the
-# paper's start on a hard RBM, where beta = 1 was never visited). Warns and
-# returns the flag (character(0) when none).
+# A final run that left some temperatures nearly unvisited (c_hat_k / r_k below
+# `floor`) means the ladder guess was still far from the truth, and Eq. 16 then
+# understates the error (where beta = 1 is never visited, the estimate can be
+# far off). Warns and returns the flag (character(0) when none).
 rts_check_visits <- function(c_hat, prior, floor = 0.1) {
   ratio <- c_hat / prior
   if (all(is.finite(ratio)) && min(ratio) >= floor) return(character(0))
   k <- which.min(ratio)
-  warning(sprintf(paste0(
+  flag_estimate(character(0), sprintf("visit deficit: c_hat_k / r_k = %.3g < %g at k = %d",
+                                      ratio[k], floor, k), sprintf(paste0(
     "The final run visited temperature k = %d (and maybe others) %s times less than the prior ",
     "asks (c_hat_k / r_k = %.3g): the ladder guess was still far off, and log Z and its se ",
     "are unreliable. Use more initial iterations (`init_iter`, `init_sweeps`) or start ",
     "from the annealing pilot (`pilot_sweeps`)."),
-    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]),
-    call. = FALSE)
-  sprintf("visit deficit: c_hat_k / r_k = %.3g < %g at k = %d", ratio[k], floor, k)
+    k, if (ratio[k] > 0) format(signif(1 / ratio[k], 2)) else "infinitely many", ratio[k]))
 }
 
 # Outlier chains: per temperature, the share of the pooled c_hat_k (sum of
 # q(k | x) over sweeps) that the largest single chain holds. One chain holding
 # more than `limit` of some c_hat_k means that the estimate at that k rests on
-# one chain's state (bench/rts_hard.R: a chain stuck at beta ~ 1 in a state 78
-# nats below log Z held 71% of c_hat_K, and log Z came out 1.25 nats high).
-# Returns list(table (data frame chain, k, share: each outlier chain once, at
-# its largest share), flag).
+# one chain's state (a chain stuck near beta = 1 in a state of low probability
+# can carry c_hat_K and move log Z). Warns and returns list(table (data frame
+# chain, k, share: each outlier chain once, at its largest share), flag).
 rts_chain_shares <- function(acc, limit = 0.5) {
   q <- matrix(acc[, 1L, ], dim(acc)[1])   # K x M
   M <- ncol(q)
@@ -247,23 +244,20 @@ rts_chain_shares <- function(acc, limit = 0.5) {
   d <- d[order(-d$share), , drop = FALSE]
   d <- d[!duplicated(d$chain), , drop = FALSE]
   rownames(d) <- NULL
-  warning(sprintf(paste0(
+  list(table = d, flag = flag_estimate(character(0), sprintf(
+    "outlier chain: chain %d holds %.0f%% > %.0f%% of c_hat_k at k = %d", d$chain[1],
+    100 * d$share[1], 100 * limit, d$k[1]), sprintf(paste0(
     "Outlier chain%s: chain %s holds %.0f%% (> %.0f%%) of the pooled c_hat_k at k = %d%s; ",
     "the estimate rests on one chain's state and its se is unreliable. Run more sweeps or ",
     "chains; see attr(fit$diagnostics, \"outlier_chains\")."),
     if (nrow(d) > 1L) "s" else "", paste(d$chain, collapse = ", "), 100 * d$share[1],
-    100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else ""), call. = FALSE)
-  list(table = d, flag = sprintf(
-    "outlier chain: chain %d holds %.0f%% > %.0f%% of c_hat_k at k = %d", d$chain[1],
-    100 * d$share[1], 100 * limit, d$k[1]))
+    100 * limit, d$k[1], if (nrow(d) > 1L) " (largest)" else "")))
 }
 
-# Ladder drift (issue 18, bench/rts_fig3_pcd500_diag.out): when the chains relax slowly (the
-# 784 x 500 PCD RBM at 10^3 sweeps), the estimate of every stage still carries a fraction of the
-# error of the ladder it ran under (tilting the ladder by +/- 1.5 nats at beta = 1 moved the final
-# estimate by 0.43 nats per nat from the same states and random numbers; at equilibrium Eq. 12 does
-# not depend on the ladder), so the stage estimates climb stage after stage and the final one is
-# biased towards a ladder that is itself biased; Eq. 16 sees none of this. The test: z_j =
+# Ladder drift: when the chains relax slowly, the estimate of every stage still carries a
+# fraction of the error of the ladder it ran under (at equilibrium Eq. 12 does not depend on the
+# ladder), so the stage estimates climb stage after stage and the final one is biased towards a
+# ladder that is itself biased; Eq. 16 sees none of this. The test: z_j =
 # (log Z - E_j) / sqrt(se^2 + se_j^2) for the RTS estimates E_j (at beta = 1, with their Eq. 16 se
 # se_j) of the last `last` initial iterations; at equilibrium they and the final estimate agree
 # within their independent noises. max |z_j| > `limit` is flagged (and warned). Returns
@@ -280,15 +274,14 @@ rts_check_drift <- function(log_z, se, init, limit = 3, last = 3L) {
   tab <- data.frame(iteration = j, log_z = e, se = s, z = z)
   i <- which.max(ifelse(is.finite(z), abs(z), -Inf))
   if (!length(i) || !is.finite(z[i]) || abs(z[i]) <= limit) return(list(table = tab, flag = character(0)))
-  warning(sprintf(paste0(
+  list(table = tab, flag = flag_estimate(character(0), sprintf(paste0(
+    "ladder drift: final estimate - initial iteration %d's = %+.3f nats, |z| = %.1f > %g"),
+    j[i], log_z - e[i], abs(z[i]), limit), sprintf(paste0(
     "Ladder drift: the final log Z %.3f differs from initial iteration %d's estimate %.3f by %.1f ",
     "combined se (> %g): the stages had not settled, the estimate still carries part of the ",
     "ladder's error and its se is too small. Run more or longer initial iterations ",
     "(`init_iter`, `init_sweeps`) or more sweeps; see attr(fit$diagnostics, \"ladder_drift\")."),
-    log_z, j[i], e[i], abs(z[i]), limit), call. = FALSE)
-  list(table = tab, flag = sprintf(paste0(
-    "ladder drift: final estimate - initial iteration %d's = %+.3f nats, |z| = %.1f > %g"),
-    j[i], log_z - e[i], abs(z[i]), limit))
+    log_z, j[i], e[i], abs(z[i]), limit)))
 }
 
 new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",

@@ -21,9 +21,8 @@
 #'    at \eqn{\beta = 0} it is computed exactly. The estimate needs the pilot's
 #'    weights to stay spread: where they collapse onto a few chains the weighted
 #'    variance is that of those chains, \eqn{g} drops towards 0 and the schedule
-#'    takes very large steps there (seen with a pilot ESS of 1 in 100 on an
-#'    RBM annealed from the uniform base, `bench/schedules_g.R`); check
-#'    `attr(s, "pilot")$ess`, and use more pilot chains or a better base;
+#'    takes very large steps there (as with a pilot ESS of about 1 in 100);
+#'    check `attr(s, "pilot")$ess`, and use more pilot chains or a better base;
 #' 3. smoothing of \eqn{g} by convolution with a Gaussian kernel of standard
 #'    deviation `smooth` (in units of beta; renormalised at the ends) and a
 #'    numerical derivative \eqn{g'} (central differences);
@@ -93,14 +92,10 @@
 #'     under perfect transitions, \eqn{\exp((J_{lin} - J)/K)}{exp((J_lin - J) / K)}:
 #'     under perfect transitions no schedule can gain more than \eqn{\exp((\int g - (\int \sqrt g)^2)/K)}{exp((int g - (int sqrt g)^2) / K)},
 #'     so when this is near 1 no schedule derived from \eqn{g} can beat the linear
-#'     one by much; measured gains beyond it come from mixing, which the theory
-#'     leaves out (see
-#'     `bench/schedules_ising.R`). A large prediction is no promise either: it
-#'     holds when the chains keep up with the path (on a 100 x 20 RBM with strong
-#'     visible biases from the uniform base, predicted 1.91 and 1.21, measured
-#'     1.58 and 1.17 at K = 300 and 1000) and fails when they do not (the MNIST
-#'     models of `bench/schedules.R` from the uniform base: predicted 1.4-1.7,
-#'     measured 0.53-0.85; `bench/schedules_nonuniform.R`).}
+#'     one by much; gains beyond it come from mixing, which the theory leaves
+#'     out. A large prediction is no promise either: it holds when the chains
+#'     keep up with the path and fails when they do not (measured gains
+#'     against predicted ones: `vignette("schedules", package = "logz")`).}
 #' }
 #' @section Errors: `model` not an rbm or ising model; `K`, `pilot_K`, `pilot_chains`,
 #'   `sweeps_per_step`, `threads`, `n_grid` or `max_iter` not positive whole

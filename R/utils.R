@@ -27,10 +27,18 @@ check_count <- function(x, name, min = 1L, max = .Machine$integer.max, bytes_eac
   as.integer(x)
 }
 
-# The memory limit (bytes) of the size checks: getOption("logz.max_bytes"),
+# The package option `logz.<name>` (listed in ?logz-package), or `default`
+# when it is unset. With `number = TRUE`, a value that is not one number
+# >= `lower` (not NA) gives `default` too.
+logz_option <- function(name, default, number = FALSE, lower = -Inf) {
+  x <- getOption(paste0("logz.", name), default)
+  if (number && !(is.numeric(x) && length(x) == 1L && !is.na(x) && x >= lower)) default else x
+}
+
+# The memory limit (bytes) of the size checks: option logz.max_bytes,
 # else the LOGZ_MAX_BYTES environment variable, else `fallback`.
 memory_limit <- function(fallback) {
-  opt <- getOption("logz.max_bytes")
+  opt <- logz_option("max_bytes", NULL)
   if (!is.null(opt)) return(as.double(opt))
   env <- suppressWarnings(as.numeric(Sys.getenv("LOGZ_MAX_BYTES", "")))
   if (is.finite(env) && env > 0) env else fallback
@@ -154,18 +162,30 @@ rng_state <- function() {
   get(".Random.seed", envir = globalenv(), inherits = FALSE)
 }
 
-# Evaluate `expr` with the global RNG seeded by `seed`, restoring the previous
-# state afterwards (`seed = NULL`: use and advance the global RNG as usual).
+# Evaluate `expr` with the global RNG seeded by `seed`, restoring the state at
+# entry afterwards (`seed = NULL`: use and advance the global RNG as usual).
 with_seed <- function(seed, expr) {
   if (is.null(seed)) return(expr)
   seed <- check_count(seed, "seed", min = -.Machine$integer.max)
+  keep_rng_state({
+    set.seed(seed)
+    expr
+  })
+}
+
+# Evaluate `expr` and restore R's RNG state at entry (no state at entry: none
+# afterwards), so that the random numbers `expr` draws change nothing outside.
+keep_rng_state <- function(expr) {
   old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
     get(".Random.seed", envir = globalenv(), inherits = FALSE)
   on.exit({
-    if (is.null(old)) rm(".Random.seed", envir = globalenv())
-    else assign(".Random.seed", old, envir = globalenv())
+    if (is.null(old)) {
+      if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
+        rm(".Random.seed", envir = globalenv())
+    } else {
+      assign(".Random.seed", old, envir = globalenv())
+    }
   })
-  set.seed(seed)
   expr
 }
 
@@ -194,7 +214,7 @@ progress_bar <- function(show, max) {
 # (e.g. inside progressr::with_progress()); options(logz.progress = "txt")
 # forces the text bar.
 use_progressr <- function() {
-  how <- getOption("logz.progress", "auto")
+  how <- logz_option("progress", "auto")
   if (identical(how, "txt") || !requireNamespace("progressr", quietly = TRUE)) return(FALSE)
   identical(how, "progressr") || isTRUE(progressr::handlers(global = NA))
 }

@@ -1,5 +1,6 @@
-# A table of bad inputs across the public API: each must be an R error (never
-# a crash, a hang or a silent result) whose message names the argument.
+# Cross-cutting (no R file of its own): a table of bad inputs across the public
+# API: each must be an R error (never a crash, a hang or a silent result) whose
+# message names the argument.
 # Columns: the call (quoted) and a regular expression the message must match.
 
 bad_input_cases <- function() {

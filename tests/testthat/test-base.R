@@ -115,7 +115,7 @@ test_that("a plain rbm(W, a, b) with a hard-to-find mode gets log Z right (withi
   expect_warning(fit <- ais(m, schedule_linear(1000), n_chains = 100, base = "visible",
                             progress = FALSE), NA)
   expect_lt(fit$log_z, exact_log_z(m) - 1)   # the visible base misses the sharp mode
-  expect_warning(chk <- logz:::check_against_pilot(fit, b), "nats below the pilot AIS")
+  expect_warning(chk <- logz:::check_against_base(fit, b), "nats below the pilot AIS")
   expect_match(chk$flags, "below the base pilot's log Z", all = FALSE)
   expect_false(chk$reliable)
   expect_identical(chk$log_z, fit$log_z)

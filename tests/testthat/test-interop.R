@@ -19,7 +19,7 @@ test_that("glance() and as.data.frame() give one row with the estimate's figures
   assign(".Random.seed", row$seed[[1]], envir = globalenv())
   expect_identical(ais(g, schedule_linear(50), n_chains = 40, progress = FALSE)$log_z, fit$log_z)
   # flags: reliable FALSE and the reasons joined
-  bad <- logz:::add_flags(fit, c("ESS/M 0.05 < 0.1", "k-hat 0.9 > 0.7"))
+  bad <- logz:::flag_estimate(fit, c("ESS/M 0.05 < 0.1", "k-hat 0.9 > 0.7"), warn = "never")
   expect_false(as.data.frame(bad)$reliable)
   expect_identical(as.data.frame(bad)$flags, "ESS/M 0.05 < 0.1; k-hat 0.9 > 0.7")
   # exact and EP estimates: one row too (no longer 0 x 0), exact interval of width 0

@@ -1,7 +1,8 @@
-# Long runs honour R's interrupt and time-limit checks (R_CheckUserInterrupt
-# between C chunks, never inside threads) and leave the session usable: each
-# call below would run for minutes; under a 1-second elapsed-time limit it
-# must stop with R's "reached elapsed time limit" error.
+# Cross-cutting (no R file of its own): long runs honour R's interrupt and
+# time-limit checks (R_CheckUserInterrupt between C chunks, never inside
+# threads) and leave the session usable: each call below would run for minutes;
+# under a 1-second elapsed-time limit it must stop with R's "reached elapsed
+# time limit" error.
 
 test_that("long runs stop at a time limit and the session stays usable", {
   skip_on_cran()

@@ -1,5 +1,6 @@
-# plot() on every result class (every type of every method), the rbm history
-# plot, and autoplot() when ggplot2 is installed.
+# Cross-cutting (no R file of its own): plot() on every result class (every type
+# of every method), the rbm history plot, and autoplot() when ggplot2 is
+# installed.
 
 plot_objects <- local({
   cache <- NULL

@@ -53,3 +53,67 @@ test_that("rbm_train() rejects bad input with a message naming the argument", {
   expect_error(rbm_train(x, 5, progress = NA), "`progress` must be TRUE or FALSE")
   expect_error(rbm_train(data.frame(a = letters[1:3]), 2), "only numeric or logical columns")
 })
+
+# The training recipe: learning-rate schedule, persistent chain count, bad arguments.
+# A saturated RBM whose Gibbs moves are deterministic (all probabilities are
+# exactly 0 or 1 in double precision), so every CD-1 gradient is the same
+# constant while the weights stay saturated: W[1, 1] changes by
+# G * (sum of the learning rates used).
+saturated <- function() {
+  rbm(W = matrix(c(50, 0), 2, 1), a = c(-100, 50), b = -25)
+}
+
+test_that("the linear schedule decays the rate from learning_rate to 0 (Tieleman 2008)", {
+  x <- matrix(c(1, 0), 40, 2, byrow = TRUE)   # every row (1, 0)
+  m0 <- saturated()
+  T <- 4L   # full-batch updates, one per epoch
+  fit <- function(sch) rbm_train(x, 1, epochs = T, batch_size = 40, learning_rate = 0.1,
+                                 lr_schedule = sch, momentum = 0, weight_decay = 0, init = m0,
+                                 seed = 1, progress = FALSE)
+  lin <- fit("linear")
+  con <- fit("constant")
+  # v0 = (1, 0) -> h0 = 1 -> v1 = (0, 1) -> P(h1) = 0: dlog L / dW[1, 1] = 1
+  expect_equal(con$W[1, 1] - 50, 0.1 * T)
+  # linear: rates 0.1 * (1 - t / T), t = 0..T-1, sum 0.1 * (T + 1) / 2
+  expect_equal(lin$W[1, 1] - 50, 0.1 * (T + 1) / 2)
+  expect_equal(lin$history$learning_rate, 0.1 * (1 - (seq_len(T) - 1) / T))
+  expect_equal(con$history$learning_rate, rep(0.1, T))
+  # within an epoch the rate falls per update: 2 epochs of 2 updates
+  lin2 <- rbm_train(x, 1, epochs = 2, batch_size = 20, learning_rate = 0.1, momentum = 0,
+                    weight_decay = 0, init = m0, seed = 1, progress = FALSE)
+  expect_equal(lin2$W[1, 1] - 50, 0.1 * (1 + 0.75 + 0.5 + 0.25))
+  expect_equal(lin2$history$learning_rate, c(0.1, 0.05))
+})
+
+test_that("PCD keeps n_chains persistent chains (default: the batch size)", {
+  x <- mnist$x[1:300, ]
+  m <- rbm_train(x, 4, method = "pcd", epochs = 1, batch_size = 30, seed = 2, progress = FALSE)
+  expect_equal(dim(m$chains), c(30L, 784L))
+  expect_true(all(m$chains %in% c(0, 1)))
+  m7 <- rbm_train(x, 4, method = "pcd", epochs = 1, batch_size = 30, n_chains = 7, seed = 2,
+                  progress = FALSE)
+  expect_equal(dim(m7$chains), c(7L, 784L))
+  expect_null(rbm_train(x, 4, epochs = 1, batch_size = 30, seed = 2, progress = FALSE)$chains)
+  # the negative statistics average over the chains: on the saturated model all
+  # chains are the same deterministic state, so the update does not depend on
+  # their number
+  xs <- matrix(c(1, 0), 40, 2, byrow = TRUE)
+  p <- function(nc) rbm_train(xs, 1, method = "pcd", epochs = 2, batch_size = 40, n_chains = nc,
+                              momentum = 0, weight_decay = 0, init = saturated(), seed = 1,
+                              progress = FALSE)
+  expect_equal(p(3)$W, p(40)$W)
+  expect_equal(p(3)$W[1, 1] - 50, 0.1 * 0 + 0.05 * (1 + 0.5))
+  # a continued run starts from the chains of `init`
+  m2 <- rbm_train(x, 4, method = "pcd", epochs = 0, batch_size = 30, init = m, seed = 3,
+                  progress = FALSE)
+  expect_identical(m2$chains, m$chains)
+})
+
+test_that("rbm_train() rejects bad recipe arguments, naming them", {
+  x <- mnist$x[1:200, ]
+  expect_error(rbm_train(x, 5, method = "pcd", n_chains = 0), "`n_chains` must be a whole number")
+  expect_error(rbm_train(x, 5, method = "cd", n_chains = 7), "`n_chains` \\(7\\) must equal `batch_size`")
+  expect_error(rbm_train(x, 5, lr_schedule = "cosine"), "`lr_schedule`")
+  expect_error(rbm_train(x, 5, validation = x, eval_every = 0), "`eval_every` must be a whole number")
+  expect_error(rbm_train(x, 5, validation = x[, 1:10]), "`validation`")
+})

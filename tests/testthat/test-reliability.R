@@ -186,3 +186,129 @@ test_that("RAISE flags a low mean ESS/M over examples", {
   expect_no_warning(r2 <- raise(m, x, schedule_linear(2000), n_chains = 10, progress = FALSE))
   expect_true(r2$reliable)
 })
+
+# Every reliability flag the package raises, each with a call that raises it:
+# `run()` returns the flagged estimate (or base), or the flag of an RTS check
+# (run before its result is built); `flag` matches the flag it must carry.
+flag_cases <- function() {
+  peaked <- peaked_rbm()
+  fake_estimate <- function(log_z, ...)
+    logz:::new_logz_estimate(list(log_z = log_z, se = 0.1, method = "AIS", time = 0,
+                                  counts = c(chains = 1), diagnostics = NULL, seed = NULL,
+                                  call = NULL, ...), "logz_ais")
+  pilot_base <- function() {   # the auto base of `peaked` from a 3-step pilot, flagged
+    old <- options(logz.mode_check_starts = 0)
+    on.exit(options(old))
+    set.seed(4)
+    logz_base(peaked, pilot_chains = 6, pilot_steps = 3)
+  }
+  mode_base <- function() {
+    b <- logz_base(peaked, "visible")
+    b$mode_bound <- logz:::rbm_mode_bound(peaked)
+    b
+  }
+  gp <- gpc(y ~ x, data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1)),
+            lengthscale = 1, amplitude = 2)
+  short_ais <- function() {
+    set.seed(2)
+    ais(peaked, schedule_linear(10), n_chains = 100, progress = FALSE, base = "uniform")
+  }
+  list(
+    ess = list(flag = "^ESS/M = [0-9.]+ < 0.1$", run = short_ais),
+    khat = list(flag = "^Pareto k-hat = [0-9.]+ > 0.7$", run = short_ais),
+    raise = list(flag = "^mean ESS/M over examples = [0-9.e-]+ < 0.1$", run = function() {
+      set.seed(4)
+      x <- matrix(stats::rbinom(5 * 20, 1, 0.5), 5, 20)
+      raise(peaked, x, schedule_linear(5), n_chains = 50, progress = FALSE, base = "uniform")
+    }),
+    arm = list(flag = "^min ESS/R_n over iterations = [0-9.e-]+ < 0.1$", run = function() {
+      set.seed(1)
+      x <- matrix(stats::rnorm(60), 30)
+      d <- data.frame(x1 = x[, 1], x2 = x[, 2],
+                      y = ifelse(x[, 1] + stats::rnorm(30, sd = 0.3) > 0, 1, -1))
+      g <- gpc(y ~ x1 + x2, d, lengthscale = 1, amplitude = 10)
+      set.seed(2)
+      arm(g, particles = 10, progress = FALSE)
+    }),
+    mip = list(flag = "samples not exact within the time/node limit$", run = function() {
+      set.seed(3)
+      mip_sample(ising_grid(4, 4, coupling = 1.5, field = 0.1), 10, node_limit = 1,
+                 progress = FALSE)
+    }),
+    ep = list(flag = "^EP did not converge in 1 sweeps$",
+              run = function() log_partition(gp, method = "ep", max_sweeps = 1)),
+    base_pilot_sd = list(flag = "^base pilot sd of log weights = [0-9.]+ > 2", run = pilot_base),
+    below_pilot = list(flag = "below the base pilot's log Z", run = function() {
+      # an estimate 3 nats below the best pilot, given the flagged base
+      b <- suppressWarnings(pilot_base(), classes = "logz_unreliable")
+      logz:::with_base(fake_estimate(max(b$pilot$log_z) - 3), b)
+    }),
+    mode_bound = list(flag = "below the mode bound log Z >=", run = function() {
+      b <- mode_base()
+      logz:::check_against_base(fake_estimate(b$mode_bound$log_z - 2), b)
+    }),
+    mode_occupancy = list(flag = "^mode occupancy: ", run = function() {
+      b <- mode_base()
+      logz:::check_mode_occupancy(fake_estimate(b$mode_bound$log_z, log_weights = rep(0, 5)),
+                                  b, peaked, matrix(0, 20, 5))
+    }),
+    rts_visits = list(flag = "^visit deficit: ", run = function()
+      logz:::rts_check_visits(c(0, rep(1 / 9, 9)), rep(0.1, 10))),
+    rts_outlier = list(flag = "^outlier chain: chain 2 ", run = function() {
+      acc <- array(0, c(5, 6, 4))
+      acc[, 1, ] <- 1
+      acc[5, 1, 2] <- 10
+      logz:::rts_chain_shares(acc)$flag
+    }),
+    rts_drift = list(flag = "^ladder drift: ", run = function() {
+      init <- list(log_z = cbind(0, 0, c(10, 11, 12, 12.5)),
+                   se = cbind(0, 0, c(0.3, 0.3, 0.4, 0.4)))
+      logz:::rts_check_drift(13, 0.3, init)$flag
+    }))
+}
+
+# Run `run()` collecting (and muffling) every warning: list(value, warnings).
+with_warnings <- function(run) {
+  w <- list()
+  value <- withCallingHandlers(run(), warning = function(cnd) {
+    w[[length(w) + 1L]] <<- cnd
+    invokeRestart("muffleWarning")
+  })
+  list(value = value, warnings = w)
+}
+
+flags_of <- function(x) if (is.character(x)) x else x$flags
+
+test_that("every flag warns with class logz_unreliable, and the option silences each", {
+  for (nm in names(cases <- flag_cases())) {
+    case <- cases[[nm]]
+    on <- with_warnings(case$run)
+    expect_match(flags_of(on$value), case$flag, all = FALSE, info = nm)
+    if (!is.character(on$value) && !inherits(on$value, "logz_base"))
+      expect_false(on$value$reliable, info = nm)
+    expect_gte(length(on$warnings), 1L)
+    for (w in on$warnings) expect_s3_class(w, "logz_unreliable")
+    old <- options(logz.warn_unreliable = FALSE)
+    off <- with_warnings(case$run)
+    options(old)
+    expect_length(off$warnings, 0L)
+    expect_identical(flags_of(off$value), flags_of(on$value), info = nm)
+  }
+})
+
+test_that("the flag table covers every function that sets a flag", {
+  # a new flag site must get a row in flag_cases() above
+  ns <- asNamespace("logz")
+  path <- c("flag_estimate", "warn_unreliable", "unreliable_warning")
+  callers <- Filter(function(n) {
+    f <- get(n, envir = ns)
+    is.function(f) && any(path %in% all.names(body(f)))
+  }, ls(ns, all.names = TRUE))
+  expect_setequal(callers, c(
+    "flag_estimate", "warn_unreliable",                          # the path itself
+    "new_ais_result", "new_raise_result", "arm_fit", "new_mip_samples",  # ess, khat, raise, arm, mip
+    "ep_log_z", "ep_estimate",                                   # ep
+    "rbm_auto_base", "with_base",                                # base_pilot_sd (carried)
+    "check_against_base", "check_mode_occupancy",                # below_pilot, mode_*
+    "rts_check_visits", "rts_chain_shares", "rts_check_drift"))  # rts_*
+})

@@ -1,3 +1,6 @@
+# Cross-cutting: the per-chain L'Ecuyer-CMRG streams (src/rng.c) that every threaded
+# engine draws from.
+
 test_that("per-chain streams reproduce R's L'Ecuyer-CMRG generator exactly", {
   old_kind <- RNGkind()
   on.exit(RNGkind(old_kind[1], old_kind[2], old_kind[3]))
