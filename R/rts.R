@@ -254,7 +254,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
     check_count(burn_in, "burn_in", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   seed <- rng_state()
-  base <- resolve_base(model, base, args$threads)   # R/base.R: default base, its record
+  base <- resolve_base(model, base, args$threads)   # the default base and its record
   a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
@@ -272,25 +272,6 @@ rts.rbm <- rts_discrete
 #' @export
 rts.ising <- rts_discrete
 
-rts_prepare_rbm <- function(model, a0, args) {
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  sparse <- !identical(args$kernel, "dense")
-  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
-  nv <- model$n_visible
-  list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
-       X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
-       run = function(state, control)
-         .Call(C_rts_rbm, mlist, args$betas, state, c(control, sparse = sparse)))
-}
-
-rts_prepare_ising <- function(model, a0, args) {
-  v <- model$values
-  cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
-  up <- stats::runif(model$n * args$n_chains) < stats::plogis(a0 * (v[2] - v[1]))
-  list(log_z1 = sum(a0 * v[1] + softplus(a0 * (v[2] - v[1]))),
-       X = matrix(ifelse(up, v[2], v[1]), model$n),
-       run = function(state, control) .Call(C_rts_ising, cm, args$betas, state, control))
-}
 # Validate the arguments shared by every rts() method.
 rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                            estimators, mbar_samples, threads, progress) {
@@ -373,93 +354,8 @@ rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_ch
   metropolis_steps <- check_count(metropolis_steps, "metropolis_steps")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  d <- base$dim
-  M <- args$n_chains
-  K <- args$K
-  betas <- args$betas
-  log_f <- if (vectorized) function(X) as.double(model(X)) else
-    function(X) vapply(seq_len(nrow(X)), function(i) as.double(model(X[i, ]))[1], 0)
-  eval_f <- function(X) {
-    v <- log_f(X)
-    if (length(v) != nrow(X) || anyNA(v) || any(v == Inf))
-      stop_no_call(sprintf(paste0("`model` must return one log density (finite or -Inf) per ",
-                                  "point; it gave %s for %d points."), describe(v), nrow(X)))
-    v
-  }
-  X <- matrix(proposal_sample(base, M), M, d)
-  lf <- eval_f(X)
-  lb <- proposal_log_density(base, X)
-  if (any(!is.finite(lf)))
-    stop_no_call("`model` is -Inf at some draws from `base`; its support must cover the base's.")
-  log_step <- rep(log(step_size), K)
-  run <- function(state, control) {
-    k <- state$k + 1L
-    lrz <- control$lrz
-    acc <- array(0, c(K, 6L, M))
-    S <- control$sweeps
-    thin <- control$thin
-    nstore <- if (thin > 0) (control$offset + S) %/% thin - control$offset %/% thin else 0L
-    store <- matrix(0, K, nstore * M)
-    store_k <- integer(nstore * M)
-    n_acc <- n_try <- numeric(K)
-    for (sw in seq_len(S)) {
-      for (ms in seq_len(metropolis_steps)) {
-        Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
-        lfp <- eval_f(Xp)
-        lbp <- proposal_log_density(base, Xp)
-        b <- betas[k]
-        la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
-        ok <- is.finite(la) & log(stats::runif(M)) < la
-        ok[is.na(ok)] <- FALSE
-        X[ok, ] <- Xp[ok, ]
-        lf[ok] <- lfp[ok]
-        lb[ok] <- lbp[ok]
-        n_acc <- n_acc + tabulate(k[ok], K)
-        n_try <- n_try + tabulate(k, K)
-      }
-      delta <- lf - lb
-      L <- outer(delta, betas) + lb          # M x K: log f_k(x)
-      W <- L + rep(lrz, each = M)
-      W <- exp(W - apply(W, 1L, max))
-      Q <- W / rowSums(W)
-      knew <- rowSums(stats::runif(M) > t(apply(Q, 1L, cumsum))) + 1L
-      knew <- pmin(knew, K)
-      idx <- cbind(knew, seq_len(M))
-      acc[, 1L, ] <- acc[, 1L, ] + t(Q)
-      acc[, 2L, ] <- acc[, 2L, ] + t(Q * delta)
-      a3 <- acc[, 3L, ]
-      a3[idx] <- a3[idx] + 1
-      acc[, 3L, ] <- a3
-      a4 <- acc[, 4L, ]
-      a4[idx] <- a4[idx] + delta
-      acc[, 4L, ] <- a4
-      a5 <- acc[, 5L, ]
-      a5[idx] <- a5[idx] + delta^2
-      acc[, 5L, ] <- a5
-      g <- control$offset + sw
-      if (thin > 0 && g %% thin == 0) {
-        j <- g %/% thin - control$offset %/% thin - 1L
-        cols <- j * M + seq_len(M)
-        store[, cols] <- t(L)
-        store_k[cols] <- knew - 1L
-      }
-      k <- knew
-    }
-    if (!isTRUE(control$final)) {   # adapt the scales in the initial iterations only
-      rate <- ifelse(n_try > 0, n_acc / pmax(n_try, 1), 0.3)
-      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - 0.3), 0)
-    }
-    X <<- X
-    lf <<- lf
-    lb <<- lb
-    list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
-         store_k = store_k)
-  }
-  res <- rts_engine(function(state, control) {
-    out <- run(state, control)
-    out$X <- state$X
-    out
-  }, matrix(0, 1, M), 0, args)
-  new_rts_result(res, args, 0, time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
-                 extra = list(step_size = exp(log_step)))
+  p <- rts_prepare_function(model, base, args, vectorized, step_size, metropolis_steps)
+  res <- rts_engine(p$run, p$X, p$log_z1, args)
+  new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
+                 call = call, extra = list(step_size = p$step_size()))
 }
