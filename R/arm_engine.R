@@ -18,6 +18,7 @@ arm_model_fields <- list(gpc = c(sigma = "double", y = "double"),
 # One whole number >= `min` for the C routines (a count or a 0-based slot), as
 # an integer; anything else is an internal error.
 arm_int <- function(x, what, min = 0L) {
+  if (is.integer(x) && length(x) == 1L && !is.na(x) && x >= min) return(x)
   if (!is.numeric(x) || length(x) != 1L || is.na(x) || x != round(x) || x < min ||
       x > .Machine$integer.max)
     stop_no_call(sprintf("internal error: ARM %s must be one whole number >= %d, not %s.",
