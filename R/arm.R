@@ -198,10 +198,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   check_dots_used(...)
   seed <- rng_state()
   order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
-  spec <- list(type = ARM_MODEL[["gpc"]], N = model$n, log_z0 = 0, order = order,
-               names = paste0("z", seq_len(model$n)),
-               cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
-  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
+  arm_fit(arm_spec_gpc(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
           seed = seed, keep_particles = keep_particles)
 }
@@ -213,21 +210,8 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
-  N <- model$n
-  order <- arm_order(order, N)
-  pos <- integer(N)
-  pos[order] <- seq_len(N) - 1L
-  e <- model$edges
-  p <- c(pos[e$from], pos[e$to])
-  q <- c(pos[e$to], pos[e$from])
-  w <- c(e$weight, e$weight)
-  o <- order(p, q)
-  cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
-             nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
-             hi = model$values[2])
-  spec <- list(type = ARM_MODEL[["ising"]], N = N, log_z0 = 0, order = order, cm = cm,
-               names = if (is.null(model$names)) paste0("x", seq_len(N)) else model$names)
-  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
+  order <- arm_order(order, model$n)
+  arm_fit(arm_spec_ising(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
           keep_particles = keep_particles)
 }
@@ -245,11 +229,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   base <- if (is.null(order)) resolve_base(model, base, threads)
   if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
-  spec <- list(type = ARM_MODEL[["rbm"]], N = N, log_z0 = sum(softplus(model$b)), order = order,
-               names = paste0("x", seq_len(N)),
-               cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
-                         b = as.double(model$b)))
-  out <- arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule),
+  out <- arm_fit(arm_spec_rbm(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule),
                  gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
                  progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)
@@ -270,7 +250,7 @@ arm_order <- function(order, N) {
 
 # The checked run settings of arm(), in the order the arguments are checked:
 # list(R, variant, rule, gthr, i_max, ess_thr, steps, reseed_steps, threads,
-# keep, repeats, progress). spec as for arm_fit().
+# keep, repeats, progress). spec from arm_spec_*().
 arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
                         move_steps, repeats, reseed_steps, threads, progress, keep_particles) {
   R <- check_count(particles, "particles", min = 2L)

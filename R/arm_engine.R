@@ -15,6 +15,41 @@ arm_model_fields <- list(gpc = c(sigma = "double", y = "double"),
                                    nw = "double", field = "double", lo = "double", hi = "double"),
                          rbm = c(W = "double", a = "double", b = "double"))
 
+# The run specification of each sequence, variables in the order `order`
+# (a permutation of 1..N): list(type (ARM_MODEL), N, log_z0 (log Z_1 before
+# the first smooth step), order, names (the model's variable names, for the
+# columns of the kept particles), cm (the model list of arm_model_fields)).
+arm_spec_gpc <- function(model, order) {
+  list(type = ARM_MODEL[["gpc"]], N = model$n, log_z0 = 0, order = order,
+       names = paste0("z", seq_len(model$n)),
+       cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
+}
+
+# Ising: the couplings as a 0-based CSR adjacency over the positions of addition.
+arm_spec_ising <- function(model, order) {
+  N <- model$n
+  pos <- integer(N)
+  pos[order] <- seq_len(N) - 1L
+  e <- model$edges
+  p <- c(pos[e$from], pos[e$to])
+  q <- c(pos[e$to], pos[e$from])
+  w <- c(e$weight, e$weight)
+  o <- order(p, q)
+  cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
+             nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
+             hi = model$values[2])
+  list(type = ARM_MODEL[["ising"]], N = N, log_z0 = 0, order = order, cm = cm,
+       names = if (is.null(model$names)) paste0("x", seq_len(N)) else model$names)
+}
+
+# RBM: log Z_1 sums out the hidden units of an empty visible layer.
+arm_spec_rbm <- function(model, order) {
+  list(type = ARM_MODEL[["rbm"]], N = model$n_visible, log_z0 = sum(softplus(model$b)),
+       order = order, names = paste0("x", seq_len(model$n_visible)),
+       cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
+                 b = as.double(model$b)))
+}
+
 # One whole number >= `min` for the C routines (a count or a 0-based slot), as
 # an integer; anything else is an internal error.
 arm_int <- function(x, what, min = 0L) {
@@ -79,9 +114,7 @@ arm_store_particles <- function(ptr, c0, c1)
   .Call(C_arm_particles, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
 
 # Runs `repeats` times (in pieces on the active future plan when `workers`
-# asks, see scale_out) and builds the logz_arm result; spec: list(type (ARM_MODEL),
-# N, log_z0 (log Z_1 before the first smooth step), order, names, cm (the
-# model list)).
+# asks, see scale_out) and builds the logz_arm result; spec from arm_spec_*().
 arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
                     move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
                     seed = rng_state(), keep_particles = TRUE) {
