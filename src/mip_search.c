@@ -1,6 +1,6 @@
-/* GumbelMIP (gumbelmip-exact-sampling-ilp.txt, Algorithm 1; NOTES.md
- * "GumbelMIP"): one exact (or early-stopped) sample of a binary model by
- * Gumbel-perturbed branch and bound.
+/* GumbelMIP (Kim, Sabharwal & Ermon 2016, Algorithm 1): one exact (or
+ * early-stopped) sample of a binary model by Gumbel-perturbed branch and
+ * bound.
  *
  * A model has n binary variables x (the branching variables) and a log-weight
  * v(x), either

@@ -1,4 +1,4 @@
-# GumbelMIP with the tree proposal (mip_sample(proposal = "tree"), issue 19):
+# GumbelMIP with the tree proposal (mip_sample(proposal = "tree")):
 # q is the model on a maximum spanning forest of its couplings (R/mip_proposal.R),
 # log q(region) and the conditional draws by sum-product on the forest
 # (src/mip_tree.c). Checked: log q of partial assignments and the conditional
