@@ -93,8 +93,8 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call, progress = F
   # LP-feasible is not binary-feasible: one MAP search (within the time limit)
   # proves a binary point exists, else rejection would never accept
   if (p$kind == MIP_KIND[["linear"]] && nrow(p$A)) {
-    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = MIP_BRANCHING[["auto"]], perturb = 0L,
-                               node_limit = Inf, time_limit = time_limit))
+    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = MIP_BRANCHING[["auto"]],
+                               perturb = 0L, node_limit = Inf, time_limit = time_limit))
     if (map$exact && map$value == -Inf)
       stop_no_call(paste0("`target` has no feasible binary point: the constraints hold for some x in ",
                           "[0, 1]^n but for no 0/1 vector, so no proposal could be accepted."))
@@ -196,7 +196,8 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L,
-                  branching = MIP_BRANCHING[["auto"]], perturb = 0L, node_limit = node_limit, time_limit = time_limit)
+                  branching = MIP_BRANCHING[["auto"]], perturb = 0L, node_limit = node_limit,
+                  time_limit = time_limit)
   order <- mip_order(p)
   S <- matrix(0L, n, p$n)
   val <- numeric(n)

@@ -106,7 +106,7 @@ mip_work *mip_work_new(int n);
 int mip_work_stage(mip_work *W, const mip_value_model *M);
 int mip_work_search(mip_work *W, const mip_value_model *M);
 void mip_work_free(mip_work *W);
-int mip_work_grow(void *pp, size_t bytes);
+int mip_work_more_slots(mip_work *W, int n);
 double mip_now(void);
 int mip_poll(mip_work *W);   /* MIP_POLL_GO, MIP_POLL_TIME_LIMIT or MIP_POLL_INTERRUPT */
 void mip_sleep(double seconds);

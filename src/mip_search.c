@@ -20,7 +20,6 @@
  * when. */
 #include <math.h>
 #include <string.h>
-#include <limits.h>
 #include "mip.h"
 
 /* seconds a thread waits while another holds the only open nodes */
@@ -31,15 +30,7 @@
 static int pool_alloc(mip_work *W, int n)
 {
     if (W->nfree > 0) return W->freel[--W->nfree];
-    if (W->nused == W->cap) {
-        size_t cap = W->cap ? 2 * (size_t) W->cap : 1024;
-        if (cap > INT_MAX || !mip_work_grow(&W->state, cap * n) || !mip_work_grow(&W->key, sizeof(double) * cap) ||
-            !mip_work_grow(&W->gam, sizeof(double) * cap) || !mip_work_grow(&W->nfix, sizeof(int) * cap) ||
-            !mip_work_grow(&W->heap, sizeof(int) * cap) || !mip_work_grow(&W->freel, sizeof(int) * cap) ||
-            !mip_work_grow(&W->flag, sizeof(int) * cap) || !mip_work_grow(&W->nkey, sizeof(uint64_t) * cap))
-            return -1;
-        W->cap = (int) cap;
-    }
+    if (W->nused == W->cap && !mip_work_more_slots(W, n)) return -1;
     return W->nused++;
 }
 

@@ -3,6 +3,7 @@
  * instead of raising an R error), the clock, polling for user interrupts
  * and the time limit, and the one sleep of waiting threads. */
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 #ifdef _WIN32
 #include <windows.h>
@@ -61,11 +62,26 @@ void mip_work_free(mip_work *W)
 
 /* realloc *pp (a pointer to any object pointer) to `bytes`; 0 when out of
  * memory (*pp unchanged) */
-int mip_work_grow(void *pp, size_t bytes)
+static int grow_array(void *pp, size_t bytes)
 {
     void **p = (void **) pp, *q = realloc(*p, bytes);
     if (!q) return 0;
     *p = q;
+    return 1;
+}
+
+/* Twice the node slots of W (1024 at first), n state bytes each; 0 when out
+ * of memory (W->cap unchanged). */
+int mip_work_more_slots(mip_work *W, int n)
+{
+    size_t cap = W->cap ? 2 * (size_t) W->cap : 1024;
+    if (cap > INT_MAX || !grow_array(&W->state, cap * n) ||
+        !grow_array(&W->key, sizeof(double) * cap) || !grow_array(&W->gam, sizeof(double) * cap) ||
+        !grow_array(&W->nfix, sizeof(int) * cap) || !grow_array(&W->heap, sizeof(int) * cap) ||
+        !grow_array(&W->freel, sizeof(int) * cap) || !grow_array(&W->flag, sizeof(int) * cap) ||
+        !grow_array(&W->nkey, sizeof(uint64_t) * cap))
+        return 0;
+    W->cap = (int) cap;
     return 1;
 }
 
