@@ -45,6 +45,11 @@ sanitize: deps
 valgrind: install
 	bash tools/valgrind.sh
 
+# No call cycle among the C files of src/ (nm on the objects of an in-place build).
+check-cycles:
+	$(R) CMD INSTALL --no-multiarch --library="$$(mktemp -d)" . >/dev/null
+	$(RSCRIPT) tools/check-call-cycles.R src
+
 bench: install
 	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f || exit 1; done
 

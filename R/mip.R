@@ -1,6 +1,7 @@
 # GumbelMIP (Kim, Sabharwal & Ermon 2016): the sampler mip_sample() and its result.
 # The models it takes become "mip problems" in mip_problem.R; methods of the result
-# and log_z_bounds() are in mip_results.R; the search itself is in src/mip*.c.
+# and log_z_bounds() are in mip_results.R; the search itself is in src/mip*.c
+# (layers in src/mip.h).
 
 # ---- the sampler -------------------------------------------------------------------
 
@@ -25,15 +26,21 @@
 #' Gumbel value). When no open sub-problem can beat \eqn{v^*}, the incumbent
 #' is an exact sample and \eqn{v^*} a draw from \eqn{\mathrm{Gumbel}(\log Z)}.
 #'
-#' **LP bound.** The local-polytope relaxation (paper, eq. 4), solved by GNU
-#' GLPK's dual simplex. One LP is kept per call and warm-started: a
-#' sub-problem only changes the bounds of the columns it fixes, and the dual
-#' simplex restarts from the previous optimal basis. `encoding = "local"` uses
-#' node indicators and four indicators per edge with the marginalisation
-#' equalities; `"compact"` (default) one column \eqn{y_{ij} = s_i s_j} per
-#' edge linearised by \eqn{y \le s_i, y \le s_j} or \eqn{y \ge s_i + s_j - 1}
-#' (the paper's RBM encoding; for binary pairwise models this is the same
-#' polytope projected, so the same bound with fewer rows and columns).
+#' **LP bound** (`bound = "lp"`). The local-polytope relaxation (paper,
+#' eq. 4). `lp_solver = "glpk"` solves it with GNU GLPK's dual simplex, one
+#' LP per call warm-started from the previous optimal basis.
+#' `encoding = "local"` uses node indicators and four indicators per edge
+#' with the marginalisation equalities; `"compact"` (default) one column
+#' \eqn{y_{ij} = s_i s_j} per edge linearised by \eqn{y \le s_i, y \le s_j}
+#' or \eqn{y \ge s_i + s_j - 1} (the paper's RBM encoding; for binary
+#' pairwise models the same polytope projected, hence the same bound). For
+#' attractive (supermodular) pairwise models -- every edge table with
+#' \eqn{t_{11} - t_{10} - t_{01} + t_{00} \ge 0}, e.g. Ising models with
+#' non-negative weights -- the LP is tight and its optimum is the maximum of
+#' the sub-problem, which a minimum s-t cut computes exactly (Kolmogorov &
+#' Zabih 2004); `lp_solver = "cut"` does that (Dinic's max-flow), with the
+#' cut's source side as the (integral) LP solution. `"auto"` (default) uses
+#' the cut on attractive pairwise models and GLPK otherwise.
 #' **Simple bound** (`bound = "simple"`, the paper's A*-like baseline): every
 #' factor's largest value consistent with the fixed variables, summed.
 #'
@@ -41,157 +48,73 @@
 #' with open sub-problems: the incumbent is then an approximate sample
 #' (`exact = FALSE`), the best in the explored part of the space. `upper` is
 #' \eqn{U = \max(v^*, \max_{Q \in L} LP(Q) + \gamma_Q)} (Theorem 2; for
-#' sub-problems not yet bounded, their parent's bound, which is larger), and
-#' `rank_bound` Proposition 1's bound on the expected rank of the sample
-#' among all perturbed configurations (1 when exact). See [log_z_bounds()].
+#' sub-problems not yet bounded, their parent's bound), and `rank_bound`
+#' Proposition 1's bound on the expected rank of the sample among all
+#' perturbed configurations (1 when exact). Early-stopped samples are biased;
+#' judge them by [log_z_bounds()] and `rank_bound`.
 #'
-#' **LP solver.** `lp_solver = "glpk"` solves the LP with GLPK. For
-#' attractive (supermodular) pairwise models -- every edge table with
-#' \eqn{t_{11} - t_{10} - t_{01} + t_{00} \ge 0}, e.g. Ising models with
-#' non-negative weights -- the local-polytope LP is tight and its optimum
-#' equals the maximum of the sub-problem, which a minimum s-t cut computes
-#' exactly (Kolmogorov & Zabih 2004); `"cut"` does that (Dinic's max-flow),
-#' with the cut's source side as the (integral) LP solution. It is the same
-#' bound, much faster. `"auto"` (default) uses the cut for attractive
-#' pairwise models and GLPK otherwise.
+#' **Reproducibility and threads.** Each sample draws from its own
+#' L'Ecuyer-CMRG stream seeded from R's RNG; within a sample the draws of
+#' every sub-problem (its truncated Gumbel and redrawn \eqn{\sigma}) come
+#' from a stream seeded by a hash of its path from the root, and its
+#' branching variable depends only on the sub-problem (fixings, \eqn{\sigma},
+#' LP solution). So the samples under [set.seed()] are the same for any
+#' `threads`, `workers` split, `node_selection` and `progress`. Samples run
+#' in parallel (OpenMP) with the simple bound or the min-cut LP; when fewer
+#' samples are left than threads, idle threads join a running search (under
+#' a lock; `diagnostics$shared_nodes` counts the sub-problems they bounded),
+#' which can change `nodes`, `lp_solves` and times but not the samples. With
+#' a finite `node_limit` searches are not shared (the nodes reached by the
+#' limit would depend on timing); a finite `time_limit` makes early-stopped
+#' samples depend on timing for any `threads`. With GLPK `threads` must be
+#' 1: GLPK's environment and its error trap are not thread-safe.
 #'
-#' **Threads.** Independent samples run in parallel (OpenMP, one search per
-#' thread) when no GLPK call is needed: with the simple bound or the min-cut
-#' LP. When fewer samples are left than threads (`n = 1`, or the last
-#' searches of a batch), the idle threads join a running search (parallel
-#' tree search within one sample): they share its open list under a lock,
-#' each popping the best open sub-problem, bounding it outside the lock (on
-#' its own min-cut graph) and splitting it under the lock. The results are
-#' identical for any `threads`: each sample draws from its own
-#' L'Ecuyer-CMRG stream seeded from R's RNG, and within a sample the draws
-#' of every sub-problem (its truncated Gumbel and redrawn \eqn{\sigma}) come
-#' from a stream seeded by a hash of its path from the root (splitmix64),
-#' while its branching variable depends only on the sub-problem itself (its
-#' fixings, \eqn{\sigma} and LP solution), so the perturbed objective is fixed
-#' by the sample's stream and any correct search -- one thread or several,
-#' best or depth first -- returns the same argmax and \eqn{v^*} (tested bit
-#' for bit). These node-keyed draws changed the samples drawn under a given
-#' seed from those of logz versions before them (not their distribution).
-#' Only the counts (`nodes`, `lp_solves`) and times may differ with threads:
-#' a thread may bound a sub-problem that one thread would have pruned after
-#' a better incumbent; `diagnostics$shared_nodes` counts the sub-problems
-#' bounded by joining threads. With a finite `node_limit` searches are not
-#' shared (which nodes a shared search reaches by the limit depends on
-#' timing, so the early-stopped sample would too); a finite `time_limit`
-#' makes early-stopped samples depend on timing for any `threads`. With GLPK
-#' (`lp_solver = "glpk"`, or `"auto"` on non-attractive models) `threads`
-#' must be 1: GLPK keeps its state in a global environment that is
-#' thread-local only when GLPK was built with TLS, and its error handling (a
-#' hook that frees that environment and `longjmp`s out) cannot cross OpenMP
-#' threads. Parallel GLPK searches would need one problem and environment per
-#' thread (a TLS build, checked with `glp_config("TLS")`) and a per-thread
-#' error flag instead of the `longjmp`. Without a progress bar all samples
-#' go to the threads in one call, each thread taking the next sample when it
-#' finishes one (16 exact samples of a 60-variable clique: 1.92x with 2
-#' threads, `bench/mip_threads.out`); with `progress = TRUE` the samples go in
-#' chunks of at least 8 per thread, so threads wait for the slowest search of
-#' each chunk (idle threads then join the chunk's last searches). One shared
-#' search (one sample at a time on attractive cliques, min-cut bound) is
-#' 1.77x faster with 2 threads at n = 60, 1.85x at n = 65 and 1.93x at
-#' n = 70, with identical samples and 3-6% more CPU; idle threads joining
-#' the last searches of a batch of 8 at n = 60 gain 1.09x
-#' (`bench/mip_threads_within.out`, idle 2-core machine).
-#'
-#' **Primal heuristic** (`heuristic = "dive"`; not in the paper, whose solver
-#' brings its own). After the root's LP bound, the search dives: it rounds
-#' the LP solution, improves it by ICM (single flips that raise
-#' \eqn{v}) to a target \eqn{h}, and splits the root's sub-problems along
-#' \eqn{h} down to the leaf \eqn{\{h\}}, pushing every sibling. The leaf
-#' carries \eqn{h}'s own Gumbel, so the incumbent \eqn{v^*} starts at
-#' \eqn{v(h) + \gamma_h} instead of a random configuration's value: better
-#' anytime samples and Theorem 2 lower bounds, more pruning. The dive only
-#' chooses where to split, from what is known so far, so the top-down Gumbel
-#' process and the exact sample's distribution are unchanged (tested by
-#' chi-square against enumeration); the random draws differ from
-#' `heuristic = "none"`, so do individual samples under the same seed.
-#' Early-stopped samples are biased: on 10 x 10 Ising grids stopped after
-#' 0.01-0.05 s per sample their marginals were 1.5-7 times further from the
-#' exact ones than Gibbs sampling's at equal CPU time (`bench/mip_fig2.out`;
-#' the paper, with CPLEX and minutes per run, found the opposite; with the
-#' tree `proposal` GumbelMIP is level with or ahead of Gibbs on the grids,
-#' see Tree proposal). Use the
-#' Theorem 2 bounds ([log_z_bounds()]) and `rank_bound` to judge them.
+#' **Primal heuristic** (`heuristic = "dive"`; not in the paper). After the
+#' root's LP bound the search rounds the LP solution, improves it by ICM
+#' (single flips that raise \eqn{v}) to a target \eqn{h}, and splits along
+#' \eqn{h} down to the leaf \eqn{\{h\}}, pushing every sibling, so the
+#' incumbent starts at \eqn{v(h) + \gamma_h}. It only chooses where to
+#' split, from what is known so far, so the exact sample's distribution is
+#' unchanged; the random draws, hence individual samples under one seed,
+#' differ from `heuristic = "none"`.
 #'
 #' **Proposal** (`proposal`; A* sampling's base measure, Maddison, Tarlow
-#' & Minka 2014, Sec. 3-4, in the paper's discrete setting). Algorithm 1 is
-#' the Gumbel-max trick with a uniform base measure. With a factorised
-#' \eqn{q(x) = \prod_i q_i(x_i)} (every \eqn{q_i \in (0, 1)}) the search
-#' perturbs \eqn{o(x) = v(x) - \log q(x)} with a Gumbel process of base
-#' measure \eqn{q}: the root gets \eqn{\gamma \sim \mathrm{Gumbel}(0)}
+#' & Minka 2014, Sec. 3-4, in the paper's discrete setting). With a
+#' factorised \eqn{q(x) = \prod_i q_i(x_i)} (every \eqn{q_i \in (0, 1)}) the
+#' search perturbs \eqn{o(x) = v(x) - \log q(x)} with a Gumbel process of
+#' base measure \eqn{q}: the root gets \eqn{\gamma \sim \mathrm{Gumbel}(0)}
 #' and \eqn{\sigma \sim q}; the non-inheriting child \eqn{Q} gets
-#' \eqn{\tilde\gamma \sim \mathrm{TruncGumbel}(\log q(Q), \gamma_P)},
-#' with \eqn{\log q(Q)} the sum of \eqn{\log q_i(x_i)} over its fixed
-#' variables, and its free variables redrawn from \eqn{q}. Since
-#' \eqn{\max_x o(x) + G(x)} with \eqn{G(x) \sim \mathrm{Gumbel}(\log
-#' q(x))} is \eqn{\max_x v(x) + \mathrm{Gumbel}(0)}, the argmax is an exact
-#' sample and the value a \eqn{\mathrm{Gumbel}(\log Z)} draw for any such
-#' \eqn{q}; \eqn{-\log q} only adds to the unaries, so the LP and min-cut
-#' bounds (of \eqn{o}), attractiveness, Theorem 2 and the log Z estimate
-#' apply unchanged (`rank_bound` uses the concavity bound of each
-#' configuration's truncated Gumbel, equal to Proposition 1's when uniform).
-#' `"uniform"` (default) is the paper's algorithm (the same samples as
-#' before the option existed); `"mean_field"` the naive mean-field fixed
-#' point of a pairwise model (sequential sweeps from 1/2; uniform for a
-#' [mip_model()]); `"marginals"` the exact marginals of an [ising] model
-#' ([exact_marginals()], junction tree: trees, grids); or a numeric vector
-#' of \eqn{q_i = P(x_i = } the larger value\eqn{)}. The built-in \eqn{q_i}
-#' are clamped to \eqn{[0.02, 0.98]}. Measured (`bench/mip_proposal.out`,
-#' `bench/mip_fig2_proposal.out`): a peaked \eqn{q} makes **exact** search
-#' slower -- the bound of a sub-problem is the maximum of \eqn{v - \log q},
-#' which is large exactly where \eqn{q} is small, and on bimodal models
-#' (attractive cliques above the critical coupling) a factorised \eqn{q}
-#' covers one mode only -- so exact samples cost 2-4 times the nodes of the
-#' uniform \eqn{q} with the mean-field \eqn{q} on 6 x 6 grids and trees of
-#' 50, and over 40-125 times (capped) on cliques of 30-40; the exact
-#' marginals save 3-33 percent on grids and trees. Hence the uniform default. For
-#' **early-stopped** samples the mean-field \eqn{q} is much better: the
-#' incumbent starts from a draw of \eqn{q} instead of a uniform
-#' configuration, so the marginal error of 200 searches stopped on 10 x 10
-#' grids falls from 0.08-0.12 to about 0.04 (Gibbs at equal CPU time:
-#' 0.02-0.03) and the Theorem 2 lower bound tightens (83 to 94.6 against
-#' log Z = 96.3), while the upper bound loosens (\eqn{\max o} grows with
-#' \eqn{-\log q}).
+#' \eqn{\tilde\gamma \sim \mathrm{TruncGumbel}(\log q(Q), \gamma_P)} and its
+#' free variables redrawn from \eqn{q}. The argmax is an exact sample and the
+#' value a \eqn{\mathrm{Gumbel}(\log Z)} draw for any such \eqn{q};
+#' \eqn{-\log q} only adds to the unaries, so the bounds, attractiveness,
+#' Theorem 2 and the log Z estimate apply unchanged (`rank_bound` uses the
+#' concavity bound of each configuration's truncated Gumbel, Proposition 1's
+#' when uniform). `"uniform"` (default) is the paper's algorithm;
+#' `"mean_field"` the naive mean-field fixed point of a pairwise model
+#' (sequential sweeps from 1/2; uniform for a [mip_model()]); `"marginals"`
+#' the exact marginals of an [ising] model ([exact_marginals()]); or a
+#' numeric vector of \eqn{q_i = P(x_i = } the larger value\eqn{)}. The
+#' built-in \eqn{q_i} are clamped to \eqn{[0.02, 0.98]}. A peaked \eqn{q}
+#' raises the bound \eqn{\max (v - \log q)} where \eqn{q} is small: it can
+#' make exact search slower and early-stopped samples better.
 #'
-#' **Tree proposal** (`proposal = "tree"`; issue 19, not in the paper). A
-#' factorised \eqn{q} leaves every coupling in \eqn{o}, and the number of
-#' search nodes grows like the exponential of the sum, over the free
-#' variables, of the gap between the maximum and the log-sum-exp of
-#' \eqn{o} under \eqn{q}. `"tree"` takes for \eqn{q} the model itself
-#' restricted to a maximum spanning forest of its couplings (Kruskal on
-#' \eqn{|b_e|}, \eqn{b_e = t_{11} - t_{10} - t_{01} + t_{00}} of each edge
-#' table in the 0/1 parametrisation), with the model's unaries and the
-#' forest edges' own tables: \eqn{\log q(x) = \sum_i v_i(x_i) + \sum_{e \in
-#' F} v_e(x_e) - \log Z_q}. Then \eqn{o(x) = \log Z_q + \sum_{e \notin F}
-#' v_e(x_e)}: the unaries and the forest's edges leave the search. The
-#' search computes \eqn{\log q(Q)} of a new sub-problem by sum-product on
-#' the forest with its fixed variables as evidence, and draws its
-#' \eqn{\sigma} from \eqn{q} given them by forward filtering and backward
-#' sampling: \eqn{O(n)} per split, as for a factorised \eqn{q} (building
-#' \eqn{q}: \eqn{O(m \log m)} once). It is exact for the same reason
-#' (\eqn{q > 0} everywhere). On a tree or forest model \eqn{o} is constant
-#' and every sample is exact at the root: one node, under a millisecond at
-#' \eqn{n} = 1000, where the uniform \eqn{q} stops at \eqn{n} = 50
-#' (`bench/mip_trees.out`); a tree of 200 plus \eqn{k} = 5-40 extra edges
-#' takes 5-1120 nodes. Attractive models stay attractive (the edges left
-#' are the model's), and a model whose repulsive edges all fall in the
-#' forest becomes attractive, so the min cut (and `threads`) apply. On
-#' loopy models it helps as far as the forest carries the couplings. On
-#' the 10 x 10 grids of Figure 2 (about half the edges in the tree) an
-#' exact sample takes 900-6,700 nodes and 0.02-0.1 CPU-s on the attractive
-#' grid, where the uniform and mean-field \eqn{q} are not exact within
-#' 190,000-500,000 nodes, and 140 of 200 searches on the mixed grid (GLPK)
-#' are exact within 3 s (`bench/mip_fig2_paper.out`,
-#' `bench/mip_grids_tree.out`); on attractive cliques (the forest carries
-#' \eqn{n - 1} of \eqn{n(n-1)/2} couplings) it takes 0.4-1.7 times the
-#' uniform \eqn{q}'s nodes at \eqn{n} = 30-80 (`bench/mip_cliques_tree.out`):
-#' use it on sparse models (trees, grids, sparse graphs), not on dense ones.
-#' For a [mip_model()] (no pairwise structure) `"tree"` is the uniform
-#' \eqn{q}.
+#' **Tree proposal** (`proposal = "tree"`; not in the paper). \eqn{q} is the
+#' model itself restricted to a maximum spanning forest \eqn{F} of its
+#' couplings (Kruskal on \eqn{|b_e|}, \eqn{b_e = t_{11} - t_{10} - t_{01} +
+#' t_{00}}), with the model's unaries and the forest edges' own tables:
+#' \eqn{\log q(x) = \sum_i v_i(x_i) + \sum_{e \in F} v_e(x_e) - \log Z_q},
+#' so \eqn{o(x) = \log Z_q + \sum_{e \notin F} v_e(x_e)}. \eqn{\log q(Q)} of
+#' a sub-problem comes from sum-product on the forest with its fixed
+#' variables as evidence, and its \eqn{\sigma} from forward filtering and
+#' backward sampling: \eqn{O(n)} per split. On a tree or forest model every
+#' sample is exact at the root; it suits sparse models (trees, grids, sparse
+#' graphs), not dense ones. Attractive models stay attractive. For a
+#' [mip_model()] `"tree"` is the uniform \eqn{q}.
+#'
+#' Measured node counts, times, thread speed-ups and the comparison with
+#' Gibbs sampling are in the vignette "mip-sampling"
+#' (`vignette("mip-sampling", package = "logz")`).
 #'
 #' **Interrupts and time limits.** The search checks for user interrupts
 #' (and R's [setTimeLimit()]) every 0.1 s on R's thread, also while the other
@@ -335,10 +258,10 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   t0 <- proc.time()[["elapsed"]]
   control <- list(bound_lp = as.integer(bound == "lp"),
                   best_first = as.integer(node_selection == "best_first"),
-                  branching = match(branching, c("auto", "most_fractional", "first")) - 1L,
+                  branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
                   threads = threads, dive = heuristic == "dive", proposal = q,
-                  share = 1L)   # idle threads join running searches (src/mip_par.c; 2: forced, tests)
+                  share = MIP_SHARE[["idle"]])
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -389,9 +312,9 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   control$threads <- as.integer(control$threads)
   streams <- rng_streams(n)
   # Without a progress bar, one call for all samples, so threads take the next
-  # sample as soon as they finish one (chunks of `threads` samples made every
-  # thread wait for the slowest search of its chunk: 1.2x instead of ~2x).
-  # With a bar, chunks of at least 8 samples per thread, ~20 updates.
+  # sample as soon as they finish one; with a bar, chunks of at least 8
+  # samples per thread (about 20 updates), each thread waiting for the
+  # slowest search of its chunk.
   chunk <- if (progress) control$threads * max(8L, ceiling(n / (20 * control$threads))) else n
   starts <- seq(1L, n, by = chunk)
   pb <- progress_bar(progress && length(starts) > 1L, n)
@@ -399,7 +322,7 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   parts <- vector("list", length(starts))
   for (k in seq_along(starts)) {
     idx <- starts[k]:min(n, starts[k] + chunk - 1L)
-    r <- .Call(C_mip_sample, cm, lp, streams[, idx, drop = FALSE], control)
+    r <- mip_sample_chunk(cm, lp, streams[, idx, drop = FALSE], control)
     tr <- r$trace[, seq_len(r$ntrace), drop = FALSE]
     tr[1, ] <- tr[1, ] + starts[k] - 1
     r$trace <- tr
@@ -416,10 +339,35 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        time = cat_field("time"), helped = cat_field("helped"), trace = tr)
 }
 
+# One call of the engine (src/mip.c, mip_sample_call; its only .Call site):
+# the samples of the 6 x J stream matrix `streams` on the value model `cm`
+# (mip_c_model()), with the LP `lp` (mip_lp(), NULL unless GLPK bounds) and
+# the control list built by mip_run(). Returns the engine's list (states
+# n x J, value, upper, exact, rank_bound, nodes, lp_solves, lp_failures,
+# time, trace 5 x ntrace, ntrace, helped).
+mip_sample_chunk <- function(cm, lp, streams, control) {
+  mip_check_c_model(cm)
+  mip_check_streams(streams)
+  types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
+             perturb = "integer", dive = "integer", cut = "integer", order = "integer",
+             selftest = "integer", trace_cap = "integer", threads = "integer",
+             node_limit = "double", time_limit = "double")
+  bad <- names(types)[vapply(names(types), function(f) !identical(typeof(control[[f]]), types[[f]]),
+                             logical(1))]
+  if (length(bad))
+    mip_internal_error(paste("bad control element(s):", paste(bad, collapse = ", ")))
+  if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
+  mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
+  if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
+  if (control$bound_lp && !control$cut && !is.list(lp))
+    mip_internal_error("the GLPK bound needs the LP list")
+  .Call(C_mip_sample, cm, lp, streams, control)
+}
+
 # What needs GLPK, for need_glpk()'s message.
 glpk_what <- function(p, perturb = 1L) {
   sprintf("The LP bound (`bound = \"lp\"`) of %s on %s", if (perturb) "mip_sample()" else
-    "a MAP search", if (p$kind == 1L) "a mip_model()" else "a model that is not attractive")
+    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else "a model that is not attractive")
 }
 
 # Stack the engine results of pieces run in sequence (see scale_out): the

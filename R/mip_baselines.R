@@ -92,9 +92,9 @@ mip_rejection <- function(model, n, depth, time_limit, batch, call, progress = F
   if (all(lm == -Inf)) stop_no_call("`target` has no feasible point (every subtree's LP is infeasible).")
   # LP-feasible is not binary-feasible: one MAP search (within the time limit)
   # proves a binary point exists, else rejection would never accept
-  if (p$kind == 1L && nrow(p$A)) {
-    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = 0L, perturb = 0L,
-                               node_limit = Inf, time_limit = time_limit))
+  if (p$kind == MIP_KIND[["linear"]] && nrow(p$A)) {
+    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = MIP_BRANCHING[["auto"]],
+                               perturb = 0L, node_limit = Inf, time_limit = time_limit))
     if (map$exact && map$value == -Inf)
       stop_no_call(paste0("`target` has no feasible binary point: the constraints hold for some x in ",
                           "[0, 1]^n but for no 0/1 vector, so no proposal could be accepted."))
@@ -195,8 +195,9 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   check_flag(progress, "progress")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L, branching = 0L,
-                  perturb = 0L, node_limit = node_limit, time_limit = time_limit)
+  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L,
+                  branching = MIP_BRANCHING[["auto"]], perturb = 0L, node_limit = node_limit,
+                  time_limit = time_limit)
   order <- mip_order(p)
   S <- matrix(0L, n, p$n)
   val <- numeric(n)
@@ -207,7 +208,7 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   for (k in seq_len(n)) {
     g <- matrix(-log(stats::rexp(2L * p$n)), 2L)   # Gumbel(0) per variable and value
     q <- p
-    if (p$kind == 0L) q$node <- p$node + g
+    if (p$kind == MIP_KIND[["pairwise"]]) q$node <- p$node + g
     else {
       q$c <- p$c + g[2, ] - g[1, ]
       q$c0 <- p$c0 + sum(g[1, ])
@@ -302,8 +303,8 @@ blocked_gibbs <- function(model, block_size, iterations, init = NULL, thin = 1L,
                            paste(p$values, collapse = ", "), describe(init)))
     s <- as.double(init == p$values[2])
   }
-  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L, branching = 0L,
-                  perturb = 1L, node_limit = Inf, time_limit = time_limit)
+  control <- list(bound_lp = as.integer(bound == "lp"), best_first = 1L,
+                  branching = MIP_BRANCHING[["auto"]], perturb = 1L, node_limit = Inf, time_limit = time_limit)
   nkeep <- iterations %/% thin
   if (as.double(nkeep) * p$n > .Machine$integer.max)
     stop_no_call(sprintf(paste0("`iterations` / `thin` = %d kept states of %d variables would need a ",

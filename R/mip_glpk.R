@@ -1,6 +1,7 @@
 # GNU GLPK, optional at build time (configure; src/mip_glpk.c): the LP bound of
 # GumbelMIP on models that are not attractive. Without it, logz installs and
 # every other method works; these helpers let R code and tests explain or skip.
+# Each wrapper below is the only .Call site of its routine.
 
 #' Was logz built with GNU GLPK?
 #'
@@ -26,7 +27,7 @@ glpk_version <- function() .Call(C_mip_glpk_version)
 
 # Stop with how to get GLPK when `what` needs it and logz was built without it.
 need_glpk <- function(what) {
-  if (.Call(C_mip_has_glpk)) return(invisible(TRUE))
+  if (logz_has_glpk()) return(invisible(TRUE))
   stop_no_call(paste0(
     what, " needs the GNU Linear Programming Kit (GLPK), but logz was built without it. ",
     "Install GLPK (Debian/Ubuntu: apt-get install libglpk-dev; Fedora: dnf install glpk-devel; ",
@@ -35,16 +36,20 @@ need_glpk <- function(what) {
     "(every edge's t11 - t10 - t01 + t00 >= 0; Ising: all weights >= 0)."))
 }
 
-# LP bounds for partial assignments (rows of `fix`: NA free, else 0/1).
+# LP bounds for partial assignments (rows of `fix`: NA free, else 0/1): one
+# value per row, -Inf when infeasible, NaN when GLPK fails.
 mip_lp_bounds <- function(p, fix, encoding = "compact", what = "An LP bound") {
   need_glpk(what)
-  fix <- matrix(as.integer(fix), ncol = p$n)
-  .Call(C_mip_lp_bounds, mip_c_model(p), mip_lp(p, encoding), t(fix))
+  fix <- t(matrix(as.integer(fix), ncol = p$n))
+  mip_check_fix(fix, p$n)
+  .Call(C_mip_lp_bounds, mip_check_c_model(mip_c_model(p)), mip_lp(p, encoding), fix)
 }
 
 # The min-cut bound (max of v, exact on attractive models) of each partial
 # assignment (rows of fix: 0/1 fixed, NA free), for tests; no GLPK needed.
 mip_cut_bounds <- function(p, fix) {
-  fix <- matrix(as.integer(fix), ncol = p$n)
-  .Call(C_mip_cut_bounds, mip_c_model(p), t(fix))
+  if (p$kind != MIP_KIND[["pairwise"]]) mip_internal_error("the cut bound needs a pairwise model")
+  fix <- t(matrix(as.integer(fix), ncol = p$n))
+  mip_check_fix(fix, p$n)
+  .Call(C_mip_cut_bounds, mip_check_c_model(mip_c_model(p)), fix)
 }

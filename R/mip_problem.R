@@ -5,12 +5,12 @@
 # {0,1}^n and a log-weight v(s), either pairwise (node tables node[c, i] and
 # edge tables edge[2 c_from + c_to + 1, e], plus c0) or linear (c's + c0 on the
 # feasible set of A s (dir) b). The LP relaxations are built here, in R, from
-# the problem (mip_lp()), and solved in C (src/mip.c).
+# the problem (mip_lp()), and solved in C (src/mip_glpk.c, src/mip_cut.c).
 
 # ---- problems ------------------------------------------------------------------
 
 pairwise_problem <- function(n, from, to, node, edge, c0 = 0, values = c(0, 1), labels = NULL) {
-  structure(list(kind = 0L, n = as.integer(n), from = as.integer(from), to = as.integer(to),
+  structure(list(kind = MIP_KIND[["pairwise"]], n = as.integer(n), from = as.integer(from), to = as.integer(to),
                  node = matrix(as.double(node), 2L), edge = matrix(as.double(edge), 4L),
                  c0 = as.double(c0), values = values, labels = labels),
             class = "logz_mip_problem")
@@ -36,7 +36,7 @@ mip_max_scale <- 1e12
 # constraint coefficients cannot overflow the row activities.
 mip_check_scale <- function(p, name = "model") {
   big <- function(x) if (length(x)) max(abs(x)) else 0
-  if (p$kind == 0L) {
+  if (p$kind == MIP_KIND[["pairwise"]]) {
     S <- sum(apply(abs(p$node), 2L, max)) + if (length(p$from)) sum(apply(abs(p$edge), 2L, max)) else 0
   } else {
     S <- sum(abs(p$c))
@@ -54,7 +54,7 @@ mip_check_scale <- function(p, name = "model") {
       "largest |log-weights| sum to %s (limit %g), so v(x) + Gumbel noise cannot be compared ",
       "exactly (the largest single log-weight is %s). Rescale the weights, fields or objective."),
       name, format(S, digits = 3), mip_max_scale,
-      format(if (p$kind == 0L) max(big(p$node), big(p$edge)) else big(p$c), digits = 3)))
+      format(if (p$kind == MIP_KIND[["pairwise"]]) max(big(p$node), big(p$edge)) else big(p$c), digits = 3)))
   if (!is.finite(p$c0))
     stop_no_call(sprintf("`%s` has a non-finite constant log-weight (offset): %s.", name, p$c0))
   p
@@ -81,7 +81,7 @@ mip_problem_raw <- function(model, name) {
                             labels = c(sprintf("v%d", seq_len(nv)), sprintf("h%d", seq_len(nh)))))
   }
   if (inherits(model, "logz_mip_model")) {
-    return(structure(list(kind = 1L, n = length(model$objective), c = model$objective,
+    return(structure(list(kind = MIP_KIND[["linear"]], n = length(model$objective), c = model$objective,
                           c0 = model$offset, A = model$A, rlo = model$rlo, rhi = model$rhi,
                           values = c(0, 1), labels = names(model$objective)),
                      class = "logz_mip_problem"))
@@ -92,12 +92,12 @@ mip_problem_raw <- function(model, name) {
 
 # What the C engine reads as the value model.
 mip_c_model <- function(p) {
-  if (p$kind == 0L) {
-    return(list(n = p$n, kind = 0L, c0 = p$c0, from = p$from - 1L, to = p$to - 1L,
+  if (p$kind == MIP_KIND[["pairwise"]]) {
+    return(list(n = p$n, kind = MIP_KIND[["pairwise"]], c0 = p$c0, from = p$from - 1L, to = p$to - 1L,
                 node = as.vector(p$node), edge = as.vector(p$edge)))
   }
   nz <- which(p$A != 0, arr.ind = TRUE)
-  list(n = p$n, kind = 1L, c0 = p$c0, c = as.double(p$c), ai = as.integer(nz[, 1] - 1L),
+  list(n = p$n, kind = MIP_KIND[["linear"]], c0 = p$c0, c = as.double(p$c), ai = as.integer(nz[, 1] - 1L),
        aj = as.integer(nz[, 2] - 1L), ax = as.double(p$A[nz]), rlo = as.double(p$rlo),
        rhi = as.double(p$rhi))
 }
@@ -112,7 +112,7 @@ mip_c_model <- function(p) {
 mip_lp <- function(p, encoding = c("compact", "local")) {
   encoding <- match_arg(encoding, "encoding")
   n <- p$n
-  if (p$kind == 1L) {
+  if (p$kind == MIP_KIND[["linear"]]) {
     nz <- which(p$A != 0, arr.ind = TRUE)
     return(list(obj = as.double(p$c), clo = rep(0, n), chi = rep(1, n), rlo = as.double(p$rlo),
                 rhi = as.double(p$rhi), ia = as.integer(nz[, 1] - 1L), ja = as.integer(nz[, 2] - 1L),
@@ -174,7 +174,7 @@ rowsum_to <- function(idx, x, n) {
 
 # v(s) for the rows of a 0/1 state matrix S (one configuration per row).
 mip_value <- function(p, S) {
-  if (p$kind == 1L) {
+  if (p$kind == MIP_KIND[["linear"]]) {
     v <- p$c0 + drop(S %*% p$c)
     if (nrow(p$A)) {
       act <- S %*% t(p$A)
@@ -199,12 +199,12 @@ mip_value <- function(p, S) {
 # Pairwise with every interaction b_e = t11 - t10 - t01 + t00 >= 0 (supermodular):
 # the LP relaxation is tight and solved exactly by a minimum cut.
 mip_attractive <- function(p) {
-  p$kind == 0L && all(p$edge[4, ] - p$edge[3, ] - p$edge[2, ] + p$edge[1, ] >= 0)
+  p$kind == MIP_KIND[["pairwise"]] && all(p$edge[4, ] - p$edge[3, ] - p$edge[2, ] + p$edge[1, ] >= 0)
 }
 
 # Static branching order: the variables with the largest total interaction first.
 mip_order <- function(p) {
-  if (p$kind == 1L) return(order(-abs(p$c) - colSums(abs(p$A))) - 1L)
+  if (p$kind == MIP_KIND[["linear"]]) return(order(-abs(p$c) - colSums(abs(p$A))) - 1L)
   s <- abs(p$node[2, ] - p$node[1, ])
   if (length(p$from)) {
     r <- apply(p$edge, 2L, function(t) max(t) - min(t))
@@ -282,7 +282,7 @@ mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
   names(obj) <- names(objective)
   m <- structure(list(objective = obj, A = A, rlo = as.double(rlo), rhi = as.double(rhi),
                       offset = offset, n = n), class = "logz_mip_model")
-  if (nrow(A) && .Call(C_mip_has_glpk)) {   # without GLPK: mip_sample() reports it
+  if (nrow(A) && logz_has_glpk()) {   # without GLPK: mip_sample() reports it
     root <- mip_lp_bounds(mip_problem(m), matrix(NA_integer_, 1L, n))
     if (root == -Inf)
       stop_no_call(sprintf(paste0("The constraints `A` x `dir` `b` are infeasible: no x in [0, 1]^%d ",

@@ -11,7 +11,7 @@
 # log q(child) (the product of q over its fixed variables) and its sigma's free
 # variables from q (src/mip_search.c). q_i = 1/2 is the paper's Algorithm 1
 # (o = v + n log 2): `proposal = "uniform"` runs that path unchanged.
-# `proposal = "tree"` (issue 19) is not factorised: q is the model restricted to
+# `proposal = "tree"` is not factorised: q is the model restricted to
 # a maximum spanning forest of its couplings (mip_tree_proposal(); sum-product
 # and sampling on it in src/mip_tree.c), and o keeps only the other edges.
 
@@ -38,8 +38,8 @@ mip_proposal <- function(proposal, p, model) {
   clamp <- function(q) pmin(pmax(q, mip_proposal_floor), 1 - mip_proposal_floor)
   switch(proposal,
     uniform = NULL,
-    tree = if (p$kind == 0L) mip_tree_proposal(p) else NULL,
-    mean_field = if (p$kind == 0L) clamp(mip_mean_field(p)) else NULL,
+    tree = if (p$kind == MIP_KIND[["pairwise"]]) mip_tree_proposal(p) else NULL,
+    mean_field = if (p$kind == MIP_KIND[["pairwise"]]) clamp(mip_mean_field(p)) else NULL,
     marginals = {
       if (!inherits(model, "ising"))
         stop_no_call(sprintf(paste0("`proposal = \"marginals\"` needs an ising model (exact marginals ",
@@ -85,7 +85,7 @@ mip_mean_field <- function(p) {
 # value is o(s) = v(s) - log q(s). Returns list(p =, logq = 2 x n).
 mip_apply_proposal <- function(p, q) {
   logq <- rbind(log1p(-q), log(q))
-  if (p$kind == 0L) p$node <- p$node - logq
+  if (p$kind == MIP_KIND[["pairwise"]]) p$node <- p$node - logq
   else {
     p$c <- p$c - (logq[2, ] - logq[1, ])
     p$c0 <- p$c0 - sum(logq[1, ])
@@ -169,11 +169,20 @@ mip_tree_proposal <- function(p) {
 }
 
 # log q of regions (columns of fix: n x J, NA free, 0/1 fixed) and, with draw,
-# a draw of q given each one's fixed variables (one RNG stream per column).
+# a draw of q given each one's fixed variables (one RNG stream per column):
+# list(logq = J values, states = n x J, NA where free and not drawn). The only
+# .Call of C_mip_tree.
 mip_tree_logq <- function(tree, fix, draw = TRUE) {
+  tr <- tree[c("order", "parent", "th", "psi", "logz")]
+  n <- length(tr$order)
+  if (!is.integer(tr$order) || !is.integer(tr$parent) || length(tr$parent) != n ||
+      !is.double(tr$th) || length(tr$th) != 2L * n || !is.double(tr$psi) ||
+      length(tr$psi) != 4L * n || !is.double(tr$logz) || length(tr$logz) != 1L)
+    mip_internal_error("bad tree proposal list")
   storage.mode(fix) <- "integer"
-  .Call(C_mip_tree, tree[c("order", "parent", "th", "psi", "logz")], fix,
-        if (draw) rng_streams(ncol(fix)))
+  mip_check_fix(fix, n)
+  streams <- if (draw) mip_check_streams(rng_streams(ncol(fix)), ncol(fix))
+  .Call(C_mip_tree, tr, fix, streams)
 }
 
 # The problem searched with the tree proposal: o(s) = v(s) - log q(s) = c0 +

@@ -1,13 +1,24 @@
-/* GumbelMIP internals shared by src/mip*.c (the public .Call entry points are
- * declared in logz.h). Layers:
- *   mip_search.c  the perturbed branch and bound (Algorithm 1) on plain C types
- *   mip_value.c   v(x) and the simple bound
- *   mip_par.c     what lets threads share one search: node keys and their
- *                 random streams, the lock, joining a running search
- *   mip_cut.c     the exact LP bound of attractive pairwise models by a min cut
- *   mip_glpk.c    the LP bound by GNU GLPK (and its error/interrupt traps)
- *   mip.c         SEXP glue: reading the model and control lists, threads
- * See the comment at the top of mip.c for the model. */
+/* GumbelMIP internals shared by src/mip*.c (the .Call entry points are
+ * declared in logz.h). See the comment at the top of mip_search.c for the
+ * model and the search.
+ *
+ * Layers, bottom to top; a file calls only files below it (checked by
+ * tools/check-call-cycles.R), and no file holds global state:
+ *   mip_work.c    memory of one search (mip_work_new/_free), the clock,
+ *                 polling for interrupts and time limits, mip_sleep()
+ *   mip_key.c     node keys and the random stream of each node
+ *   mip_shared.c  the state threads share while searching one sample: lock
+ *   mip_value.c   v(x) and the simple per-factor bound
+ *   mip_cut.c     the exact LP bound of attractive pairwise models (min cut)
+ *   mip_tree.c    the tree-structured proposal (log q of a region, draws)
+ *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
+ *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
+ *                 with the join/release of threads sharing it
+ *   mip_batch.c   a batch of samples over threads (sample_job, run_samples)
+ *   mip.c         .Call glue: reading the R lists, the GLPK error trap
+ *                 (setjmp), error(), building the results
+ * Everything below mip.c works on plain C types and reports failures by
+ * status codes; only mip.c raises R errors. */
 #ifndef LOGZ_MIP_H
 #define LOGZ_MIP_H
 
@@ -16,8 +27,36 @@
 
 #define MIP_LOG2 0.69314718055994530942
 
+/* ---- codes read by R and C (R/mip_codes.R mirrors them) -------------------- */
+typedef enum { MIP_KIND_PAIRWISE = 0, MIP_KIND_LINEAR = 1 } mip_kind;
+typedef enum {
+    MIP_BRANCH_AUTO = 0,             /* most fractional, else forced branching */
+    MIP_BRANCH_MOST_FRACTIONAL = 1,  /* most fractional, else the static order */
+    MIP_BRANCH_FIRST = 2             /* the first free variable in the static order */
+} mip_branching;
+typedef enum {
+    MIP_SHARE_NONE = 0,              /* each thread searches its own samples */
+    MIP_SHARE_IDLE = 1,              /* idle threads join running searches */
+    MIP_SHARE_FORCED = 2             /* every thread joins each sample in turn (tests) */
+} mip_share;
+
+/* ---- bits of a node's state byte for one variable ---------------------------- */
+#define MIP_SIGMA 1                  /* the variable's value in the node's sigma */
+#define MIP_FIXED 2                  /* fixed in the node (its value: MIP_SIGMA) */
+#define MIP_TAU   4                  /* the kept integral LP solution's value */
+#define MIP_SIGMA_FIXED (MIP_SIGMA | MIP_FIXED)
+
+/* ---- status codes ------------------------------------------------------------ */
+enum { MIP_OK = 0, MIP_OUT_OF_MEMORY = 1, MIP_INTERRUPTED = 2 };       /* a search, a batch */
+enum { MIP_POLL_GO = 0, MIP_POLL_TIME_LIMIT = 1, MIP_POLL_INTERRUPT = 2 };   /* mip_poll() */
+enum {                                                                   /* mip_lp_solve() */
+    MIP_LP_OPTIMAL = 1, MIP_LP_INFEASIBLE = 0, MIP_LP_FAILED = -1,
+    MIP_LP_INTERRUPTED = -2, MIP_LP_TIME_LIMIT = -3
+};
+
 typedef struct {
-    int n, kind;                 /* kind 0 pairwise, 1 linear */
+    int n;
+    mip_kind kind;
     double c0;
     /* pairwise */
     int m;
@@ -37,17 +76,17 @@ typedef struct {
     double c0;
 } mip_lp_def;
 
-/* All memory of one search (one per thread); reachable after a longjmp out of
- * GLPK through mip_W. */
+/* All memory of one search (one per thread). */
 typedef struct mip_work_s {
     void *lp;                 /* glp_prob * (mip_glpk.c), NULL without GLPK */
-    unsigned char *state;     /* node slots: n bytes each (bit 0 sigma, bit 1 fixed) */
+    unsigned char *state;     /* node slots: n state bytes each (MIP_SIGMA, ...) */
     double *key, *gam;        /* per slot: upper bound when created, Gumbel value */
-    uint64_t *nkey;           /* per slot: the node's key (mip_par.c), seeds its draws */
+    uint64_t *nkey;           /* per slot: the node's key (mip_key.c), seeds its draws */
     unsigned char *sbuf;      /* a thread's copy of the node it bounds (n bytes) */
     struct mip_work_s *stage; /* a thread's staging pool: the split outside the lock
                                * (mip_search.c); its cur holds the new child's sigma */
-    int *nfix, *heap, *freel, *flag;  /* flag 1: LP known = key - gamma, tau in bit 2 */
+    int *nfix, *heap, *freel;
+    int *flag;                /* per slot, 1: LP known (= key - gamma), tau in MIP_TAU */
     int cap, nheap, nfree, nused;
     double *rowact;           /* linear models: row activities */
     int *cur;                 /* current LP column status: -1 free, 0/1 fixed */
@@ -62,7 +101,27 @@ typedef struct mip_work_s {
     double next_poll, deadline;
 } mip_work;
 
-/* ---- mip_cut.c -------------------------------------------------------------- */
+/* ---- mip_work.c ---------------------------------------------------------------- */
+mip_work *mip_work_new(int n);
+int mip_work_stage(mip_work *W, const mip_value_model *M);
+int mip_work_search(mip_work *W, const mip_value_model *M);
+void mip_work_free(mip_work *W);
+int mip_work_more_slots(mip_work *W, int n);
+double mip_now(void);
+int mip_poll(mip_work *W);   /* MIP_POLL_GO, MIP_POLL_TIME_LIMIT or MIP_POLL_INTERRUPT */
+void mip_sleep(double seconds);
+void mip_fix_state(const int *fix, int n, unsigned char *st);
+
+/* ---- mip_key.c ----------------------------------------------------------------- */
+uint64_t mip_key_child(uint64_t key, int x, int side);
+uint64_t mip_key_root(logz_stream *rs);
+void mip_node_stream(uint64_t key, logz_stream *s);
+
+/* ---- mip_value.c --------------------------------------------------------------- */
+double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
+double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
+
+/* ---- mip_cut.c ----------------------------------------------------------------- */
 typedef struct {
     int V, A, src, snk;
     int *head, *nxt, *to;       /* arc lists (arcs 2k, 2k+1 are mutual reverses) */
@@ -77,10 +136,12 @@ typedef struct {
 
 void mip_cut_build(mip_cut *G, int n, int m, const int *from, const int *to,
                    const double *a, const double *b);
+mip_cut *mip_cut_from_model(const mip_value_model *M, double *c0_out);
 double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau);
 mip_cut *mip_cut_clone(const mip_cut *G);
+void mip_cut_bounds(mip_cut *G, double c0, int n, const int *fix, int J, double *out);
 
-/* ---- mip_tree.c ------------------------------------------------------------- */
+/* ---- mip_tree.c ---------------------------------------------------------------- */
 typedef struct {
     int n;
     const int *order, *parent;  /* every variable after its parent (-1 at roots) */
@@ -90,11 +151,30 @@ typedef struct {
 
 double mip_tree_region(const mip_tree *T, const unsigned char *st, double *bel);
 void mip_tree_draw(const mip_tree *T, unsigned char *st, const double *bel, logz_stream *rs);
-const mip_tree *mip_tree_from_list(SEXP tr, int n);
 
-/* ---- mip_search.c ----------------------------------------------------------- */
+/* ---- mip_glpk.c ---------------------------------------------------------------- */
+/* GLPK's error trap: the glue sets jmp (setjmp) and passes the trap to
+ * mip_lp_hooks_on(); GLPK's error hook gets it through its info pointer,
+ * frees GLPK's environment and longjmps to jmp; msg holds GLPK's output. */
 typedef struct {
-    int bound_lp, best_first, branching, perturb;
+    jmp_buf jmp;
+    char msg[600];
+} mip_lp_trap;
+
+int mip_lp_available(void);
+const char *mip_lp_version(void);   /* NULL without GLPK */
+void mip_lp_hooks_on(mip_lp_trap *trap);
+void mip_lp_hooks_off(void);
+void mip_lp_open(mip_work *W, const mip_lp_def *L, int n);
+void mip_lp_close(mip_work *W);
+int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
+void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
+int mip_lp_bounds(mip_work *W, const mip_lp_def *L, int n, const int *fix, int J, double *out);
+
+/* ---- mip_search.c -------------------------------------------------------------- */
+typedef struct {
+    int bound_lp, best_first, perturb;
+    mip_branching branching;
     int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
     double cut_c0;
@@ -113,21 +193,16 @@ typedef struct {
 typedef struct {
     double value, upper, rank_bound, nodes, lp_solves, lp_failures, time;
     double helped;           /* nodes bounded by threads other than the owner */
-    int exact, status;       /* status: 0 ok, 1 out of memory, 2 interrupted */
+    int exact, status;       /* status: MIP_OK, MIP_OUT_OF_MEMORY, MIP_INTERRUPTED */
 } mip_result;
 
 /* trace: rows (nodes, time, v*, U) appended at nodes 1, 2, 4, ... and the end */
 typedef struct { double *buf; int len, cap; } mip_trace;
 
-double mip_now(void);
-int mip_poll(mip_work *W);   /* 0 go on, 1 time limit reached, 2 interrupted */
-double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
-double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
-void mip_work_free(mip_work *W);
-
-/* One sample's search, shared by the threads that join it (mip_par.c). The
- * owner runs mip_search(); under `lock` (when `locking`): the node pool and
- * open list of W, the incumbent, the counters in R and the trace. */
+/* ---- mip_shared.c -------------------------------------------------------------- */
+/* One sample's search, shared by the threads that join it. The owner runs
+ * mip_search(); under `lock` (when `locking`): the node pool and open list
+ * of W, the incumbent, the counters in R and the trace. */
 typedef struct {
     mip_work *W;             /* the owner's work space: pool and open list */
     const mip_value_model *M;
@@ -145,38 +220,32 @@ typedef struct {
     void *lock;              /* omp_lock_t, NULL without OpenMP */
 } mip_shared;
 
-void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
-                const mip_control *C, logz_stream *rs, int *best, mip_result *R,
-                mip_trace *T);
-void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs);
-
-/* ---- mip_par.c -------------------------------------------------------------- */
-uint64_t mip_key_child(uint64_t key, int x, int side);
-uint64_t mip_key_root(logz_stream *rs);
-void mip_node_stream(uint64_t key, logz_stream *s);
-void mip_shared_init(mip_shared *S, int share, int nthreads);
+void mip_shared_init(mip_shared *S, mip_share share, int nthreads);
 void mip_shared_done(mip_shared *S);
 void mip_lock(mip_shared *S);
 void mip_unlock(mip_shared *S);
-void mip_pause(void);
+
+/* ---- mip_search.c -------------------------------------------------------------- */
+void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                const mip_control *C, logz_stream *rs, int *best, mip_result *R,
+                mip_trace *T);
 int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs);
-void mip_search_release(mip_shared *S);
 
-/* ---- mip_glpk.c ------------------------------------------------------------- */
-extern mip_work *mip_W;      /* the work space GLPK's error hook must free */
-extern jmp_buf mip_jmp;      /* where GLPK's error hook longjmps to */
-void mip_lp_open(mip_work *W, const mip_lp_def *L, int n);
-/* 1 optimal, 0 infeasible, -1 solver failure, -2 interrupted, -3 time limit */
-int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
-void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
-void mip_glpk_begin(void);
-void NORET mip_glpk_failed(int nprotect, const char *where);
-void mip_glpk_end(mip_work *W);
+/* ---- mip_batch.c --------------------------------------------------------------- */
+/* A batch of samples: inputs, then the per-sample outputs (arrays of ns; the
+ * glue points them into the result list). */
+typedef struct {
+    int ns, trace_cap, threads, selftest;
+    mip_share share;
+    logz_stream *rs;         /* per sample: its stream */
+    int *states;             /* n x ns: the samples' sigma (0/1) */
+    double *value, *upper, *rank_bound, *nodes, *lp_solves, *lp_failures, *time, *helped;
+    int *exact;
+    double *trace;           /* 5 x (trace_cap ns): sample, nodes, time, v*, U */
+    int ntrace;              /* columns of trace filled */
+} mip_batch;
 
-/* ---- mip.c ------------------------------------------------------------------ */
-void mip_value_model_from_list(SEXP cm, mip_value_model *M);
-void mip_lp_def_from_list(SEXP lp, int n, mip_lp_def *L);
-mip_work *mip_work_new(int n);
-int mip_work_stage(mip_work *W, const mip_value_model *M);
+int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                  const mip_control *C);
 
 #endif

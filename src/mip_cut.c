@@ -6,15 +6,8 @@
  * arc i -> j of capacity b and the unary u_i = -a_i - sum_{e from i} b_e;
  * s_i = 1 is the source side. Fixed variables are eliminated (their edges
  * become unaries or constants), so each sub-problem's graph has only its
- * free variables; Dinic's algorithm on it (issue 19: 2.8x faster than
- * fixing by infinite terminal arcs on a graph of all n variables, cliques
- * of n = 45-55). The minimum cut's source side is an integral optimal LP
- * solution.
- * Tried and dropped (issue 19): warm-starting each node's flow from a kept
- * maximum flow of an ancestor (fixing only raises terminal capacities, so it
- * stays feasible). Same samples, but 10-30 % slower on cliques of n = 40-60
- * (copying the residual graph costs about what the saved augmentations do:
- * Dinic needs only a few phases on these dense graphs). */
+ * free variables, and Dinic's algorithm runs on it. The minimum cut's source
+ * side is an integral optimal LP solution. */
 #include <string.h>
 #include "mip.h"
 
@@ -91,13 +84,13 @@ static double cut_dfs(mip_cut *G, int v, double f)
     return 0.0;
 }
 
-/* max over the sub-problem (st: bit 1 fixed, bit 0 value); tau gets the argmax.
+/* max over the sub-problem (st: state bytes, MIP_FIXED and MIP_SIGMA); tau
+ * gets the argmax.
  * With cost C(s) = sum_i u_i s_i + sum_e b_e s_i (1 - s_j) (v = c0 - C), the
  * fixed variables are eliminated: a fixed s_i = 1 tail adds b_e to its free
  * head's source arc, a fixed s_j = 0 head adds b_e to its free tail's unary,
  * and terms among fixed variables are constants; the max flow then runs on
- * the free variables only (smaller graphs deep in the search: about 1.5x
- * faster on cliques of n = 55-70 than fixing by infinite terminal arcs). */
+ * the free variables only, so graphs get smaller deep in the search. */
 double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau)
 {
     int n = G->n;
@@ -106,21 +99,21 @@ double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau
     for (int i = 0; i < n; i++) {
         w[i] = G->u[i];
         sc[i] = 0.0;
-        if (st[i] & 2) K += (st[i] & 1) ? G->u[i] : 0.0;
+        if (st[i] & MIP_FIXED) K += (st[i] & MIP_SIGMA) ? G->u[i] : 0.0;
     }
     for (int v = 0; v < G->V; v++) G->head[v] = -1;
     G->A = 0;
     for (int e = 0; e < G->m; e++) {
         int i = G->ef[e], j = G->et[e];
         double b = G->eb[e];
-        int fi = st[i] & 2, fj = st[j] & 2;
-        if (fi && fj) { if ((st[i] & 1) && !(st[j] & 1)) K += b; }
-        else if (fi) { if (st[i] & 1) sc[j] += b; }
-        else if (fj) { if (!(st[j] & 1)) w[i] += b; }
+        int fi = st[i] & MIP_FIXED, fj = st[j] & MIP_FIXED;
+        if (fi && fj) { if ((st[i] & MIP_SIGMA) && !(st[j] & MIP_SIGMA)) K += b; }
+        else if (fi) { if (st[i] & MIP_SIGMA) sc[j] += b; }
+        else if (fj) { if (!(st[j] & MIP_SIGMA)) w[i] += b; }
         else if (b > 0) cut_add_arc(G, i, j, b);
     }
     for (int i = 0; i < n; i++) {
-        if (st[i] & 2) continue;
+        if (st[i] & MIP_FIXED) continue;
         double wi = w[i] - sc[i];       /* cost sc (1 - s) + w s = sc + (w - sc) s */
         K += sc[i];
         if (wi < 0) { K += wi; cut_add_arc(G, G->src, i, -wi); }
@@ -136,7 +129,7 @@ double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau
     /* the last cut_bfs() above, which found no path to the sink, left
      * level >= 0 on exactly the source side of the minimum cut */
     for (int i = 0; i < n; i++)
-        tau[i] = (st[i] & 2) ? (double) (st[i] & 1) : (G->level[i] >= 0 ? 1.0 : 0.0);
+        tau[i] = (st[i] & MIP_FIXED) ? (double) (st[i] & MIP_SIGMA) : (G->level[i] >= 0 ? 1.0 : 0.0);
     return c0 - K - flow;
 }
 
@@ -148,4 +141,43 @@ mip_cut *mip_cut_clone(const mip_cut *G)
     *H = *G;
     cut_alloc_work(H);
     return H;
+}
+
+/* The min-cut graph of an attractive pairwise model (R_alloc): the canonical
+ * form c0 + a's + sum b s_i s_j of the tables, *c0_out its constant. NULL if
+ * an edge has b < 0 beyond rounding (not attractive). */
+mip_cut *mip_cut_from_model(const mip_value_model *M, double *c0_out)
+{
+    int n = M->n;
+    double *a = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    double *b = (double *) R_alloc(M->m > 0 ? M->m : 1, sizeof(double));
+    double c0 = M->c0;
+    for (int i = 0; i < n; i++) { a[i] = M->node[2 * i + 1] - M->node[2 * i]; c0 += M->node[2 * i]; }
+    for (int e = 0; e < M->m; e++) {
+        const double *t = M->edge + 4 * e;
+        c0 += t[0];
+        a[M->from[e]] += t[2] - t[0];
+        a[M->to[e]] += t[1] - t[0];
+        b[e] = t[3] - t[2] - t[1] + t[0];
+        if (b[e] < 0) {
+            if (b[e] < -1e-12) return NULL;
+            b[e] = 0.0;
+        }
+    }
+    mip_cut *G = (mip_cut *) R_alloc(1, sizeof(mip_cut));
+    mip_cut_build(G, n, M->m, M->from, M->to, a, b);
+    *c0_out = c0;
+    return G;
+}
+
+/* The min-cut bound (max of v) of J partial assignments, the columns of the
+ * n x J matrix fix (NA free, else 0/1), into out[J]. */
+void mip_cut_bounds(mip_cut *G, double c0, int n, const int *fix, int J, double *out)
+{
+    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
+    double *tau = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
+    for (int k = 0; k < J; k++) {
+        mip_fix_state(fix + (size_t) k * n, n, st);
+        out[k] = mip_cut_solve(G, st, c0, tau);
+    }
 }

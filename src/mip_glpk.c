@@ -1,53 +1,57 @@
 /* GumbelMIP: the LP bound by GNU GLPK (the local-polytope or compact LP of
- * R/mip_problem.R), and the two .Call routines that only need GLPK.
- * Without GLPK (configure did not find it) the same functions exist as stubs
- * at the end of this file; R checks logz_has_glpk() before calling them.
+ * R/mip_problem.R); the only file that uses GLPK. Without GLPK (configure did
+ * not find it) the same functions exist as stubs at the end of this file; R
+ * checks logz_has_glpk() before asking for them.
  *
  * One GLPK problem per call is kept and warm-started: a search node only
  * changes the bounds of the columns it fixes, then the dual simplex restarts
- * from the previous optimal basis. GLPK errors reach glp_error_hook, which
- * frees GLPK's environment and longjmps back to the .Call wrapper; it frees
- * our memory and raises an R error, so R never aborts. */
+ * from the previous optimal basis. GLPK errors reach the error hook, which
+ * gets the caller's mip_lp_trap through its info pointer, frees GLPK's
+ * environment and longjmps to the trap's jmp_buf (set by the .Call glue,
+ * mip.c, which frees our memory and raises the R error). */
 #include <string.h>
 #include <setjmp.h>
 #include "mip.h"
 
-mip_work *mip_W = NULL;
-jmp_buf mip_jmp;
-
-/* Built with GLPK? (configure defines LOGZ_HAVE_GLPK when glpk.h links) */
-SEXP mip_has_glpk_call(void)
-{
-#ifdef LOGZ_HAVE_GLPK
-    return ScalarLogical(1);
-#else
-    return ScalarLogical(0);
-#endif
-}
-
 #ifdef LOGZ_HAVE_GLPK
 #include <glpk.h>
 #define LP(W) ((glp_prob *) (W)->lp)
-static char mip_msg[600];
 
-static void mip_glpk_error_hook(void *info)
+int mip_lp_available(void) { return 1; }
+
+const char *mip_lp_version(void) { return glp_version(); }
+
+static void error_hook(void *info)
 {
-    (void) info;
-    glp_free_env();     /* frees every GLPK object, including mip_W->lp */
-    longjmp(mip_jmp, 1);
+    mip_lp_trap *trap = (mip_lp_trap *) info;
+    glp_free_env();     /* frees every GLPK object, including the open problem */
+    longjmp(trap->jmp, 1);
 }
 
-static int mip_glpk_term_hook(void *info, const char *s)
+static int term_hook(void *info, const char *s)
 {
-    (void) info;
-    size_t have = strlen(mip_msg), add = strlen(s);
-    if (have + add >= sizeof mip_msg) { have = 0; mip_msg[0] = '\0'; }
-    if (add >= sizeof mip_msg) s += add - (sizeof mip_msg - 1);
-    strncat(mip_msg, s, sizeof mip_msg - 1 - strlen(mip_msg));
+    char *msg = ((mip_lp_trap *) info)->msg;
+    size_t size = sizeof ((mip_lp_trap *) info)->msg;
+    size_t have = strlen(msg), add = strlen(s);
+    if (have + add >= size) { have = 0; msg[0] = '\0'; }
+    if (add >= size) s += add - (size - 1);
+    strncat(msg, s, size - 1 - strlen(msg));
     return 1;           /* do not print */
 }
 
-/* ---- GLPK ------------------------------------------------------------------ */
+/* GLPK's output and errors go to trap (set its jmp before GLPK runs). */
+void mip_lp_hooks_on(mip_lp_trap *trap)
+{
+    trap->msg[0] = '\0';
+    glp_term_hook(term_hook, trap);
+    glp_error_hook(error_hook, trap);
+}
+
+void mip_lp_hooks_off(void)
+{
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+}
 
 static glp_prob *mip_lp_create(const mip_lp_def *L)
 {
@@ -84,27 +88,28 @@ static glp_prob *mip_lp_create(const mip_lp_def *L)
 
 /* glp_simplex in slices of parm->tm_lim ms (it resumes from the basis it
  * stopped at); between slices mip_poll() checks for user interrupts and the
- * sample's time limit. Returns GLPK's code, -2 interrupted, -3 time limit. */
+ * sample's time limit. Returns GLPK's code, MIP_LP_INTERRUPTED or
+ * MIP_LP_TIME_LIMIT. */
 static int simplex_polled(mip_work *W, const glp_smcp *parm)
 {
     for (;;) {
         int ret = glp_simplex(LP(W), parm);
         if (ret != GLP_ETMLIM) return ret;
         int pl = mip_poll(W);
-        if (pl == 2) return -2;
-        if (pl == 1) return -3;
+        if (pl == MIP_POLL_INTERRUPT) return MIP_LP_INTERRUPTED;
+        if (pl == MIP_POLL_TIME_LIMIT) return MIP_LP_TIME_LIMIT;
     }
 }
 
 /* Set the bounds of the binary columns to the node's fixings (only those that
  * changed) and solve by the dual simplex from the current basis.
- * Returns 1 optimal (*val, tau filled), 0 infeasible, -1 solver failure,
- * -2 interrupted, -3 the sample's time limit reached. */
+ * Returns MIP_LP_OPTIMAL (*val, W->tau filled), MIP_LP_INFEASIBLE,
+ * MIP_LP_FAILED, MIP_LP_INTERRUPTED or MIP_LP_TIME_LIMIT. */
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st,
                  double *val)
 {
     for (int j = 0; j < n; j++) {
-        int want = (st[j] & 2) ? (st[j] & 1) : -1;
+        int want = (st[j] & MIP_FIXED) ? (st[j] & MIP_SIGMA) : -1;
         if (want == W->cur[j]) continue;
         if (want < 0) glp_set_col_bnds(LP(W), j + 1, L->clo[j] == L->chi[j] ? GLP_FX : GLP_DB,
                                        L->clo[j], L->chi[j]);
@@ -124,23 +129,25 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
         ret = simplex_polled(W, &parm);
     }
     if (ret < 0) return ret;
-    if (ret != 0) return -1;
+    if (ret != 0) return MIP_LP_FAILED;
     int status = glp_get_status(LP(W));
-    if (status == GLP_NOFEAS || status == GLP_INFEAS) {
-        if (status == GLP_INFEAS) return -1;
-        return 0;
-    }
-    if (status != GLP_OPT) return -1;
+    if (status == GLP_NOFEAS) return MIP_LP_INFEASIBLE;
+    if (status != GLP_OPT) return MIP_LP_FAILED;
     *val = glp_get_obj_val(LP(W)) + L->c0;
     for (int j = 0; j < n; j++) W->tau[j] = glp_get_col_prim(LP(W), j + 1);
-    return 1;
+    return MIP_LP_OPTIMAL;
 }
-
 
 void mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
 {
     W->lp = mip_lp_create(L);
     for (int j = 0; j < n; j++) W->cur[j] = -1;
+}
+
+void mip_lp_close(mip_work *W)
+{
+    if (W->lp) glp_delete_prob(LP(W));
+    W->lp = NULL;
 }
 
 /* provoke a GLPK error (column out of range) to test the error trap */
@@ -149,118 +156,43 @@ void mip_lp_selftest(mip_work *W, const mip_lp_def *L)
     glp_set_col_bnds(LP(W), L->ncol + 7, GLP_FX, 0.0, 0.0);
 }
 
-void mip_glpk_begin(void)
-{
-    mip_msg[0] = '\0';
-    glp_term_hook(mip_glpk_term_hook, NULL);
-    glp_error_hook(mip_glpk_error_hook, NULL);
-}
-
-/* After GLPK's error hook longjmp'd back (its environment is already freed):
- * free our memory, drop the hooks, raise the R error. */
-void NORET mip_glpk_failed(int nprotect, const char *where)
-{
-    mip_work *W = mip_W;
-    W->lp = NULL;
-    mip_work_free(W);
-    mip_W = NULL;
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
-    UNPROTECT(nprotect);
-    error("GLPK failed in %s: %s", where, mip_msg[0] ? mip_msg : "(no message)");
-}
-
-void mip_glpk_end(mip_work *W)
-{
-    if (W->lp) glp_delete_prob(LP(W));
-    W->lp = NULL;
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
-}
-
-/* LP bounds for partial assignments: fix is an n x J integer matrix (NA free,
- * else 0/1). Returns J LP values (-Inf when infeasible, NaN on solver failure). */
-SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
-{
-    mip_value_model M;
-    mip_lp_def L;
-    mip_value_model_from_list(cm, &M);
-    int n = M.n;
-    mip_lp_def_from_list(lpdef, n, &L);
-    if (TYPEOF(fix) != INTSXP || XLENGTH(fix) % (n > 0 ? n : 1) != 0)
-        error("internal error: bad fixings");
-    int J = n > 0 ? (int) (XLENGTH(fix) / n) : 0;
-    SEXP out = PROTECT(allocVector(REALSXP, J));
-    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
-    mip_work *W = mip_work_new(n);
-    if (!W->cur || !W->tau) { mip_work_free(W); UNPROTECT(1); error("out of memory"); }
-    W->interrupts = 1;
-    mip_W = W;
-    if (setjmp(mip_jmp)) mip_glpk_failed(1, "an LP bound");
-    mip_glpk_begin();
-    mip_lp_open(W, &L, n);
-    for (int k = 0; k < J; k++) {
-        const int *f = INTEGER(fix) + (size_t) k * n;
-        for (int j = 0; j < n; j++) st[j] = f[j] == NA_INTEGER ? 0 : (unsigned char) (2 | (f[j] & 1));
-        double v;
-        int s = mip_lp_solve(W, &L, n, st, &v);
-        if (s == -2) {
-            mip_glpk_end(W);
-            mip_work_free(W);
-            mip_W = NULL;
-            UNPROTECT(1);
-            error("interrupted");
-        }
-        REAL(out)[k] = s == 1 ? v : s == 0 ? R_NegInf : R_NaN;
-    }
-    mip_glpk_end(W);
-    mip_work_free(W);
-    mip_W = NULL;
-    UNPROTECT(1);
-    return out;
-}
-
-/* GLPK version string (for benchmark headers). */
-SEXP mip_glpk_version_call(void)
-{
-    return mkString(glp_version());
-}
-
 #else  /* no GLPK: stubs, never reached from R (R checks logz_has_glpk()) */
 
-static const char *no_glpk = "internal error: logz was built without GLPK (logz_has_glpk())";
+int mip_lp_available(void) { return 0; }
+const char *mip_lp_version(void) { return NULL; }
+void mip_lp_hooks_on(mip_lp_trap *trap) { trap->msg[0] = '\0'; }
+void mip_lp_hooks_off(void) {}
 
 void mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
 {
     (void) W; (void) L; (void) n;
 }
 
+void mip_lp_close(mip_work *W) { W->lp = NULL; }
+
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val)
 {
     (void) W; (void) L; (void) n; (void) st; (void) val;
-    return -1;
+    return MIP_LP_FAILED;
 }
 
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L) { (void) W; (void) L; }
-void mip_glpk_begin(void) {}
-void mip_glpk_end(mip_work *W) { W->lp = NULL; }
-
-void NORET mip_glpk_failed(int nprotect, const char *where)
-{
-    (void) where;
-    UNPROTECT(nprotect);
-    error("%s", no_glpk);
-}
-
-SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
-{
-    (void) cm; (void) lpdef; (void) fix;
-    error("%s", no_glpk);
-}
-
-SEXP mip_glpk_version_call(void)
-{
-    return ScalarString(NA_STRING);
-}
 
 #endif
+
+/* LP bounds of J partial assignments, the columns of the n x J matrix fix
+ * (NA free, else 0/1), into out[J]: the LP value, -Inf when infeasible, NaN
+ * on solver failure. W's LP is open (mip_lp_open()). Returns MIP_OK or
+ * MIP_INTERRUPTED. */
+int mip_lp_bounds(mip_work *W, const mip_lp_def *L, int n, const int *fix, int J, double *out)
+{
+    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
+    for (int k = 0; k < J; k++) {
+        mip_fix_state(fix + (size_t) k * n, n, st);
+        double v;
+        int s = mip_lp_solve(W, L, n, st, &v);
+        if (s == MIP_LP_INTERRUPTED) return MIP_INTERRUPTED;
+        out[k] = s == MIP_LP_OPTIMAL ? v : s == MIP_LP_INFEASIBLE ? R_NegInf : R_NaN;
+    }
+    return MIP_OK;
+}

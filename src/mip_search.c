@@ -1,81 +1,36 @@
-/* GumbelMIP (gumbelmip-exact-sampling-ilp.txt, Algorithm 1; NOTES.md
- * "GumbelMIP"): one exact (or early-stopped) sample by Gumbel-perturbed
- * branch and bound. The bound is the LP relaxation (by GLPK, mip_glpk.c, or
- * by a minimum cut, mip_cut.c) or the paper's simple per-factor bound. The
- * engine works on plain C types and never calls error(): it returns a status
- * code in mip_result. Its loop (mip_search_loop()) may be shared by several
- * threads (issue 19; mip_par.c): every node's random draws are keyed by the
- * node, so the sample does not depend on who expands which node when. */
+/* GumbelMIP (Kim, Sabharwal & Ermon 2016, Algorithm 1): one exact (or
+ * early-stopped) sample of a binary model by Gumbel-perturbed branch and
+ * bound.
+ *
+ * A model has n binary variables x (the branching variables) and a log-weight
+ * v(x), either
+ *   pairwise: v(x) = c0 + sum_i node_i(x_i) + sum_e edge_e(x_from, x_to)
+ *             (tables node[2 i + x_i], edge[4 e + 2 x_from + x_to]), or
+ *   linear:   v(x) = c0 + c'x if row_lo <= A x <= row_hi, else -Inf.
+ * Its LP relaxation (built in R, R/mip_problem.R) has ncol >= n columns, the
+ * first n being x in [0, 1], the others auxiliary (edge indicators), and value
+ * LP = glp objective + lp_c0 >= max v over the integer points. The bound of a
+ * node is that LP (by GLPK, mip_glpk.c, or by a minimum cut, mip_cut.c) or
+ * the paper's simple per-factor bound (mip_value.c).
+ *
+ * The engine works on plain C types and never calls error(): it returns a
+ * status code in mip_result. Its loop may be shared by several threads
+ * (mip_search_join()): every node's random draws are keyed by the node
+ * (mip_key.c), so the sample does not depend on who expands which node
+ * when. */
 #include <math.h>
 #include <string.h>
-#include <time.h>
-#include <limits.h>
-#include <R_ext/Utils.h>
 #include "mip.h"
 
-void mip_work_free(mip_work *W)
-{
-    if (!W) return;
-    free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
-    free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
-    free(W->tq); free(W->nkey); free(W->sbuf);
-    if (W->stage) mip_work_free(W->stage);   /* the struct itself by R_alloc */
-    W->stage = NULL;
-    W->dive = NULL; W->flip = NULL; W->tq = NULL; W->nkey = NULL; W->sbuf = NULL;
-    W->state = NULL; W->key = W->gam = NULL; W->nfix = W->heap = W->freel = W->flag = NULL;
-    W->rowact = W->tau = NULL; W->cur = NULL;
-}
-
-double mip_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static void chk_int(void *d) { (void) d; R_CheckUserInterrupt(); }
-
-/* Called every search node and between GLPK simplex slices (mip_glpk.c):
- * the master thread checks for user interrupts (and R's time limits) every
- * 0.1 s through R_ToplevelExec, so no longjmp crosses the search or GLPK; an
- * interrupt sets the shared stop flag that the other threads read. */
-int mip_poll(mip_work *W)
-{
-    if (W->stop && *W->stop) return 2;
-    double t = mip_now();
-    if (W->interrupts && t >= W->next_poll) {
-        W->next_poll = t + 0.1;
-        if (!R_ToplevelExec(chk_int, NULL)) {
-            if (W->stop) *W->stop = 1;
-            return 2;
-        }
-    }
-    return t >= W->deadline ? 1 : 0;
-}
+/* seconds a thread waits while another holds the only open nodes */
+#define PAUSE 2e-5
 
 /* ---- node pool and priority queue ---------------------------------------- */
-
-/* realloc *pp (a pointer to any object pointer) to `bytes`; 0 when out of memory */
-static int grow(void *pp, size_t bytes)
-{
-    void **p = (void **) pp, *q = realloc(*p, bytes);
-    if (!q) return 0;
-    *p = q;
-    return 1;
-}
 
 static int pool_alloc(mip_work *W, int n)
 {
     if (W->nfree > 0) return W->freel[--W->nfree];
-    if (W->nused == W->cap) {
-        size_t cap = W->cap ? 2 * (size_t) W->cap : 1024;
-        if (cap > INT_MAX || !grow(&W->state, cap * n) || !grow(&W->key, sizeof(double) * cap) ||
-            !grow(&W->gam, sizeof(double) * cap) || !grow(&W->nfix, sizeof(int) * cap) ||
-            !grow(&W->heap, sizeof(int) * cap) || !grow(&W->freel, sizeof(int) * cap) ||
-            !grow(&W->flag, sizeof(int) * cap) || !grow(&W->nkey, sizeof(uint64_t) * cap))
-            return -1;
-        W->cap = (int) cap;
-    }
+    if (W->nused == W->cap && !mip_work_more_slots(W, n)) return -1;
     return W->nused++;
 }
 
@@ -175,26 +130,27 @@ static int split_node(mip_work *W, const mip_value_model *M, const mip_control *
         double *bel = tree_scratch(W, n);
         if (!bel) { pool_release(W, Q); return -1; }
         for (int j = 0; j < n; j++)
-            sq[j] = (sp[j] & 2) ? sp[j] & 3 : j == x ? (unsigned char) (2 | (1 - (sp[j] & 1))) : 0;
+            sq[j] = (sp[j] & MIP_FIXED) ? sp[j] & MIP_SIGMA_FIXED
+                : j == x ? (unsigned char) (MIP_FIXED | (1 - (sp[j] & MIP_SIGMA))) : 0;
         double locQ = mip_tree_region(C->tree, sq, bel);
         if (C->perturb) gQ = st_truncgumbel(rs, locQ, gP);
         mip_tree_draw(C->tree, sq, bel, rs);
     } else if (!C->lq) {
         gQ = C->perturb ? st_truncgumbel(rs, (free_vars - 1) * MIP_LOG2, gP) : 0.0;
         for (int j = 0; j < n; j++) {
-            if (sp[j] & 2) sq[j] = sp[j] & 3;
-            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+            if (sp[j] & MIP_FIXED) sq[j] = sp[j] & MIP_SIGMA_FIXED;
+            else if (j == x) sq[j] = (unsigned char) (MIP_FIXED | (1 - (sp[j] & MIP_SIGMA)));
             else sq[j] = logz_stream_unif(rs) < 0.5 ? 1 : 0;
         }
     } else {
         /* proposal q: Q's mass is the product of q_j over its fixed variables
          * (the free ones sum to 1), and sigma~ redraws the free ones from q */
-        double locQ = C->lq[2 * x + 1 - (sp[x] & 1)];
-        for (int j = 0; j < n; j++) if (sp[j] & 2) locQ += C->lq[2 * j + (sp[j] & 1)];
+        double locQ = C->lq[2 * x + 1 - (sp[x] & MIP_SIGMA)];
+        for (int j = 0; j < n; j++) if (sp[j] & MIP_FIXED) locQ += C->lq[2 * j + (sp[j] & MIP_SIGMA)];
         if (C->perturb) gQ = st_truncgumbel(rs, locQ, gP);   /* drawn first, as above */
         for (int j = 0; j < n; j++) {
-            if (sp[j] & 2) sq[j] = sp[j] & 3;
-            else if (j == x) sq[j] = (unsigned char) (2 | (1 - (sp[j] & 1)));
+            if (sp[j] & MIP_FIXED) sq[j] = sp[j] & MIP_SIGMA_FIXED;
+            else if (j == x) sq[j] = (unsigned char) (MIP_FIXED | (1 - (sp[j] & MIP_SIGMA)));
             else sq[j] = logz_stream_unif(rs) < C->q1[j] ? 1 : 0;
         }
     }
@@ -202,16 +158,16 @@ static int split_node(mip_work *W, const mip_value_model *M, const mip_control *
     double vq = mip_value(M, sq, W->rowact) + gQ;
     if (vq > *vstar) {
         *vstar = vq;
-        for (int i = 0; i < n; i++) best[i] = sq[i] & 1;
+        for (int i = 0; i < n; i++) best[i] = sq[i] & MIP_SIGMA;
     }
-    sp[x] |= 2;
+    sp[x] |= MIP_FIXED;
     W->nfix[P]++;
     W->key[P] = bnd + gP;
     W->flag[P] = W->flag[Q] = 0;
     return Q;
 }
 
-/* split_node() with the node's own random stream (mip_par.c): the draws of
+/* split_node() with the node's own random stream (mip_key.c): the draws of
  * P's split on x come from a stream seeded by the new child's key, and the
  * children get keys from P's, x and the side. */
 static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control *C,
@@ -246,7 +202,7 @@ static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
     }
 }
 
-/* The dive (issue 19): from the bounded root P, split along the target
+/* The dive: from the bounded root P, split along the target
  * h = ICM(round(tau)) until the leaf {h}; every sibling goes to the open list
  * with the root's bound. The leaf's sigma is h with its own Gumbel, so the
  * incumbent gets v(h) + gamma_h at once, and the search continues as usual.
@@ -264,8 +220,8 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
         unsigned char *sp = W->state + (size_t) P * n;
         int x = -1, agree = 0;
         for (int j = 0; j < n && !agree; j++) {      /* first a variable where sigma = h */
-            if (sp[j] & 2) continue;
-            if ((sp[j] & 1) == h[j]) { x = j; agree = 1; }
+            if (sp[j] & MIP_FIXED) continue;
+            if ((sp[j] & MIP_SIGMA) == h[j]) { x = j; agree = 1; }
             else if (x < 0) x = j;
         }
         if (x < 0) break;                            /* P = {h}: counted when created */
@@ -286,8 +242,7 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
  * the one whose flip lowers o(tau) most. The inheriting child (x = sigma_x)
  * loses tau, and its bound falls at least to the best configuration without
  * it, which a large single-flip loss suggests is much lower: more pruning.
- * (Issue 19: 2-4x fewer nodes than the first differing variable on cliques
- * of n = 40-45; bench/mip_cliques.out.) O(n + m). */
+ * O(n + m). */
 static int flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
                             int fallback)
 {
@@ -305,7 +260,7 @@ static int flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigne
     }
     double best = R_NegInf;
     for (int j = 0; j < n; j++)
-        if (!(sp[j] & 2) && (W->tau[j] > 0.5) != (sp[j] & 1) && dl[j] > best) {
+        if (!(sp[j] & MIP_FIXED) && (W->tau[j] > 0.5) != (sp[j] & MIP_SIGMA) && dl[j] > best) {
             best = dl[j];
             x = j;
         }
@@ -319,87 +274,96 @@ static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
     r[0] = nodes; r[1] = t; r[2] = v; r[3] = U;
 }
 
+/* What becomes of a popped node once bounded (bound_node(), split_staged()). */
+enum {
+    NODE_DISCARD,            /* cannot beat the incumbent */
+    NODE_SPLIT,              /* split on *x with bound *bnd */
+    NODE_DIVE,               /* the root: dive to the LP solution's rounding */
+    NODE_KEEP_OPEN,          /* GLPK stopped at the time limit: P stays open */
+    NODE_INTERRUPTED,
+    NODE_OUT_OF_MEMORY
+};
+
 /* The bound of the popped node P (state sp, a copy; Gumbel gP, fixings nfix,
  * flag, key) against the incumbent value vs, on the thread's scratch Ws and
- * control Cs: 0 discard P, 1 split P on *x with bound *bnd (*tau_int: Ws->tau
- * is an integral LP solution), 2 dive from the root, 3 P stays open (GLPK
- * stopped at the time limit), 4 interrupted. *lp counts LP solves and
- * failures. Reads no shared state: runs outside the lock. */
+ * control Cs: NODE_DISCARD, NODE_SPLIT (on *x with bound *bnd; *tau_int:
+ * Ws->tau is an integral LP solution), NODE_DIVE, NODE_KEEP_OPEN or
+ * NODE_INTERRUPTED. *lp counts LP solves and failures. Reads no shared
+ * state: runs outside the lock. */
 static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *L,
                       const mip_control *C, const unsigned char *sp, double gP, int nfix,
                       int flag, double key, double vs, double *bnd_out, int *x_out,
                       int *tau_int_out, double *lp)
 {
     int n = M->n;
-    if (n - nfix == 0) return 0;   /* sigma is the only configuration (already counted) */
+    if (n - nfix == 0) return NODE_DISCARD;   /* sigma is the only configuration (already counted) */
     double bnd;
     int have_tau = 0, tau_int = 0;
     if (C->bound_lp && flag) {
         /* the parent's LP solution is feasible for P and was integral on
          * P's fixing: it is optimal here too (no LP solve) */
         bnd = key - gP;
-        for (int j = 0; j < n; j++) Ws->tau[j] = (double) ((sp[j] >> 2) & 1);
+        for (int j = 0; j < n; j++) Ws->tau[j] = (sp[j] & MIP_TAU) ? 1.0 : 0.0;
         have_tau = tau_int = 1;
     } else if (C->bound_lp) {
         /* the simple bound (never below the LP's) sometimes prunes without a
-         * GLPK solve; before a min cut it does not pay: it cost about 40% of
-         * the time on cliques of n = 65 and pruned nothing the cut did not */
-        if (!C->cut && mip_simple_bound(M, sp) + gP <= vs) return 0;
+         * GLPK solve; a min cut is cheap enough not to need it */
+        if (!C->cut && mip_simple_bound(M, sp) + gP <= vs) return NODE_DISCARD;
         lp[0]++;
         int s;
         if (C->cut) {
             bnd = mip_cut_solve(C->cut, sp, C->cut_c0, Ws->tau);
-            s = 1;
+            s = MIP_LP_OPTIMAL;
         } else s = mip_lp_solve(Ws, L, n, sp, &bnd);
-        if (s == -2) return 4;
-        if (s == -3) { lp[0]--; return 3; }   /* time limit inside GLPK: P stays open */
-        if (s == 0) return 0;
-        if (s < 0) { lp[1]++; bnd = key - gP; }   /* parent's bound */
+        if (s == MIP_LP_INTERRUPTED) return NODE_INTERRUPTED;
+        if (s == MIP_LP_TIME_LIMIT) { lp[0]--; return NODE_KEEP_OPEN; }
+        if (s == MIP_LP_INFEASIBLE) return NODE_DISCARD;
+        if (s == MIP_LP_FAILED) { lp[1]++; bnd = key - gP; }   /* parent's bound */
         else {
             have_tau = tau_int = 1;
             for (int j = 0; j < n && tau_int; j++)
-                if (!(sp[j] & 2) && fabs(Ws->tau[j] - floor(Ws->tau[j] + 0.5)) > 1e-9) tau_int = 0;
+                if (!(sp[j] & MIP_FIXED) && fabs(Ws->tau[j] - floor(Ws->tau[j] + 0.5)) > 1e-9) tau_int = 0;
             double raw = bnd;
             bnd += 1e-7 * (1.0 + fabs(bnd));
             /* a cut bound within its rounding slack of pruning (ties: a tree
              * model under the tree proposal): the simple bound decides */
             if (C->cut && raw + gP <= vs && bnd + gP > vs && mip_simple_bound(M, sp) + gP <= vs)
-                return 0;
+                return NODE_DISCARD;
         }
     } else {
         bnd = mip_simple_bound(M, sp);
     }
-    if (bnd + gP <= vs) return 0;
+    if (bnd + gP <= vs) return NODE_DISCARD;
     *bnd_out = bnd;
     *tau_int_out = tau_int;
     /* primal heuristic at the root: dive to the LP solution's rounding,
      * improved by ICM (a search order only: the distribution is unchanged) */
-    if (C->dive && have_tau && nfix == 0) return 2;
-    /* branching variable: a function of the node only (mip_par.c) */
+    if (C->dive && have_tau && nfix == 0) return NODE_DIVE;
+    /* branching variable: a function of the node only (mip_key.c) */
     int x = -1;
-    if (have_tau && C->branching != 2) {
+    if (have_tau && C->branching != MIP_BRANCH_FIRST) {
         double bestfrac = 1e-6, bestdiff = -1.0;
         int xf = -1, xd = -1;
         for (int j = 0; j < n; j++) {
-            if (sp[j] & 2) continue;
+            if (sp[j] & MIP_FIXED) continue;
             double t = Ws->tau[j], fr = fmin(t, 1.0 - t);
             if (fr > bestfrac) { bestfrac = fr; xf = j; }
-            double d = fabs(t - (double) (sp[j] & 1));
+            double d = fabs(t - (double) (sp[j] & MIP_SIGMA));
             if (d > bestdiff) { bestdiff = d; xd = j; }
         }
         /* most fractional; if the LP solution is integral, forced branching:
          * auto on the free variable where it is farthest from sigma,
          * most_fractional on the first free variable in the static order */
-        x = xf >= 0 ? xf : (C->branching == 0 ? xd : -1);
-        if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == 0)
+        x = xf >= 0 ? xf : (C->branching == MIP_BRANCH_AUTO ? xd : -1);
+        if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == MIP_KIND_PAIRWISE)
             x = flip_loss_branch(M, Ws, sp, xd);
     }
     if (x < 0) {
         for (int k = 0; k < n; k++)
-            if (!(sp[C->order[k]] & 2)) { x = C->order[k]; break; }
+            if (!(sp[C->order[k]] & MIP_FIXED)) { x = C->order[k]; break; }
     }
     *x_out = x;
-    return 1;
+    return NODE_SPLIT;
 }
 
 static void copy_slot(mip_work *W, int a, const mip_work *St, int b, int n)
@@ -432,10 +396,10 @@ static int split_staged(mip_work *St, const double *tau, const mip_value_model *
     if (tau_int) {
         /* the child on the side of an integral LP solution keeps LP and tau */
         const unsigned char *s0 = St->state + (size_t) P * n;
-        int child = (tau[x] > 0.5) == (s0[x] & 1) ? P : Q;
+        int child = (tau[x] > 0.5) == (s0[x] & MIP_SIGMA) ? P : Q;
         unsigned char *sc = St->state + (size_t) child * n;
         St->flag[child] = 1;
-        for (int j = 0; j < n; j++) sc[j] = (unsigned char) ((sc[j] & 3) | ((tau[j] > 0.5) << 2));
+        for (int j = 0; j < n; j++) sc[j] = (unsigned char) ((sc[j] & MIP_SIGMA_FIXED) | (tau[j] > 0.5 ? MIP_TAU : 0));
     }
     return 0;
 }
@@ -449,12 +413,12 @@ static double open_upper(const mip_shared *S, int best_first)
 }
 
 /* Algorithm 1's loop, run by the owner of the sample and by every thread that
- * joins it (mip_par.c): under S's lock a thread pops the best open node and
+ * joins it (mip_search_join()): under S's lock a thread pops the best open node and
  * copies it; outside it, bounds the copy (bound_node(), with its own scratch
  * Ws and min-cut graph Cs->cut); under the lock again, splits the node (its
  * draws from the node's key), updates the incumbent and pushes the children.
  * The search ends when no open or in-flight node can beat the incumbent. */
-void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
+static void search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
 {
     mip_work *W = S->W;
     const mip_value_model *M = S->M;
@@ -464,11 +428,11 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
     for (;;) {
         int pl = mip_poll(Ws);
         mip_lock(S);
-        if (pl == 2 && !R->status) R->status = 2;
+        if (pl == MIP_POLL_INTERRUPT && !R->status) R->status = MIP_INTERRUPTED;
         if (S->done || S->limited || R->status) { mip_unlock(S); break; }
         if (owner && S->wait_helpers && S->joinable && S->helpers < S->nthreads - 1) {
-            mip_unlock(S);             /* tests (share = 2): let every thread join */
-            mip_pause();
+            mip_unlock(S);             /* tests (MIP_SHARE_FORCED): let every thread join */
+            mip_sleep(PAUSE);
             continue;
         }
         if (bf && W->nheap > 0 && W->key[W->heap[0]] <= S->vstar)   /* every other key is smaller */
@@ -477,10 +441,10 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
             int wait = S->inflight > 0;    /* the others' nodes may have children */
             if (!wait) S->done = 1;
             mip_unlock(S);
-            if (wait) mip_pause();
+            if (wait) mip_sleep(PAUSE);
             continue;
         }
-        if (R->nodes >= Cs->node_limit || (pl == 1 && R->nodes > 0)) {
+        if (R->nodes >= Cs->node_limit || (pl == MIP_POLL_TIME_LIMIT && R->nodes > 0)) {
             S->limited = 1;
             mip_unlock(S);
             break;
@@ -506,26 +470,27 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
         int x = -1, tau_int = 0;
         int what = bound_node(Ws, M, S->L, Cs, sp, gP, nfix, flag, key, vs, &bnd, &x, &tau_int, lp);
         mip_work *St = Ws->stage;
-        if (what == 1 && split_staged(St, Ws->tau, M, Cs, sp, gP, nfix, nkey, x, bnd, tau_int, &vq))
-            what = 5;
+        if (what == NODE_SPLIT &&
+            split_staged(St, Ws->tau, M, Cs, sp, gP, nfix, nkey, x, bnd, tau_int, &vq))
+            what = NODE_OUT_OF_MEMORY;
 
         mip_lock(S);
         S->inflight--;
         S->ikey[tid] = R_NegInf;
         R->lp_solves += lp[0];
         R->lp_failures += lp[1];
-        if (what == 4) R->status = 2;
-        else if (what == 5) R->status = 1;
-        else if (what == 3) { open_push(W, P, bf); S->limited = 1; }
-        else if (what == 0 || bnd + gP <= S->vstar) pool_release(W, P);
-        else if (what == 2) {
+        if (what == NODE_INTERRUPTED) R->status = MIP_INTERRUPTED;
+        else if (what == NODE_OUT_OF_MEMORY) R->status = MIP_OUT_OF_MEMORY;
+        else if (what == NODE_KEEP_OPEN) { open_push(W, P, bf); S->limited = 1; }
+        else if (what == NODE_DISCARD || bnd + gP <= S->vstar) pool_release(W, P);
+        else if (what == NODE_DIVE) {
             /* the root, expanded by its owner before others may join (Ws = W) */
-            if (dive(W, M, Cs, P, bnd, S->best, &S->vstar)) R->status = 1;
+            if (dive(W, M, Cs, P, bnd, S->best, &S->vstar)) R->status = MIP_OUT_OF_MEMORY;
         } else {
             /* the staged split: P's new fixing and its child Q into the pool,
              * Q's sigma into the incumbent if better */
             int Q = pool_alloc(W, n);
-            if (Q < 0) R->status = 1;
+            if (Q < 0) R->status = MIP_OUT_OF_MEMORY;
             else {
                 copy_slot(W, P, St, 0, n);
                 copy_slot(W, Q, St, 1, n);
@@ -543,8 +508,44 @@ void mip_search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs
     }
 }
 
+/* Thread tid (scratch Ws, control Cs with its own min-cut graph) joins S if
+ * S is joinable and still running, and searches until it ends. 1 if it did. */
+int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
+{
+    if (!S->locking) return 0;
+    int ok = 0;
+    mip_lock(S);
+    if (S->joinable && !S->done && !S->limited && !S->R->status) {
+        S->helpers++;
+        ok = 1;
+        Ws->deadline = S->W->deadline;
+    }
+    mip_unlock(S);
+    if (!ok) return 0;
+    search_loop(S, tid, Ws, Cs);
+    mip_lock(S);
+    S->helpers--;
+    mip_unlock(S);
+    return 1;
+}
+
+/* The owner, after its loop ended: no new helper may join; wait until the
+ * helpers (each finishing the node it bounds) have left. */
+static void search_release(mip_shared *S)
+{
+    if (!S->locking) return;
+    for (;;) {
+        mip_lock(S);
+        S->joinable = 0;
+        int h = S->helpers;
+        mip_unlock(S);
+        if (h == 0) break;
+        mip_sleep(PAUSE);
+    }
+}
+
 /* One sample (Algorithm 1): the root, the loop (with any threads that join,
- * mip_par.c), then Theorem 2's upper bound and Proposition 1's rank bound
+ * mip_search_join()), then Theorem 2's upper bound and Proposition 1's rank bound
  * over the open nodes left by a time or node limit. S is the owner's shared
  * state (mip_shared_init(); S->owner set). */
 void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
@@ -557,11 +558,11 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     W->deadline = t0 + C->time_limit;
     memset(R, 0, sizeof *R);
     int root = pool_alloc(W, n);
-    if (root < 0) { R->status = 1; return; }
+    if (root < 0) { R->status = MIP_OUT_OF_MEMORY; return; }
     unsigned char *st = W->state + (size_t) root * n;
     if (C->tree) {           /* sigma ~ q (mip_tree.c) */
         double *bel = tree_scratch(W, n);
-        if (!bel) { R->status = 1; return; }
+        if (!bel) { R->status = MIP_OUT_OF_MEMORY; return; }
         memset(st, 0, n);
         mip_tree_region(C->tree, st, bel);
         mip_tree_draw(C->tree, st, bel, rs);
@@ -571,9 +572,9 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     W->gam[root] = g0; W->nfix[root] = 0; W->key[root] = R_PosInf; W->flag[root] = 0;
     W->nkey[root] = mip_key_root(rs);
     double vstar = mip_value(M, st, W->rowact) + g0;
-    for (int i = 0; i < n; i++) best[i] = st[i] & 1;
+    for (int i = 0; i < n; i++) best[i] = st[i] & MIP_SIGMA;
     open_push(W, root, C->best_first);
-    if (!W->stage) { R->status = 1; return; }
+    if (!W->stage) { R->status = MIP_OUT_OF_MEMORY; return; }
     /* nobody has joined yet (joinable is 0 until the root is expanded); the
      * lock orders these writes before any helper's reads */
     mip_lock(S);
@@ -581,8 +582,8 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     S->next_trace = 1; S->R = R; S->T = T;
     S->helpers = S->inflight = S->done = S->limited = S->joinable = 0;
     mip_unlock(S);
-    mip_search_loop(S, S->owner, W, C);
-    mip_search_release(S);   /* the helpers have left */
+    search_loop(S, S->owner, W, C);
+    search_release(S);   /* the helpers have left */
     if (R->status) return;
     vstar = S->vstar;
     R->value = vstar;
@@ -609,7 +610,7 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
             double t = vstar - lp_q, b = W->gam[q], lqQ = 0.0;
             const unsigned char *sq = W->state + (size_t) q * n;
             if (C->tree) lqQ = mip_tree_region(C->tree, sq, W->tq);   /* allocated at the root */
-            else for (int j = 0; j < n; j++) if (sq[j] & 2) lqQ += C->lq[2 * j + (sq[j] & 1)];
+            else for (int j = 0; j < n; j++) if (sq[j] & MIP_FIXED) lqQ += C->lq[2 * j + (sq[j] & MIP_SIGMA)];
             ls = t >= b ? R_NegInf
                 : log(-expm1(-exp(lqQ - fv * MIP_LOG2 - t + log(-expm1(t - b)))));
         }

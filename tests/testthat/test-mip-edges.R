@@ -1,4 +1,4 @@
-# GumbelMIP edge cases (issue 15) and GLPK optional at build time (issue 16):
+# GumbelMIP edge cases and GLPK optional at build time:
 # builds without GLPK, binary programs with no 0/1 point, RBMs without hidden
 # units, log-weights too large for double precision, argument names in errors,
 # and long runs that must stop under a time limit (also with threads and
@@ -142,7 +142,7 @@ test_that("long GumbelMIP runs stop at a time limit: GLPK, threads, MAPs, blocke
                              progress = FALSE)$exact))
 })
 
-test_that("the dive heuristic (issue 19) leaves the samples exact: chi-square, every bound", {
+test_that("the dive heuristic leaves the samples exact: chi-square, every bound", {
   # attractive (min cut), mixed (GLPK), a constrained binary program (GLPK), the
   # simple bound (no dive: no LP solution) and 'none' for comparison
   att <- ising_clique(6, coupling = 0.8, field = 0.7)

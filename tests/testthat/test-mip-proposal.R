@@ -50,12 +50,12 @@ test_that("every proposal samples exactly: attractive (min cut), mixed (GLPK), t
 })
 
 test_that("proposals on 0/1 models and constrained binary programs are exact", {
+  skip_if_no_glpk()     # the rbm's mixed-sign couplings need the GLPK bound
   r <- rbm(matrix(c(1, -0.5, 0.8, 0.3, -1, 0.6), 3), a = c(0.2, -0.3, 0.1), b = c(-0.2, 0.4))
   en <- mip_enumerate(r)
   set.seed(41)
   s <- mip_sample(r, 2500, proposal = "mean_field", progress = FALSE)
   expect_gt(mip_chisq(s$states, en), 1e-3)
-  skip_if_no_glpk()
   # 0/1 spins, mixed signs (GLPK), exact marginals as q = P(x_i = 1)
   set.seed(8)
   m01 <- ising_random(7, n_edges = 10, coupling = 1.5, field = 1, type = "mixed", spins = "01")

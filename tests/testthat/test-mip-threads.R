@@ -1,15 +1,18 @@
-# GumbelMIP with threads sharing one sample's search (src/mip_par.c, issue 19):
-# every node's draws are a function of the node, so the search order does not
-# change the sample (depth first = best first; threads = 1 = 2, bit for bit);
-# the shared search is exact (chi-square against enumeration, Gumbel values
-# against exact log Z) with sharing forced (`share = 2`: every thread joins
-# every sample); limits and time limits still stop it.
+# GumbelMIP with threads sharing one sample's search (mip_search_join() in
+# src/mip_search.c): every node's draws are a function of the node, so the
+# search order does not change the sample (depth first = best first;
+# threads = 1 = 2, bit for bit); the shared search is exact (chi-square
+# against enumeration, Gumbel values against exact log Z) with sharing forced
+# (SHARE[["forced"]]: every thread joins every sample); limits and time
+# limits still stop it.
+
+SHARE <- logz:::MIP_SHARE
 
 # mip_run() controls (as mip_sample() builds them) with sharing `share`
-mip_ctl <- function(threads = 1L, share = 1L, best_first = 1L, bound_lp = 1L, ...) {
+mip_ctl <- function(threads = 1L, share = SHARE[["idle"]], best_first = 1L, bound_lp = 1L, ...) {
   utils::modifyList(list(bound_lp = as.integer(bound_lp), best_first = as.integer(best_first),
-                         branching = 0L, perturb = 1L, node_limit = Inf, time_limit = Inf,
-                         cut = bound_lp == 1L, threads = as.integer(threads), dive = TRUE,
+                         branching = logz:::MIP_BRANCHING[["auto"]], perturb = 1L, node_limit = Inf,
+                         time_limit = Inf, cut = bound_lp == 1L, threads = as.integer(threads), dive = TRUE,
                          proposal = NULL, share = as.integer(share)), list(...))
 }
 
@@ -35,7 +38,7 @@ test_that("threads sharing one search give the same samples as one thread", {
   set.seed(23)
   a <- logz:::mip_run(p, 4, mip_ctl(threads = 1L))
   set.seed(23)
-  f <- logz:::mip_run(p, 4, mip_ctl(threads = 2L, share = 2L))
+  f <- logz:::mip_run(p, 4, mip_ctl(threads = 2L, share = SHARE[["forced"]]))
   set.seed(23)
   s <- mip_sample(m, 1, threads = 2, progress = FALSE)   # one sample: shared (auto)
   expect_identical(a$states, f$states)
@@ -53,7 +56,7 @@ test_that("threads sharing one search give the same samples as one thread", {
     set.seed(24)
     a1 <- logz:::mip_run(q, 3, ctl)
     set.seed(24)
-    a2 <- logz:::mip_run(q, 3, utils::modifyList(ctl, list(threads = 2L, share = 2L)))
+    a2 <- logz:::mip_run(q, 3, utils::modifyList(ctl, list(threads = 2L, share = SHARE[["forced"]])))
     expect_identical(a1$states, a2$states)
     expect_identical(a1$value, a2$value)
   }
@@ -67,7 +70,7 @@ test_that("the shared search is exact: chi-square against enumeration, Gumbel(lo
   p <- logz:::mip_problem(att)
   for (bf in c(1L, 0L)) {
     set.seed(25 + bf)
-    r <- logz:::mip_run(p, 3000, mip_ctl(threads = 2L, share = 2L, best_first = bf))
+    r <- logz:::mip_run(p, 3000, mip_ctl(threads = 2L, share = SHARE[["forced"]], best_first = bf))
     expect_true(all(r$exact))
     expect_gt(sum(r$helped), 0)
     expect_gt(mip_chisq(r$states, en), 1e-3)
@@ -76,7 +79,7 @@ test_that("the shared search is exact: chi-square against enumeration, Gumbel(lo
   m <- ising_grid(4, 4, coupling = 0.5, field = 0.3)
   z <- exact_log_z(m)
   set.seed(27)
-  r <- logz:::mip_run(logz:::mip_problem(m), 400, mip_ctl(threads = 2L, share = 2L))
+  r <- logz:::mip_run(logz:::mip_problem(m), 400, mip_ctl(threads = 2L, share = SHARE[["forced"]]))
   expect_true(all(r$exact))
   expect_gt(mean(r$helped / r$nodes), 0)
   expect_gt(suppressWarnings(stats::ks.test(r$value, function(q) exp(-exp(-(q - z))))$p.value),
@@ -94,7 +97,7 @@ test_that("limits: node limits disable sharing (reproducible), time limits stop 
   set.seed(30)
   a <- logz:::mip_run(p, 2, mip_ctl(threads = 1L, node_limit = 20))
   set.seed(30)
-  b <- logz:::mip_run(p, 2, mip_ctl(threads = 2L, share = 2L, node_limit = 20))
+  b <- logz:::mip_run(p, 2, mip_ctl(threads = 2L, share = SHARE[["forced"]], node_limit = 20))
   expect_identical(a$states, b$states)
   expect_identical(a$upper, b$upper)
   expect_identical(a$nodes, b$nodes)
@@ -106,7 +109,7 @@ test_that("limits: node limits disable sharing (reproducible), time limits stop 
   big <- ising_clique(100, coupling = 0.12)
   t0 <- proc.time()[["elapsed"]]
   set.seed(31)
-  r <- logz:::mip_run(logz:::mip_problem(big), 1, mip_ctl(threads = 2L, share = 2L, time_limit = 0.5))
+  r <- logz:::mip_run(logz:::mip_problem(big), 1, mip_ctl(threads = 2L, share = SHARE[["forced"]], time_limit = 0.5))
   expect_lt(proc.time()[["elapsed"]] - t0, 30)
   expect_false(r$exact)
   expect_gt(r$helped, 0)
@@ -122,7 +125,7 @@ test_that("a shared search stops on R's time limit (interrupt) and the session s
   p <- logz:::mip_problem(hard)
   expect_match(stops_on_time_limit(mip_sample(hard, 1, threads = 2,
                                               progress = FALSE)), "time limit|interrupted")
-  expect_match(stops_on_time_limit(logz:::mip_run(p, 3, mip_ctl(threads = 2L, share = 2L))),
+  expect_match(stops_on_time_limit(logz:::mip_run(p, 3, mip_ctl(threads = 2L, share = SHARE[["forced"]]))),
                "time limit|interrupted")
   s <- mip_sample(ising_clique(8, coupling = 0.3), 5, threads = 2, progress = FALSE)
   expect_true(all(s$exact))

@@ -199,8 +199,8 @@ test_that("GLPK failures become R errors and leave GLPK usable", {
   skip_if_no_glpk()
   m <- ising_clique(4, coupling = 0.5)
   p <- logz:::mip_problem(m)
-  ctl <- list(bound_lp = 1L, best_first = 1L, branching = 0L, perturb = 1L, node_limit = Inf,
-              time_limit = Inf, cut = FALSE)
+  ctl <- list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
+              perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE)
   expect_error(logz:::mip_run(p, 1L, ctl, selftest = TRUE), "GLPK failed.*column number out of range")
   s <- mip_sample(m, 5, progress = FALSE)
   expect_true(all(s$exact))

@@ -1,0 +1,200 @@
+/* GumbelMIP: a batch of samples over threads. Every sample draws from its own
+ * MRG32k3a stream (rng.c), seeded in R, so a sample does not depend on how
+ * many others were drawn or on the thread split; within a sample every
+ * node's draws come from the node's key (mip_key.c), so neither does it
+ * depend on how many threads share its search. No R API is called inside the
+ * parallel region except mip_poll()'s interrupt check on the master thread
+ * (through R_ToplevelExec). */
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "mip.h"
+
+/* seconds an idle thread waits between looks for a joinable search: PAUSE
+ * for the first WAITS looks, NAP after */
+#define PAUSE 2e-5
+#define NAP 0.02
+#define WAITS 500
+
+/* The samples of one call, shared by the threads. */
+typedef struct {
+    const mip_value_model *M;
+    const mip_lp_def *L;
+    mip_batch *B;
+    mip_work **Wt;           /* per thread: its work space */
+    mip_control *Ct;         /* per thread: its control (its own min-cut graph) */
+    mip_shared *S;           /* per thread: the search it owns */
+    double *tball;           /* per sample: trace_cap rows of 4 */
+    int *tlen, *sstat;       /* per sample: trace rows, status */
+    volatile int *stop;
+    int next, running;       /* next sample to start; threads still searching */
+    int nt;
+    mip_share share;
+    int active;              /* threads owning a search (or about to) */
+} sample_job;
+
+static void run_one(sample_job *J, int t, int s)
+{
+    mip_batch *B = J->B;
+    mip_result R;
+    mip_trace T = {.buf = J->tball + (size_t) 4 * B->trace_cap * s, .len = 0, .cap = B->trace_cap};
+    J->S[t].owner = t;
+    mip_search(&J->S[t], J->Wt[t], J->M, J->L, &J->Ct[t], B->rs + s,
+               B->states + (size_t) s * J->M->n, &R, &T);
+    J->sstat[s] = R.status;
+    if (R.status) *J->stop = 1;
+    B->value[s] = R.value; B->upper[s] = R.upper; B->exact[s] = R.exact;
+    B->rank_bound[s] = R.rank_bound; B->nodes[s] = R.nodes; B->lp_solves[s] = R.lp_solves;
+    B->lp_failures[s] = R.lp_failures; B->time[s] = R.time; B->helped[s] = R.helped;
+    J->tlen[s] = T.len;
+}
+
+/* An idle thread (no sample left to start) joins the running searches of the
+ * other threads (mip_search_join()) until every sample has been started and
+ * no search runs. The master keeps polling for interrupts meanwhile. */
+static void help_samples(sample_job *J, int t)
+{
+    int waits = 0;
+    for (;;) {
+        if (*J->stop) break;
+        int joined = 0;
+        for (int u = 0; u < J->nt && !joined; u++)
+            if (u != t) joined = mip_search_join(&J->S[u], t, J->Wt[t], &J->Ct[t]);
+        if (joined) { waits = 0; continue; }
+        int next, active;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+        next = J->next;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+        active = J->active;
+        if (next >= J->B->ns && active <= 0) break;
+        if (t == 0 && mip_poll(J->Wt[0]) == MIP_POLL_INTERRUPT) break;   /* sets *stop */
+        /* a search becomes joinable once its root is expanded: wait briefly
+         * at first, then in longer naps */
+        mip_sleep(J->share == MIP_SHARE_FORCED || ++waits < WAITS ? PAUSE : NAP);
+    }
+}
+
+/* Thread t takes the next sample until none is left (samples have their own
+ * streams, so the results do not depend on the split), then helps the
+ * others' searches (when sharing). With threads, the master (t = 0, R's
+ * thread) then keeps polling for interrupts until the others finish, so a
+ * long last search can still be interrupted. */
+static void run_samples(sample_job *J, int t)
+{
+    if (J->share != MIP_SHARE_FORCED || t == 0) for (;;) {
+        int s;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->active++;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+        s = J->next++;
+        if (s >= J->B->ns || *J->stop) {
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+            J->active--;
+            break;
+        }
+        run_one(J, t, s);
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->active--;
+    }
+    if (J->share != MIP_SHARE_NONE) help_samples(J, t);
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    J->running--;
+    if (t == 0) {
+        for (;;) {
+            int r;
+#ifdef _OPENMP
+#pragma omp atomic read
+#endif
+            r = J->running;
+            if (r <= 0) break;
+            if (mip_poll(J->Wt[0]) == MIP_POLL_INTERRUPT) break;   /* sets *stop: the others return */
+            mip_sleep(NAP);
+        }
+    }
+}
+
+/* The samples of B (B->ns streams in B->rs) on the model M with control C:
+ * W is the master thread's work space (mip_work_search() done), L the LP
+ * when GLPK bounds (then one thread, and B->selftest provokes a GLPK error).
+ * Fills B's outputs; returns MIP_OK, MIP_OUT_OF_MEMORY or MIP_INTERRUPTED.
+ * GLPK's error hook may longjmp out of here (the caller's mip_lp_trap); the
+ * caller then frees W. */
+int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
+                  const mip_control *C)
+{
+    int n = M->n, ns = B->ns, glpk = C->bound_lp && !C->cut;
+    if (glpk) {
+        mip_lp_open(W, L, n);
+        if (B->selftest) mip_lp_selftest(W, L);
+    }
+    /* Threads only without GLPK (simple bound or min cut; checked in R): each
+     * thread has its own work space and cut graph; each sample its own stream. */
+    int nt = glpk ? 1 : logz_threads(B->threads);
+    /* sharing one search needs unlimited nodes: with a node limit the nodes
+     * explored would depend on timing */
+    mip_share share = B->share;
+    if (nt == 1 || R_FINITE(C->node_limit) ||
+        (share != MIP_SHARE_IDLE && share != MIP_SHARE_FORCED)) share = MIP_SHARE_NONE;
+    if (nt > ns && share == MIP_SHARE_NONE) nt = ns > 0 ? ns : 1;
+    mip_work **Wt = (mip_work **) R_alloc(nt, sizeof(mip_work *));
+    mip_control *Ct = (mip_control *) R_alloc(nt, sizeof(mip_control));
+    volatile int stop = 0;   /* interrupted (or out of memory): every thread stops */
+    Wt[0] = W;
+    Ct[0] = *C;
+    W->interrupts = 1;       /* the master thread (R's) polls for interrupts */
+    W->stop = &stop;
+    int oom = 0;
+    for (int t = 1; t < nt; t++) {
+        Wt[t] = mip_work_new(n);
+        Wt[t]->stop = &stop;
+        if (mip_work_search(Wt[t], M)) oom = 1;
+        Ct[t] = *C;
+        if (C->cut) Ct[t].cut = mip_cut_clone(C->cut);
+    }
+    int cap = B->trace_cap, ns1 = ns > 0 ? ns : 1;
+    double *tball = (double *) R_alloc((size_t) 4 * cap * ns1, sizeof(double));
+    int *tlen = (int *) R_alloc(ns1, sizeof(int));
+    int *sstat = (int *) R_alloc(ns1, sizeof(int));
+    for (int s = 0; s < ns; s++) { sstat[s] = MIP_OK; tlen[s] = 0; B->helped[s] = 0.0; }
+    mip_shared *S = (mip_shared *) R_alloc(nt, sizeof(mip_shared));
+    for (int t = 0; t < nt; t++) mip_shared_init(&S[t], share, nt);
+    sample_job J = {.M = M, .L = L, .B = B, .Wt = Wt, .Ct = Ct, .S = S, .tball = tball,
+                    .tlen = tlen, .sstat = sstat, .stop = &stop, .next = 0, .running = nt,
+                    .nt = nt, .share = share, .active = 0};
+    if (!oom) {
+        if (nt == 1) run_samples(&J, 0);    /* no OpenMP region around GLPK's longjmp */
+        else {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+            run_samples(&J, omp_get_thread_num());
+#endif
+        }
+    }
+    for (int t = 0; t < nt; t++) mip_shared_done(&S[t]);
+    for (int t = 1; t < nt; t++) mip_work_free(Wt[t]);
+    int status = oom ? MIP_OUT_OF_MEMORY : MIP_OK;
+    for (int s = 0; s < ns && !status; s++) status = sstat[s];
+    B->ntrace = 0;
+    for (int s = 0; s < ns && !status; s++)
+        for (int k = 0; k < tlen[s]; k++) {
+            double *r = B->trace + 5 * (size_t) B->ntrace++;
+            r[0] = s + 1;
+            memcpy(r + 1, tball + (size_t) 4 * cap * s + 4 * k, 4 * sizeof(double));
+        }
+    return status;
+}
