@@ -106,7 +106,9 @@
 #'   deep belief networks. ICML.
 #' @examples
 #' set.seed(1)
-#' m <- rbm_train(mnist$x[1:1000, ], n_hidden = 20, method = "pcd", epochs = 3,
+#' # 12 hidden units: the exact log Z behind each epoch's log-likelihoods
+#' # enumerates 2^12 hidden states
+#' m <- rbm_train(mnist$x[1:1000, ], n_hidden = 12, method = "pcd", epochs = 3,
 #'                validation = mnist$x[9001:9500, ], progress = FALSE)
 #' m
 #' m$history

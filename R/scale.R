@@ -40,14 +40,12 @@
 #' @references Bengtsson, H. (2021). A unifying framework for parallel and
 #'   distributed processing in R using futures. The R Journal 13(2), 208-227.
 #' @examples
-#' \donttest{
 #' if (requireNamespace("future.apply", quietly = TRUE)) {
 #'   m <- rbm(matrix(0.1, 6, 3))
 #'   set.seed(1)
 #'   a <- ais(m, schedule_linear(200), n_chains = 40, workers = 2)
 #'   a$pieces
 #'   exact_log_z(m)
-#' }
 #' }
 NULL
 

@@ -4,10 +4,11 @@
 # CRAN (from R's configured repository) for anything still missing. When R uses
 # the reference BLAS, Debian's OpenBLAS (libopenblas0-pthread) is installed: the
 # AIS and training kernels run at the speed of R's BLAS. GNU GLPK (libglpk-dev)
-# is the LP solver behind mip_sample().
+# is the LP solver behind mip_sample(). qpdf and checkbashisms (in devscripts)
+# are what `R CMD check --as-cran` uses to check PDFs and shell scripts.
 set -euo pipefail
-R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply generics posterior coda bridgesampling progressr ggplot2"
-DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply r-cran-generics r-cran-posterior r-cran-coda r-cran-bridgesampling r-cran-progressr r-cran-ggplot2 pandoc libglpk-dev"
+R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply generics posterior coda bridgesampling progressr ggplot2 loo"
+DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply r-cran-generics r-cran-posterior r-cran-coda r-cran-bridgesampling r-cran-progressr r-cran-ggplot2 r-cran-loo pandoc libglpk-dev qpdf devscripts"
 # `install-deps.sh site` also installs pkgdown (for `make site`); `install-deps.sh
 # site-check` also installs Chromium, for headless screenshots of the built site.
 case "${1:-}" in
