@@ -193,7 +193,7 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                   main = .Call(C_rng_streams, n_chains))   # before `model` can touch the RNG
   if (kernel != "rwm") {
     X0 <- proposal_sample(p0, 2L, rep(-Inf, d), rep(Inf, d))
-    check_gradient_fd(target$model, target$gradient, X0, TRUE, d)
+    check_gradient_fd(target$model, target$gradient, X0, vec, d)
   }
   run <- function(M, adapt_now, log_scale, scales, streams) {
     control <- list(n_chains = M, sweeps = sweeps_per_step, kernel = cont_kernels[[kernel]],
