@@ -224,6 +224,7 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                   gradient_evaluations = evals[["gradient"]],
                   metropolis_steps = (K - 1) * sweeps_per_step * n_chains,
                   chains = n_chains, steps = K)
+  if (!is.null(base$laplace)) fit <- check_laplace_width(fit, res$x, res$log_w)
   fit$x <- if (is.null(base$laplace)) res$x else laplace_to_x(base$laplace, res$x)
   fit$adapt <- adapt
   fit$kernel <- kernel
@@ -232,6 +233,25 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
   fit$base <- base$record
   class(fit) <- c("logz_ais_function", class(fit))
   fit
+}
+
+# Flag an estimate from a Laplace base when the final weighted chains spread
+# more than 3 times the fit's scale along a whitened coordinate z_j: the target
+# is then much wider (curved or skewed) than its Laplace fit, and the annealing
+# may have missed mass the base does not reach.
+check_laplace_width <- function(fit, Z, log_w, max_sd = 3) {
+  w <- exp(log_w - max(log_w))
+  w <- w / sum(w)
+  mu <- colSums(w * Z)
+  sds <- sqrt(colSums(w * sweep(Z, 2L, mu)^2))
+  if (!any(sds > max_sd)) return(fit)
+  j <- which.max(sds)
+  reason <- sprintf(paste0("the target is %.1f times wider than its Laplace base along ",
+                           "whitened coordinate %d (> %g): the base may miss mass; compare ",
+                           "with a wide proposal base"), sds[j], j, max_sd)
+  warn_new_flag(fit, sprintf("AIS estimate of log Z may be unreliable: %s. See ?logz_reliability.",
+                             reason))
+  add_flags(fit, reason)
 }
 
 # The default schedule on an R log density: linear from a Laplace base (close
