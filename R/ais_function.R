@@ -222,6 +222,7 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
   evals <- evals + c(res$evaluations, res$gradient_evaluations)
   fit$counts <- c(density_evaluations = evals[["density"]],
                   gradient_evaluations = evals[["gradient"]],
+                  divergences = attr(fn, "divergences")(),
                   metropolis_steps = (K - 1) * sweeps_per_step * n_chains,
                   chains = n_chains, steps = K)
   if (!is.null(base$laplace)) fit <- check_laplace_width(fit, res$x, res$log_w)
@@ -314,7 +315,9 @@ base_scales <- function(base) {
 
 #' @export
 print.logz_ais_function <- function(x, ...) {
-  cat(sprintf("<logz_ais> AIS estimate of log Z for an R log density (%d-D)\n", ncol(x$x)))
+  check_dots_used(...)
+  cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
+              or_default(x$target, "an R log density"), ncol(x$x)))
   cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
               x$bounds[[1]], x$bounds[[2]]))
   cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
@@ -329,6 +332,10 @@ print.logz_ais_function <- function(x, ...) {
     cat(sprintf("  base: %s fit at the mode (Laplace log Z %.4f)\n",
                 if (is.finite(x$base$df)) sprintf("Student-t (df %g)", x$base$df) else "Gaussian",
                 x$base$log_z_laplace))
+  nd <- if ("divergences" %in% names(x$counts)) x$counts[["divergences"]] else 0
+  if (nd > 0)
+    cat(sprintf("  %s divergent trajectory points (non-finite gradient: rejected)\n",
+                format(nd, big.mark = ",")))
   ng <- if ("gradient_evaluations" %in% names(x$counts)) x$counts[["gradient_evaluations"]] else 0
   cat(sprintf("  %s density%s evaluations in %.2f s\n",
               format(x$counts[["density_evaluations"]], big.mark = ","),

@@ -52,8 +52,9 @@ eval_log_density <- function(model, X, vectorized, d) {
 }
 
 # The gradient of log f at the rows of X where `ok`, as an M x d matrix (0
-# elsewhere); must be finite and of the right shape.
-eval_gradient <- function(gradient, X, ok, vectorized, d) {
+# elsewhere); must be of the right shape, and finite unless `lenient` (then
+# rows with a non-finite gradient are returned as NA rows).
+eval_gradient <- function(gradient, X, ok, vectorized, d, lenient = FALSE) {
   G <- matrix(0, nrow(X), d)
   if (!any(ok)) return(G)
   rows <- which(ok)
@@ -71,7 +72,8 @@ eval_gradient <- function(gradient, X, ok, vectorized, d) {
     g <- matrix(unlist(g, use.names = FALSE), ncol = d, byrow = TRUE)
   }
   bad <- which(!is.finite(rowSums(g)))
-  if (length(bad))
+  if (length(bad) && lenient) g[bad, ] <- NA_real_
+  else if (length(bad))
     stop_no_call(sprintf(paste0("`gradient` must be finite where the log density is finite; at ",
                                 "point (%s) it gave (%s)."), format_point(X[rows[bad[1]], ]),
                          format_point(g[bad[1], ])))
@@ -79,19 +81,32 @@ eval_gradient <- function(gradient, X, ok, vectorized, d) {
   G
 }
 
-# The callback handed to C: (X, need_gradient) -> M validated log densities,
-# with an M x d "gradient" attribute when asked. `tick(m)` is told of every m
-# points evaluated (progress).
+# The callback handed to C: (X, gradient code) -> M validated log densities,
+# with an M x d "gradient" attribute for codes 1 (the gradient must be finite
+# where log f is) and 2 (points of an HMC trajectory: where the gradient is not
+# finite, log f is returned as -Inf, a divergence the kernel rejects, and
+# counted in `divergences()`). `tick(m)` is told of every m points evaluated.
 cont_evaluator <- function(model, gradient, vectorized, d, tick = function(m) NULL) {
   force(model)
   force(gradient)
-  function(X, need_gradient = FALSE) {
+  n_div <- 0
+  fn <- function(X, code = 0L) {
     tick(nrow(X))
     v <- eval_log_density(model, X, vectorized, d)
-    if (isTRUE(need_gradient)) attr(v, "gradient") <- eval_gradient(gradient, X, v > -Inf,
-                                                                    vectorized, d)
+    if (code > 0L) {
+      G <- eval_gradient(gradient, X, v > -Inf, vectorized, d, lenient = code == 2L)
+      bad <- is.na(G[, 1L])
+      if (any(bad)) {
+        n_div <<- n_div + sum(bad)
+        v[bad] <- -Inf
+        G[bad, ] <- 0
+      }
+      attr(v, "gradient") <- G
+    }
     v
   }
+  attr(fn, "divergences") <- function() n_div
+  fn
 }
 
 # Stop unless `gradient` agrees with central finite differences of `model` at

@@ -4,7 +4,7 @@
  * unnormalised f, with the kernels of cont_kernel.c (random-walk Metropolis,
  * MALA, HMC) at each intermediate beta. f (and its gradient) is evaluated by
  * calling back into R, once per stage for all chains (the R wrapper `fn`
- * takes an M x d matrix and a flag asking for gradients, and returns M
+ * takes an M x d matrix and a code asking for gradients, and returns M
  * finite-or--Inf log densities with an M x d "gradient" attribute, already
  * validated). Each chain draws from its own MRG32k3a stream, seeded by the
  * caller before f is first called, so a log density that uses R's RNG does
@@ -17,14 +17,16 @@ typedef struct {
     double evals, grad_evals;
 } fn_ctx;
 
-/* f (and its gradient when gf != NULL) at the M rows of X. */
-static void fn_eval(void *ctx_, const double *X, int M, double *lf, double *gf)
+/* f (and its gradient when gf != NULL) at the M rows of X; the R wrapper
+ * takes the gradient flag as 0 (none), 1 (required finite) or 2 (a trial
+ * point: a non-finite gradient gives log f = -Inf, a divergence). */
+static void fn_eval(void *ctx_, const double *X, int M, double *lf, double *gf, int trial)
 {
     fn_ctx *ctx = (fn_ctx *) ctx_;
     size_t Md = (size_t) M * ctx->d;
     if (M != ctx->M) error("internal error: evaluator called with %d points", M);
     memcpy(REAL(ctx->Xs), X, sizeof(double) * Md);
-    LOGICAL(ctx->flag)[0] = gf != NULL;
+    INTEGER(ctx->flag)[0] = gf == NULL ? 0 : (trial ? 2 : 1);
     SEXP call = PROTECT(lang3(ctx->fn, ctx->Xs, ctx->flag));
     SEXP v = PROTECT(eval(call, R_GlobalEnv));
     if (TYPEOF(v) != REALSXP || LENGTH(v) != M)
@@ -95,7 +97,7 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
 
     fn_ctx ctx = {.fn = fn, .M = M, .d = d, .evals = 0.0, .grad_evals = 0.0};
     ctx.Xs = PROTECT(allocMatrix(REALSXP, M, d)); nprot++;
-    ctx.flag = PROTECT(allocVector(LGLSXP, 1)); nprot++;   /* not ScalarLogical: shared */
+    ctx.flag = PROTECT(allocVector(INTSXP, 1)); nprot++;
     cont_target tgt = {.eval = fn_eval, .ctx = &ctx};
     cont_chains ch = {.M = M, .d = d};
     ch.X = (double *) R_alloc(Md, sizeof(double));
@@ -133,7 +135,7 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
         for (int j = 0; j < d; j++)
             ch.X[c + (size_t) M * j] =
                 proposal_quantile1(&p, j, lo[j], hi[j], logz_stream_unif(&st[c]));
-    fn_eval(&ctx, ch.X, M, ch.lf, ch.gf);
+    fn_eval(&ctx, ch.X, M, ch.lf, ch.gf, 0);
     cont_base_eval(&p, ch.X, M, w.row, ch.lb, ch.gb);
     for (int c = 0; c < M; c++) lw[c] = 0.0;
 

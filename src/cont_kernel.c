@@ -56,7 +56,7 @@ void cont_work_alloc(cont_work *w, int M, int d, int gradient)
 static void eval_at(const cont_target *t, const logz_proposal *p, const double *Y, int M,
                     double *lf, double *gf, double *lb, double *gb, double *row)
 {
-    t->eval(t->ctx, Y, M, lf, gf);
+    t->eval(t->ctx, Y, M, lf, gf, 1);
     cont_base_eval(p, Y, M, row, lb, gb);
 }
 

@@ -174,8 +174,10 @@ double proposal_grad_log_density1(const logz_proposal *p, int j, double x);
 /* ---- cont_kernel.c: kernels on the tempered path to an R log density ------ */
 enum { LOGZ_KERNEL_RWM = 1, LOGZ_KERNEL_MALA = 2, LOGZ_KERNEL_HMC = 3 };
 typedef struct {
-    /* log f (and, when grad != NULL, its gradient, M x d) at the M rows of X */
-    void (*eval)(void *ctx, const double *X, int M, double *lf, double *grad);
+    /* log f (and, when grad != NULL, its gradient, M x d) at the M rows of X;
+     * with `trial` set (points of a trajectory) a non-finite gradient marks
+     * the point as a divergence (log f = -Inf) instead of an error */
+    void (*eval)(void *ctx, const double *X, int M, double *lf, double *grad, int trial);
     void *ctx;
 } cont_target;
 typedef struct {
