@@ -29,8 +29,7 @@
 #'     \eqn{N_r} copies of weight \eqn{\tilde w_n^r / N_r}, the others are kept
 #'     once, and the block is moved. A block thus holds at most 2R particles
 #'     (\eqn{\sum_r N_r \le R}), as the paper's \eqn{S = R + \sum_r N_r}
-#'     says; an earlier version split the last block by its own size, so blocks
-#'     grew geometrically (pools of thousands of particles at R = 100).}
+#'     says.}
 #'   \item{`"reseed"`}{ARM-reseed: the new set is
 #'     \eqn{S = \max((1 - \gamma/\gamma_{thr}) R, 100)} particles drawn from the
 #'     current set by their weights and moved `reseed_steps` times, with weights
@@ -49,20 +48,16 @@
 #'     \eqn{p_n}, \eqn{R_{eff}/R_n} estimates \eqn{1 / (1 + v_n)} with
 #'     \eqn{v_n} the relative variance of \eqn{W} under \eqn{p_n}, which does
 #'     not grow with \eqn{R_n}: wherever \eqn{v_n > 1/\gamma_{thr} - 1} the
-#'     loop runs to `i_max` and spends \eqn{(1 + i_{max}) R} particles. On the
-#'     767-point MNIST 3-vs-5 problem about 80 of 766 iterations are such, and
-#'     the cost is 5.9 R per iteration at \eqn{i_{max} = 50} (20 runs,
-#'     `bench/arm_gpc_fig2.out`), not 1.5 R.}
+#'     loop runs to `i_max` and spends \eqn{(1 + i_{max}) R} particles, so the
+#'     mean cost per iteration can be far above the paper's 1.5 R.}
 #'   \item{`"pool_ess"` (default)}{stop when the pool's ESS reaches
 #'     \eqn{\gamma_{thr} R}: the pool already holds \eqn{R_n \ge R} particles,
 #'     and the loop adds blocks until it is worth \eqn{\gamma_{thr} R}
 #'     independent ones. The first test (\eqn{R_n = R}) is the same as the
 #'     text's; the loop ends after about \eqn{\gamma_{thr} / \gamma^{(0)}}
-#'     blocks, so the cost stays near the paper's 1.5 R per iteration (1.3 R
-#'     measured on the problem above and on a USPS-like one). Default because
-#'     per particle-move it did at least as well as `"per_block"` there (sd of
-#'     log Z times sqrt(work) 812 against 916; 40 and 20 runs) at a quarter of
-#'     the cost per run (see `vignette("arm")` and `bench/arm_gpc_fig2.out`).}
+#'     blocks, so the cost stays near the paper's 1.5 R per iteration. The
+#'     default; `vignette("arm")` compares the two rules' cost and accuracy
+#'     on the paper's GP classification problems.}
 #' }
 #' The diagnostic columns `gamma0` (\eqn{R_{eff}/R} of the R moved particles)
 #' and `gamma` (\eqn{R_{eff}/R_n} of the final pool) are reported under both.
@@ -78,9 +73,8 @@
 #'     (Appendix A.3). The Gibbs sweep visits the latent variables in a fresh
 #'     random order each sweep (Appendix A.1). Default order of the data: a
 #'     random permutation drawn from R's RNG (so [set.seed()] reproduces it;
-#'     stored in `order`); data sorted by class otherwise make the run spend
-#'     far more particles around the class change (on Sonar, ARM's
-#'     particle-moves rose from about 200,000 to 300,000). Pass `order =
+#'     stored in `order`), because data sorted by class make the run spend
+#'     far more particles around the class change. Pass `order =
 #'     seq_len(model$n)` for the rows as given.}
 #'   \item{`ising`}{Hot coupling: spins added one at a time; move =
 #'     `move_steps` Gibbs sweeps over the spins added so far; smooth weight
@@ -204,10 +198,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   check_dots_used(...)
   seed <- rng_state()
   order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
-  spec <- list(type = 1L, N = model$n, log_z0 = 0, order = order,
-               names = paste0("z", seq_len(model$n)),
-               cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
-  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
+  arm_fit(arm_spec_gpc(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
           seed = seed, keep_particles = keep_particles)
 }
@@ -219,21 +210,8 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
-  N <- model$n
-  order <- arm_order(order, N)
-  pos <- integer(N)
-  pos[order] <- seq_len(N) - 1L
-  e <- model$edges
-  p <- c(pos[e$from], pos[e$to])
-  q <- c(pos[e$to], pos[e$from])
-  w <- c(e$weight, e$weight)
-  o <- order(p, q)
-  cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
-             nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
-             hi = model$values[2])
-  spec <- list(type = 2L, N = N, log_z0 = 0, order = order, cm = cm,
-               names = if (is.null(model$names)) paste0("x", seq_len(N)) else model$names)
-  arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
+  order <- arm_order(order, model$n)
+  arm_fit(arm_spec_ising(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
           keep_particles = keep_particles)
 }
@@ -248,14 +226,10 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   check_dots_used(...)
   N <- model$n_visible
   seed <- rng_state()
-  base <- if (is.null(order)) resolve_base(model, base, threads)   # R/base.R
+  base <- if (is.null(order)) resolve_base(model, base, threads)
   if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
-  spec <- list(type = 3L, N = N, log_z0 = sum(softplus(model$b)), order = order,
-               names = paste0("x", seq_len(N)),
-               cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
-                         b = as.double(model$b)))
-  out <- arm_fit(spec, match.call(), particles, arm_variant(variant), arm_rule(rule),
+  out <- arm_fit(arm_spec_rbm(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule),
                  gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
                  progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)
@@ -274,9 +248,11 @@ arm_order <- function(order, N) {
   as.integer(order)
 }
 
-arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
-                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
-                    seed = rng_state(), keep_particles = TRUE) {
+# The checked run settings of arm(), in the order the arguments are checked:
+# list(R, variant, rule, gthr, i_max, ess_thr, steps, reseed_steps, threads,
+# keep, repeats, progress). spec from arm_spec_*().
+arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
+                        move_steps, repeats, reseed_steps, threads, progress, keep_particles) {
   R <- check_count(particles, "particles", min = 2L)
   arm_check_memory(spec, R, R, "particles")
   check_flag(keep_particles, "keep_particles")
@@ -293,243 +269,7 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
                  sprintf("Keeping the final particles (`keep_particles = TRUE`) of %d run%s x R = %d particles x %d variables",
                          repeats, if (repeats == 1L) "" else "s", R, spec$N),
                  limit = memory_limit(mem_available()))
-  force(seed)
-  t_all <- proc.time()[["elapsed"]]
-  pb <- progress_bar(progress, repeats * spec$N)
-  ctl <- list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
-              ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
-              threads = threads, keep = keep_particles)
-  one_run <- function(update) {
-    t0 <- proc.time()[["elapsed"]]
-    r <- arm_once(spec, ctl, update)
-    r$time <- proc.time()[["elapsed"]] - t0
-    r
-  }
-  pieces <- resolve_pieces(workers, repeats)
-  if (pieces > 1L) {
-    # the repeats in pieces on the active future plan (see scale_out)
-    runs <- unlist(run_pieces(repeats, pieces, function(size, i)
-      lapply(seq_len(size), function(j) one_run(function(k) NULL)), progress), recursive = FALSE)
-  } else {
-    runs <- vector("list", repeats)
-    for (j in seq_len(repeats))
-      runs[[j]] <- one_run(function(k) pb$update((j - 1L) * spec$N + k))
-  }
-  pb$close()
-  lz <- vapply(runs, `[[`, 0, "log_z")
-  diagnostics <- do.call(rbind, lapply(seq_len(repeats), function(j)
-    data.frame(run = j, runs[[j]]$trace)))
-  moves <- vapply(runs, `[[`, 0, "moves")
-  min_gamma <- min(diagnostics$gamma)
-  kept <- if (keep_particles) arm_final_particles(runs, spec)
-  out <- new_logz_estimate(list(
-    log_z = log_sum_exp(lz) - log(repeats),
-    se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
-    sd = if (repeats > 1L) stats::sd(lz) else NA_real_,
-    log_z_runs = lz,
-    method = c(arm = "ARM", rm = "RM", anticipate = "ARM-anticipate",
-               reseed = "ARM-reseed")[[variant]],
-    variant = variant, rule = rule, particles = R, gamma_threshold = gamma_threshold, order = spec$order,
-    time = proc.time()[["elapsed"]] - t_all, time_runs = vapply(runs, `[[`, 0, "time"),
-    counts = c(particle_moves = sum(moves), particle_moves_per_run = mean(moves),
-               iterations = spec$N, particles = R, repeats = repeats,
-               expansions = sum(vapply(runs, `[[`, 0, "expansions")),
-               resamples = sum(diagnostics$resampled)),
-    pieces = if (pieces > 1L) pieces,
-    states = kept$states, log_weights = kept$log_weights, run = kept$run,
-    diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
-    se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
-    flags = if (is.finite(min_gamma) && min_gamma < 0.1)
-      sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
-  warn_unreliable(out)
-}
-
-# Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
-# an MRG32k3a stream; R: about ten doubles per particle in the driver), against
-# memory_limit(): getOption("logz.max_bytes"), else LOGZ_MAX_BYTES, else
-# MemAvailable of /proc/meminfo, else 16 GiB.
-arm_check_memory <- function(spec, cap, R, what) {
-  H <- if (spec$type == 3L) ncol(spec$cm$W) else 0
-  need <- as.double(cap) * (8 * (spec$N + H) + 48 + 80)
-  limit <- memory_limit(mem_available())   # R/utils.R
-  if (need > limit) {
-    msg <- if (what == "particles")
-      sprintf("`particles` = %.0f needs about %s for the particle store (%d variables), more than the %s available.",
-              as.double(R), format_bytes(need), spec$N, format_bytes(limit))
-    else sprintf("the ARM pool would grow to %.0f particles (%s), more than the %s available; lower `particles` or `i_max`.",
-                 as.double(cap), format_bytes(need), format_bytes(limit))
-    stop_no_call(msg)
-  }
-  invisible(need)
-}
-
-mem_available <- function() {
-  m <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character())
-  m <- grep("^MemAvailable:", m, value = TRUE)
-  if (length(m)) as.double(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", m)) * 1024 else 16 * 2^30
-}
-
-format_bytes <- function(b) {
-  if (b >= 2^30) sprintf("%.1f GiB", b / 2^30) else sprintf("%.1f MiB", b / 2^20)
-}
-
-# log of the ESS (sum w)^2 / sum w^2 from log weights
-log_ess <- function(lw) 2 * log_sum_exp(lw) - log_sum_exp(2 * lw)
-
-# Residual resampling of R indices from normalised weights w.
-resample_residual <- function(w, R) {
-  m <- floor(R * w)
-  idx <- rep.int(seq_along(w), m)
-  k <- R - length(idx)
-  if (k > 0L) idx <- c(idx, sample.int(length(w), k, replace = TRUE, prob = R * w - m))
-  idx
-}
-
-# One run of Algorithm 1 / 2. `tick(k)` reports progress after iteration k.
-arm_once <- function(spec, ctl, tick) {
-  N <- spec$N
-  R <- ctl$R
-  variant <- ctl$variant
-  ptr <- .Call(C_arm_new, spec$type, spec$cm, R)
-  cap <- R
-  w <- rep(1 / R, R)
-  log_z <- spec$log_z0
-  moves <- 0
-  expansions <- 0L
-  tr <- matrix(NA_real_, N, 7L, dimnames = list(NULL, c("n", "particles", "ess", "gamma",
-                                                      "gamma0", "log_z", "resampled")))
-  for (k in seq_len(N)) {
-    n <- k - 1L
-    if (n > 0L) {
-      .Call(C_arm_move, ptr, 0L, R, ctl$steps, ctl$threads)
-      moves <- moves + R * ctl$steps
-    }
-    lW <- arm_check_smooth(.Call(C_arm_smooth, ptr, 0L, R), k)
-    lw <- lW + log(w)
-    gamma <- arm_check_gamma(exp(log_ess(lw)) / R, k)
-    gamma0 <- gamma
-    Rn <- R
-    # "per_block": ESS / R_n >= gamma_thr; "pool_ess": ESS >= gamma_thr R
-    done <- function(gamma, Rn) if (ctl$rule == "pool_ess") gamma * Rn >= ctl$gthr * R
-                                else gamma >= ctl$gthr
-    if (variant != "rm" && n > 0L && !done(gamma, Rn) && ctl$i_max > 0L) {
-      pool_w <- w
-      pool_lW <- lW
-      blk <- base <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
-      i <- 0L
-      while (!done(gamma, Rn) && i < ctl$i_max) {
-        nb <- arm_new_block(variant, blk, base, w, R, gamma, ctl$gthr)
-        S <- length(nb$src)
-        if (Rn + S > cap) {
-          cap <- Rn + S
-          arm_check_memory(spec, cap, R, "pool")
-          .Call(C_arm_reserve, ptr, cap)
-        }
-        .Call(C_arm_copy, ptr, as.integer(nb$src), Rn)
-        st <- if (variant == "reseed") ctl$reseed_steps else ctl$steps
-        .Call(C_arm_move, ptr, Rn, Rn + S, st, ctl$threads)
-        moves <- moves + S * st
-        lWn <- arm_check_smooth(.Call(C_arm_smooth, ptr, Rn, Rn + S), k)
-        pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
-        pool_lW <- c(pool_lW, lWn)
-        blk <- list(slots = Rn + seq_len(S) - 1L, w = nb$w, lW = lWn)
-        Rn <- Rn + S
-        i <- i + 1L
-        lw <- pool_lW + log(pool_w)
-        gamma <- arm_check_gamma(exp(log_ess(lw)) / Rn, k)
-      }
-      expansions <- expansions + i
-    }
-    lse <- log_sum_exp(lw)
-    log_z <- log_z + lse
-    wn <- exp(lw - lse)
-    ess <- 1 / sum(wn^2)
-    resampled <- Rn > R || ess < ctl$ess_thr * Rn
-    if (resampled) {
-      .Call(C_arm_copy, ptr, resample_residual(wn, R) - 1L, 0L)
-      w <- rep(1 / R, R)
-    } else {
-      w <- wn
-    }
-    .Call(C_arm_augment, ptr, R)
-    tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
-    tick(k)
-  }
-  # the final particles (N x R, variables in the order added) and their weights
-  X <- if (isTRUE(ctl$keep)) .Call(C_arm_particles, ptr, 0L, R)
-  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr, X = X, w = w)
-}
-
-# The runs' final particles as one (R x repeats) x N matrix in the model's
-# variable order, with their log weights (normalised within each run) and run.
-arm_final_particles <- function(runs, spec) {
-  R <- ncol(runs[[1]]$X)
-  states <- matrix(NA_real_, R * length(runs), spec$N, dimnames = list(NULL, spec$names))
-  for (j in seq_along(runs))
-    states[(j - 1L) * R + seq_len(R), spec$order] <- t(runs[[j]]$X)
-  list(states = states, log_weights = unlist(lapply(runs, function(r) log(r$w))),
-       run = rep(seq_along(runs), each = R))
-}
-
-# Smooth weights must be finite or -Inf (a particle of zero weight): +Inf or
-# NaN come from overflowing model parameters.
-arm_check_smooth <- function(lW, k) {
-  if (anyNA(lW) || any(lW == Inf))
-    stop_no_call(sprintf("arm(): the smooth weights overflowed at iteration %d (log W is %s); the model's weights or fields are too large to represent.",
-                         k, if (anyNA(lW)) "NaN" else "Inf"))
-  big <- max(abs(lW[is.finite(lW)]), 0)
-  if (big > 1e15)
-    stop_no_call(sprintf("arm(): |log W| = %.3g at iteration %d is beyond double precision (> 1e15): the weights cannot be normalised; the model's weights or fields are too large.",
-                         big, k))
-  lW
-}
-
-arm_check_gamma <- function(gamma, k) {
-  if (is.na(gamma))
-    stop_no_call(sprintf("arm(): every particle has zero smooth weight at iteration %d (log W = -Inf); log Z cannot be estimated (an infeasible or numerically extreme model).", k))
-  gamma
-}
-
-# The next set of particles of the generate loop (0-based source slots and
-# normalised weights): ARM copies the last generated set; ARM-anticipate splits
-# the promising particles of the base set (the R particles moved at the start of
-# the iteration: slots 0..R-1, weights w, smooth weights lW) into
-# N_r = floor(R w1_r) copies, so a block holds at most 2R particles; ARM-reseed
-# draws S particles from the base set to be moved many times.
-arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
-  switch(variant,
-    arm = list(src = blk$slots, w = blk$w),
-    anticipate = {
-      lw1 <- base$lW + log(base$w)
-      w1 <- exp(lw1 - log_sum_exp(lw1))
-      Nr <- pmax(floor(R * w1), 1)
-      list(src = rep.int(base$slots, Nr), w = rep.int(base$w / Nr, Nr))
-    },
-    reseed = {
-      S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
-      list(src = sample.int(R, S, replace = TRUE, prob = w) - 1L, w = rep(1 / S, S))
-    })
-}
-
-#' @export
-print.logz_arm <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("<logz_arm> %s estimate of log Z%s\n", x$method,
-              if (!identical(x$variant, "rm") && !is.null(x$rule)) sprintf(" (rule %s)", x$rule) else ""))
-  cat(sprintf("  %s", format_log_z(x)))
-  if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
-  cat("\n")
-  d <- x$diagnostics
-  cat(sprintf("  %d iterations, R = %d particles (mean R_n %.1f, max %d); %d expansions, %d resamples\n",
-              as.integer(x$counts[["iterations"]]), x$particles, mean(d$particles),
-              as.integer(max(d$particles)), as.integer(x$counts[["expansions"]]),
-              as.integer(x$counts[["resamples"]])))
-  cat(sprintf("  %s particle-moves in %.2f s%s\n",
-              format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
-  if (is.matrix(x$states))
-    cat(sprintf("  final weighted particles kept: %d x %d (`states`, `log_weights`; see ?logz_draws)\n",
-                nrow(x$states), ncol(x$states)))
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
+  list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
+       ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
+       threads = threads, keep = keep_particles, repeats = repeats, progress = progress)
 }

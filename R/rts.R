@@ -23,10 +23,7 @@
 #' from their last x with k drawn from \eqn{q(k | x)} under that stage's
 #' ladder (Eq. 7), so a stage starts from its own \eqn{q(x, k)} as far as x is
 #' at equilibrium. (The paper restarts the initial iterations with uniformly
-#' drawn k; restarting the final run that way too biased short runs:
-#' `bench/rts_short.R`, 784 x 20 MNIST RBM of the tests, 10 x 50 + 500 sweeps,
-#' 30 seeds: mean error -0.037 +/- 0.014 nats with uniform restarts against
-#' +0.007 +/- 0.015 with k from \eqn{q(k | x)}.)
+#' drawn k; a final run restarted that way is biased low when it is short.)
 #'
 #' Estimators (all from the same final run):
 #' \describe{
@@ -76,30 +73,21 @@
 #'   field vector); recorded in the result's `base` field. For a function
 #'   `model`, a normalised [proposal][proposal_normal] (required).
 #' @param mbar_samples at most this many stored samples for MBAR.
-#' @param pilot_sweeps RBM and Ising: sweeps of an annealing pass that
-#'   starts the sampler. `NULL` (the default) runs `max(2, round(sweeps / 4))`
-#'   (250 at the default 1,000 sweeps); 0 gives the paper's start from
-#'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base, which on the
-#'   784 x 500 PCD RBM of `bench/rts_fig3_pcd500.R` ends 34-53 nats high
-#'   (flagged) at 1,000 sweeps, where the pilot with 4 initial iterations gives
-#'   a bias of -1.1 nats (16 runs, RMSE 1.35, 15 flagged for ladder drift) and
-#'   all the defaults (pilot 250, 10 initial iterations, 1,000 final sweeps)
-#'   -0.05 nats (RMSE 0.91 against 0.78 for AIS with 10^4 linear steps at
-#'   3.5-4 times the CPU; with `n_chains = 400` RMSE 0.56 at 1.1 times AIS's
-#'   CPU: `bench/rts_fig3_pcd500.out`, issue 18). The pass moves
-#'   all chains up the ladder (one sweep per step, rungs spread evenly over the
-#'   sweeps) with AIS weights; the running AIS estimates give the initial
+#' @param pilot_sweeps RBM and Ising: sweeps per chain of an annealing pass
+#'   that starts the sampler: 0 (none: the paper's start from
+#'   \eqn{\hat Z_k = Z_1} with the chains drawn from the base) or a whole
+#'   number >= 2 (one sweep cannot climb the ladder); `NULL` (the default)
+#'   runs `max(2, round(sweeps / 4))`. The pass moves all chains up the ladder
+#'   (one sweep per step, rungs spread evenly over the sweeps) with AIS
+#'   weights (Neal 2001); the running AIS estimates give the initial
 #'   \eqn{\log \hat Z_k} ("or a better estimate, if known", Section 2.4) and
 #'   each chain keeps its state at a uniformly drawn rung, with k then drawn
 #'   from \eqn{q(k | x)} under the pilot's ladder. These are unweighted AIS
 #'   states, not draws from \eqn{q(x, k)}, so `burn_in` sweeps follow under the
 #'   pilot's ladder and are discarded before the initial iterations (or, with
-#'   `init_iter = 0`, the final run). 0 or at least 2 (one sweep cannot climb
-#'   the ladder). Counted in `counts`. Each pilot
-#'   sweep is one call of the engine (about two sweeps of the final run in
-#'   time). On the 784 x 100 MNIST RBM of `bench/rts_vs_ais.R` it removed the
-#'   default start's low bias at 1,000 sweeps but, before the burn-in was
-#'   added, overshot (bias about +0.1 nats); see the vignette.
+#'   `init_iter = 0`, the final run). Counted in `counts`. On hard models the
+#'   paper's start can end far from log Z where the pilot does not;
+#'   `vignette("tempered-sampling")` compares the two starts with AIS.
 #' @param burn_in sweeps per chain run after the pilot under its ladder and
 #'   discarded (counted in `counts` as `burn_in_sweeps` and in
 #'   `gibbs_sweeps`); `NULL` (default): `init_sweeps`. Ignored without a pilot.
@@ -119,9 +107,8 @@
 #'   [logz_estimate]) with, besides the common fields:
 #' \describe{
 #'   \item{`log_z`, `se`}{the RTS estimate at \eqn{\beta = 1} and its Eq. 16
-#'     standard error: the sampling error of the final run given its start
-#'     (on the 784 x 500 PCD RBM it was larger than the spread of replayed
-#'     final runs from the same start); it does not include what the estimate
+#'     standard error: the sampling error of the final run given its start;
+#'     it does not include what the estimate
 #'     inherits from the ladder and the start when the chains relax slowly,
 #'     which the ladder-drift flag detects (see Warnings).}
 #'   \item{`log_z_k`}{data frame, one row per temperature: `k`, `beta`,
@@ -169,34 +156,29 @@
 #'   a proposal, `step_size` not positive, `metropolis_steps` not a positive
 #'   whole number, `vectorized` not a flag, `model` not returning one number
 #'   (finite or `-Inf`) per point or `-Inf` at the initial draws from `base`.
-#' @section Warnings: when the final run visited some temperature more than 10
-#'   times less often than the prior asks (\eqn{\hat c_k < r_k / 10}), the
-#'   ladder guess was still far from the truth; log Z is then unreliable and
-#'   its Eq. 16 se too small (on a hard 784 x 500 RBM the paper's start left
-#'   \eqn{\beta = 1} unvisited and came out 37 nats low). More initial
-#'   iterations or `pilot_sweeps` fix it. When one chain holds more than half of
-#'   the pooled \eqn{\hat c_k} at some k (an outlier chain, named in the
-#'   warning and in `attr(diagnostics, "outlier_chains")`): on the hard
-#'   784 x 500 RBM (`bench/rts_hard.R`) one chain stuck at \eqn{\beta \approx 1}
-#'   in a state 78 nats below log Z held 71% of \eqn{\hat c_K} and log Z came
-#'   out 1.25 nats high. When the final estimate differs from one of the last
-#'   three initial iterations' estimates by more than 3 combined Eq. 16 se
-#'   (ladder drift): the stage estimates are still moving, and the final one
-#'   carries part of the error of the ladder it ran under, which Eq. 16 does
-#'   not see. On the 784 x 500 PCD RBM of `bench/rts_fig3_pcd500.R` at 10^3
-#'   sweeps (pilot 250, burn-in 50, 4 x 50 initial, 500 final) the stage
-#'   estimates climbed by about 1 nat per stage, tilting the final run's ladder
-#'   by 1.5 nats at \eqn{\beta = 1} moved its estimate by 0.43 nats per nat (same
-#'   states and random numbers; at equilibrium Eq. 12 does not depend on the
-#'   ladder), and the runs came out 1.1 nats low with a spread over runs
-#'   twice the Eq. 16 se (`bench/rts_fig3_pcd500_diag.out`). The flag fires
-#'   on 15 of those 16 runs and on none of 30 default runs (K = 50, 50 chains,
-#'   800 sweeps) on the 784 x 20 PCD RBM (`bench/rts_drift_good.out`). More
-#'   initial iterations (`init_iter`) fix it: with the default 10 the stage
-#'   estimates on the 784 x 500 PCD RBM settle after about 7
-#'   (`bench/rts_fig3_pcd500_stages.out`), and the flag fires on none of 16
-#'   default runs (`bench/rts_fig3_pcd500.out`). All three
-#'   are also recorded in `flags`.
+#' @section Warnings: three checks of the final run, each warned (class
+#'   `logz_unreliable`) and recorded in `flags` (see [logz_reliability]):
+#'   \describe{
+#'     \item{visit deficit}{some temperature was visited more than 10 times
+#'       less often than the prior asks (\eqn{\hat c_k < r_k / 10}): the
+#'       ladder guess was still far from the truth, so log Z is unreliable and
+#'       its Eq. 16 se too small. More initial iterations or `pilot_sweeps`
+#'       fix it.}
+#'     \item{outlier chain}{one chain holds more than half of the pooled
+#'       \eqn{\hat c_k} at some k (named in the warning and in
+#'       `attr(diagnostics, "outlier_chains")`): the estimate at that k rests
+#'       on one chain's state, e.g. a chain stuck near \eqn{\beta = 1} in a
+#'       poor mode. More sweeps or chains fix it.}
+#'     \item{ladder drift}{the final estimate differs from one of the last
+#'       three initial iterations' estimates by more than 3 combined Eq. 16 se
+#'       (`attr(diagnostics, "ladder_drift")`): the stage estimates are still
+#'       moving, and the final one carries part of the error of the ladder it
+#'       ran under, which Eq. 16 does not see (at equilibrium Eq. 12 does not
+#'       depend on the ladder). More initial iterations (`init_iter`,
+#'       `init_sweeps`) fix it.}
+#'   }
+#'   `vignette("tempered-sampling")` shows how often each fires on the
+#'   paper's RBMs and what the estimates were when they did.
 #' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
 #'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.
@@ -204,6 +186,8 @@
 #'   estimation of statistical evidence. Statistics and Computing.
 #'   Shirts, M. R. and Chodera, J. D. (2008). Statistically optimal analysis of
 #'   samples from multiple equilibrium states. J. Chem. Phys.
+#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and
+#'   Computing 11, 125-139.
 #' @seealso [ais()], [raise()]
 #' @examples
 #' set.seed(1)
@@ -254,7 +238,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
     check_count(burn_in, "burn_in", min = 0L)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   seed <- rng_state()
-  base <- resolve_base(model, base, args$threads)   # R/base.R: default base, its record
+  base <- resolve_base(model, base, args$threads)   # the default base and its record
   a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
@@ -272,25 +256,6 @@ rts.rbm <- rts_discrete
 #' @export
 rts.ising <- rts_discrete
 
-rts_prepare_rbm <- function(model, a0, args) {
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  sparse <- !identical(args$kernel, "dense")
-  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
-  nv <- model$n_visible
-  list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
-       X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
-       run = function(state, control)
-         .Call(C_rts_rbm, mlist, args$betas, state, c(control, sparse = sparse)))
-}
-
-rts_prepare_ising <- function(model, a0, args) {
-  v <- model$values
-  cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
-  up <- stats::runif(model$n * args$n_chains) < stats::plogis(a0 * (v[2] - v[1]))
-  list(log_z1 = sum(a0 * v[1] + softplus(a0 * (v[2] - v[1]))),
-       X = matrix(ifelse(up, v[2], v[1]), model$n),
-       run = function(state, control) .Call(C_rts_ising, cm, args$betas, state, control))
-}
 # Validate the arguments shared by every rts() method.
 rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                            estimators, mbar_samples, threads, progress) {
@@ -373,93 +338,8 @@ rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_ch
   metropolis_steps <- check_count(metropolis_steps, "metropolis_steps")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  d <- base$dim
-  M <- args$n_chains
-  K <- args$K
-  betas <- args$betas
-  log_f <- if (vectorized) function(X) as.double(model(X)) else
-    function(X) vapply(seq_len(nrow(X)), function(i) as.double(model(X[i, ]))[1], 0)
-  eval_f <- function(X) {
-    v <- log_f(X)
-    if (length(v) != nrow(X) || anyNA(v) || any(v == Inf))
-      stop_no_call(sprintf(paste0("`model` must return one log density (finite or -Inf) per ",
-                                  "point; it gave %s for %d points."), describe(v), nrow(X)))
-    v
-  }
-  X <- matrix(proposal_sample(base, M), M, d)
-  lf <- eval_f(X)
-  lb <- proposal_log_density(base, X)
-  if (any(!is.finite(lf)))
-    stop_no_call("`model` is -Inf at some draws from `base`; its support must cover the base's.")
-  log_step <- rep(log(step_size), K)
-  run <- function(state, control) {
-    k <- state$k + 1L
-    lrz <- control$lrz
-    acc <- array(0, c(K, 6L, M))
-    S <- control$sweeps
-    thin <- control$thin
-    nstore <- if (thin > 0) (control$offset + S) %/% thin - control$offset %/% thin else 0L
-    store <- matrix(0, K, nstore * M)
-    store_k <- integer(nstore * M)
-    n_acc <- n_try <- numeric(K)
-    for (sw in seq_len(S)) {
-      for (ms in seq_len(metropolis_steps)) {
-        Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
-        lfp <- eval_f(Xp)
-        lbp <- proposal_log_density(base, Xp)
-        b <- betas[k]
-        la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
-        ok <- is.finite(la) & log(stats::runif(M)) < la
-        ok[is.na(ok)] <- FALSE
-        X[ok, ] <- Xp[ok, ]
-        lf[ok] <- lfp[ok]
-        lb[ok] <- lbp[ok]
-        n_acc <- n_acc + tabulate(k[ok], K)
-        n_try <- n_try + tabulate(k, K)
-      }
-      delta <- lf - lb
-      L <- outer(delta, betas) + lb          # M x K: log f_k(x)
-      W <- L + rep(lrz, each = M)
-      W <- exp(W - apply(W, 1L, max))
-      Q <- W / rowSums(W)
-      knew <- rowSums(stats::runif(M) > t(apply(Q, 1L, cumsum))) + 1L
-      knew <- pmin(knew, K)
-      idx <- cbind(knew, seq_len(M))
-      acc[, 1L, ] <- acc[, 1L, ] + t(Q)
-      acc[, 2L, ] <- acc[, 2L, ] + t(Q * delta)
-      a3 <- acc[, 3L, ]
-      a3[idx] <- a3[idx] + 1
-      acc[, 3L, ] <- a3
-      a4 <- acc[, 4L, ]
-      a4[idx] <- a4[idx] + delta
-      acc[, 4L, ] <- a4
-      a5 <- acc[, 5L, ]
-      a5[idx] <- a5[idx] + delta^2
-      acc[, 5L, ] <- a5
-      g <- control$offset + sw
-      if (thin > 0 && g %% thin == 0) {
-        j <- g %/% thin - control$offset %/% thin - 1L
-        cols <- j * M + seq_len(M)
-        store[, cols] <- t(L)
-        store_k[cols] <- knew - 1L
-      }
-      k <- knew
-    }
-    if (!isTRUE(control$final)) {   # adapt the scales in the initial iterations only
-      rate <- ifelse(n_try > 0, n_acc / pmax(n_try, 1), 0.3)
-      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - 0.3), 0)
-    }
-    X <<- X
-    lf <<- lf
-    lb <<- lb
-    list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
-         store_k = store_k)
-  }
-  res <- rts_engine(function(state, control) {
-    out <- run(state, control)
-    out$X <- state$X
-    out
-  }, matrix(0, 1, M), 0, args)
-  new_rts_result(res, args, 0, time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
-                 extra = list(step_size = exp(log_step)))
+  p <- rts_prepare_function(model, base, args, vectorized, step_size, metropolis_steps)
+  res <- rts_engine(p$run, p$X, p$log_z1, args)
+  new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
+                 call = call, extra = list(step_size = p$step_size()))
 }

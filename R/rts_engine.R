@@ -1,6 +1,199 @@
-# The RTS engine (Carlson et al. 2016): the annealing pilot, the initial
-# iterations and final run, the Eq. 12 ladder update, Eq. 16 se, visit checks
-# and the result object. The user-facing front end is R/rts.R.
+# The RTS engine (Carlson et al. 2016): the one R wrapper per C routine
+# (src/rts.c), the samplers of each kind of model, the annealing pilot, the
+# initial iterations and final run, the Eq. 12 ladder update, Eq. 16 se, the
+# reliability checks and the result object. The user-facing method and its
+# argument checks are in R/rts.R; print and plot in R/rts_methods.R.
+
+# The statistics accumulated per temperature and chain: names of the middle
+# dimension of a run's K x 6 x M array `acc` (enum logz_rts_stat in
+# src/logz.h, whose 0-based positions these values are). Per chain c and
+# temperature k, over the sweeps i of the run:
+#   sum_q     sum_i q(k | x_i)                     (c_hat_k, Eq. 9)
+#   sum_q_d   sum_i q(k | x_i) D_k(x_i)            (TI-RB, Eq. 21)
+#   n         #{i : k_i = k}                       (TS counts, TI bins)
+#   sum_d     sum_{i: k_i = k} D_k(x_i)            (TI)
+#   sum_d_sq  sum_{i: k_i = k} D_k(x_i)^2          (TI, Friel's correction)
+#   sum_d2    sum_{i: k_i = k} D2_k(x_i)           (TI, Friel's correction)
+# with D_k = d log f_beta(x) / d beta at beta_k and D2_k its second derivative.
+RTS_STAT <- c(sum_q = 0L, sum_q_d = 1L, n = 2L, sum_d = 3L, sum_d_sq = 4L, sum_d2 = 5L)
+
+# A K x 6 x M accumulator array of zeros, named by RTS_STAT.
+rts_acc_new <- function(K, M, data = 0)
+  array(data, c(K, length(RTS_STAT), M), dimnames = list(NULL, names(RTS_STAT), NULL))
+
+# Checks what crosses into rts_rbm / rts_ising: betas (K doubles), state
+# list(X (rows x M doubles), k (M integers, 0-based), streams (6 x M doubles))
+# and control list(threads, sweeps, thin, offset (integers), step (double),
+# moments (logical), lrz (K doubles)).
+rts_check_chunk <- function(betas, state, control, rows) {
+  K <- length(betas)
+  M <- length(state$k)
+  int1 <- function(x) is.integer(x) && length(x) == 1L && !is.na(x)
+  bad <- c(betas = !is.double(betas) || K < 2L,
+           k = !is.integer(state$k) || M < 1L,
+           X = !is.double(state$X) || length(state$X) != rows * M,
+           streams = !is.double(state$streams) || length(state$streams) != 6 * M,
+           threads = !int1(control$threads), sweeps = !int1(control$sweeps),
+           thin = !int1(control$thin), offset = !int1(control$offset),
+           step = !is.double(control$step) || length(control$step) != 1L,
+           moments = !is.logical(control$moments) || length(control$moments) != 1L,
+           lrz = !is.double(control$lrz) || length(control$lrz) != K)
+  if (any(bad))
+    stop_no_call(sprintf("internal error: bad %s for the RTS engine.",
+                         paste(names(bad)[bad], collapse = ", ")))
+}
+
+# The C result with its accumulators named by RTS_STAT.
+rts_name_acc <- function(res) {
+  dimnames(res$acc) <- list(NULL, names(RTS_STAT), NULL)
+  res
+}
+
+# `control$sweeps` sweeps of an RBM's chains: model list(W (nv x nh), a (nv),
+# b (nh), a0 (nv): the base's visible biases) and, with control$sparse TRUE,
+# the blocked weights BX, BY of the sparse kernel; returns list(X (nv x M), k,
+# streams, acc (K x 6 x M, named by RTS_STAT), store (K x stored sweeps M:
+# log f_k(x) every control$thin-th sweep, with thin > 0), store_k).
+rts_rbm_chunk <- function(model, betas, state, control) {
+  if (!is.list(model) || !is.double(model$W) || !is.double(model$a) || !is.double(model$b) ||
+      !is.double(model$a0) || length(model$a0) != length(model$a))
+    stop_no_call("internal error: the RTS RBM model must be list(W, a, b, a0) of doubles.")
+  rts_check_chunk(betas, state, control, length(model$a))
+  rts_name_acc(.Call(C_rts_rbm, model, betas, state, control))
+}
+
+# The same for an Ising model: model the ising_c_model() list with the sweep
+# order (0-based) and the base field a0; X is n x M spins.
+rts_ising_chunk <- function(model, betas, state, control) {
+  if (!is.list(model) || !is.integer(model$order) || !is.double(model$a0) ||
+      length(model$order) != length(model$a0))
+    stop_no_call("internal error: the RTS Ising model must carry an integer `order` and a double `a0`.")
+  rts_check_chunk(betas, state, control, length(model$a0))
+  rts_name_acc(.Call(C_rts_ising, model, betas, state, control))
+}
+
+# The sampler of each kind of model, for rts_engine(): list(log_z1 (log Z of
+# the base p_1), X (the chains' initial states, one column per chain, drawn
+# from the base), run(state, control) (advances the chains by control$sweeps
+# sweeps; see rts_engine())). a0: the base's biases (RBM, visible) or field
+# (Ising).
+rts_prepare_rbm <- function(model, a0, args) {
+  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
+  sparse <- !identical(args$kernel, "dense")
+  if (sparse) mlist <- c(mlist, .Call(C_ais_rbm_prepare, mlist))   # blocked weights, once
+  nv <- model$n_visible
+  list(log_z1 = sum(softplus(a0)) + model$n_hidden * log(2),
+       X = matrix(as.double(stats::runif(nv * args$n_chains) < stats::plogis(a0)), nv),
+       run = function(state, control)
+         rts_rbm_chunk(mlist, args$betas, state, c(control, sparse = sparse)))
+}
+
+rts_prepare_ising <- function(model, a0, args) {
+  v <- model$values
+  cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
+  up <- stats::runif(model$n * args$n_chains) < stats::plogis(a0 * (v[2] - v[1]))
+  list(log_z1 = sum(a0 * v[1] + softplus(a0 * (v[2] - v[1]))),
+       X = matrix(ifelse(up, v[2], v[1]), model$n),
+       run = function(state, control) rts_ising_chunk(cm, args$betas, state, control))
+}
+
+# A continuous target: model(x) the log unnormalised density (of one point, or
+# with `vectorized` of the rows of a matrix), base a normalised proposal (Z_1 =
+# 1, Delta = log f - log p_1); the x-move is `metropolis_steps` random-walk
+# Metropolis steps at beta_k on all chains at once, with a scale per
+# temperature adapted in the initial iterations only (then frozen, so the final
+# run is a fixed Markov kernel). Also returns step_size(): the scales in force.
+rts_prepare_function <- function(model, base, args, vectorized, step_size, metropolis_steps) {
+  d <- base$dim
+  M <- args$n_chains
+  K <- args$K
+  betas <- args$betas
+  log_f <- if (vectorized) function(X) as.double(model(X)) else
+    function(X) vapply(seq_len(nrow(X)), function(i) as.double(model(X[i, ]))[1], 0)
+  eval_f <- function(X) {
+    v <- log_f(X)
+    if (length(v) != nrow(X) || anyNA(v) || any(v == Inf))
+      stop_no_call(sprintf(paste0("`model` must return one log density (finite or -Inf) per ",
+                                  "point; it gave %s for %d points."), describe(v), nrow(X)))
+    v
+  }
+  X <- matrix(proposal_sample(base, M), M, d)
+  lf <- eval_f(X)
+  lb <- proposal_log_density(base, X)
+  if (any(!is.finite(lf)))
+    stop_no_call("`model` is -Inf at some draws from `base`; its support must cover the base's.")
+  log_step <- rep(log(step_size), K)
+  run <- function(state, control) {
+    k <- state$k + 1L
+    lrz <- control$lrz
+    acc <- rts_acc_new(K, M)
+    S <- control$sweeps
+    thin <- control$thin
+    nstore <- if (thin > 0) (control$offset + S) %/% thin - control$offset %/% thin else 0L
+    store <- matrix(0, K, nstore * M)
+    store_k <- integer(nstore * M)
+    n_acc <- n_try <- numeric(K)
+    for (sw in seq_len(S)) {
+      for (ms in seq_len(metropolis_steps)) {
+        Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
+        lfp <- eval_f(Xp)
+        lbp <- proposal_log_density(base, Xp)
+        b <- betas[k]
+        la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
+        ok <- is.finite(la) & log(stats::runif(M)) < la
+        ok[is.na(ok)] <- FALSE
+        X[ok, ] <- Xp[ok, ]
+        lf[ok] <- lfp[ok]
+        lb[ok] <- lbp[ok]
+        n_acc <- n_acc + tabulate(k[ok], K)
+        n_try <- n_try + tabulate(k, K)
+      }
+      delta <- lf - lb
+      L <- outer(delta, betas) + lb          # M x K: log f_k(x)
+      W <- L + rep(lrz, each = M)
+      W <- exp(W - apply(W, 1L, max))
+      Q <- W / rowSums(W)
+      knew <- rowSums(stats::runif(M) > t(apply(Q, 1L, cumsum))) + 1L
+      knew <- pmin(knew, K)
+      idx <- cbind(knew, seq_len(M))
+      acc[, "sum_q", ] <- acc[, "sum_q", ] + t(Q)
+      acc[, "sum_q_d", ] <- acc[, "sum_q_d", ] + t(Q * delta)
+      a3 <- acc[, "n", ]
+      a3[idx] <- a3[idx] + 1
+      acc[, "n", ] <- a3
+      a4 <- acc[, "sum_d", ]
+      a4[idx] <- a4[idx] + delta
+      acc[, "sum_d", ] <- a4
+      a5 <- acc[, "sum_d_sq", ]
+      a5[idx] <- a5[idx] + delta^2
+      acc[, "sum_d_sq", ] <- a5
+      g <- control$offset + sw
+      if (thin > 0 && g %% thin == 0) {
+        j <- g %/% thin - control$offset %/% thin - 1L
+        cols <- j * M + seq_len(M)
+        store[, cols] <- t(L)
+        store_k[cols] <- knew - 1L
+      }
+      k <- knew
+    }
+    if (!isTRUE(control$final)) {   # adapt the scales in the initial iterations only
+      rate <- ifelse(n_try > 0, n_acc / pmax(n_try, 1), 0.3)
+      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - 0.3), 0)
+    }
+    X <<- X
+    lf <<- lf
+    lb <<- lb
+    list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
+         store_k = store_k)
+  }
+  # the chains' states stay in this closure; the engine sees a placeholder
+  list(log_z1 = 0, X = matrix(0, 1, M), step_size = function() exp(log_step),
+       run = function(state, control) {
+         out <- run(state, control)
+         out$X <- state$X
+         out
+       })
+}
 
 # Optional start from a cheap annealing pass along the ladder ("start with
 # Z_hat_k = 1 for all k (or a better estimate, if known)", Section 2.4), made
@@ -12,9 +205,8 @@
 # the chains start spread over the ladder instead of all at the base. These are
 # unweighted AIS states, not draws from q(x, k): rts_engine() draws their k
 # from q(k | x) under the pilot's ladder and discards a burn-in before any
-# estimate (without it the pilot start overshot by about +0.1 nats on the
-# 784 x 100 bench RBM). Returns list(X, lk (K x M: log f_k of each kept
-# state), streams, zeta (log Z_hat_k - log Z_1), sweeps).
+# estimate. Returns list(X, lk (K x M: log f_k of each kept state), streams,
+# zeta (log Z_hat_k - log Z_1), sweeps).
 rts_pilot <- function(run, X, args, sweeps) {
   K <- args$K
   M <- args$n_chains
@@ -66,16 +258,15 @@ rts_draw_k <- function(lk, log_r, zeta) {
 # The model-independent part: (burn-in after the pilot,) initial iterations,
 # then the final run in chunks. run(state, control) advances list(X, k
 # (0-based), streams) by control$sweeps sweeps and returns list(X, k, streams,
-# acc (K x 6 x M), store, store_k); with thin = sweeps, store holds log f_k(x)
-# of the last sweep's x (K x M), from which every stage after the first
-# starts with k drawn from q(k | x) under that stage's ladder (Eq. 7), so each
-# stage starts from the joint q(x, k) of its ladder as far as x is at
-# equilibrium (the paper restarts the initial iterations with uniform k,
-# Section 2.4; doing so before the final run biased short runs low, issue 14).
-# Without a pilot the first stage has no ladder but Z_hat_k = Z_1 and the
-# chains start from the base with uniformly drawn k, as in the paper (starting
-# them all at k = 1 instead, with k from q(k | x) thereafter, left the 784 x 20
-# test RBM 15 nats low in one of four seeds).
+# acc (K x 6 x M, named by RTS_STAT), store, store_k); with thin = sweeps,
+# store holds log f_k(x) of the last sweep's x (K x M), from which every stage
+# after the first starts with k drawn from q(k | x) under that stage's ladder
+# (Eq. 7), so each stage starts from the joint q(x, k) of its ladder as far as
+# x is at equilibrium. (The paper restarts the initial iterations with
+# uniformly drawn k, Section 2.4; a final run restarted that way is biased
+# low when it is short.) Without a pilot the first stage has no ladder but
+# Z_hat_k = Z_1 and the chains start from the base with uniformly drawn k, as
+# in the paper.
 rts_engine <- function(run, X, log_z1, args) {
   K <- args$K
   M <- args$n_chains
@@ -107,7 +298,7 @@ rts_engine <- function(run, X, log_z1, args) {
   converged <- FALSE
   for (it in seq_len(args$init_iter)) {
     res <- run(state, ctl(args$init_sweeps, thin = args$init_sweeps))
-    chat <- rowSums(res$acc[, 1L, , drop = FALSE]) / (M * args$init_sweeps)
+    chat <- rowSums(res$acc[, "sum_q", , drop = FALSE]) / (M * args$init_sweeps)
     init_c <- rbind(init_c, chat)
     init_z <- rbind(init_z, zeta + log_z1)
     zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12
@@ -134,7 +325,7 @@ rts_engine <- function(run, X, log_z1, args) {
   n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
   ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
   final_run <- function(state, update) {
-    acc <- array(0, c(K, 6L, ncol(state$X)))
+    acc <- rts_acc_new(K, ncol(state$X))
     store <- list()
     store_k <- list()
     chat <- matrix(NA_real_, K, length(ends) - 1L)   # cumulative sum of q per chunk
@@ -146,7 +337,7 @@ rts_engine <- function(run, X, log_z1, args) {
         store[[length(store) + 1L]] <- res$store
         store_k[[length(store_k) + 1L]] <- res$store_k
       }
-      chat[, i] <- rowSums(acc[, 1L, , drop = FALSE])
+      chat[, i] <- rowSums(acc[, "sum_q", , drop = FALSE])
       update(ends[i + 1L] - ends[i])
     }
     list(acc = acc, store = store, store_k = store_k, chat = chat, state = state)
@@ -158,7 +349,7 @@ rts_engine <- function(run, X, log_z1, args) {
       final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
                      streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL),
       args$progress)
-    fin <- list(acc = array(unlist(lapply(parts, `[[`, "acc")), c(K, 6L, M)),
+    fin <- list(acc = rts_acc_new(K, M, unlist(lapply(parts, `[[`, "acc"))),
                 store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
                 store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),
                 chat = Reduce(`+`, lapply(parts, `[[`, "chat")),
@@ -196,7 +387,7 @@ rts_update_ladder <- function(zeta, chat, log_r) {
 
 # Eq. 16 with the (co)variances of c_hat across chains.
 rts_se <- function(acc) {
-  cm <- acc[, 1L, ] / rep(colSums(acc[, 1L, , drop = FALSE]), each = dim(acc)[1])
+  cm <- acc[, "sum_q", ] / rep(colSums(acc[, "sum_q", , drop = FALSE]), each = dim(acc)[1])
   cm <- matrix(cm, dim(acc)[1])
   M <- ncol(cm)
   if (M < 2L) return(rep(NA_real_, nrow(cm)))
@@ -207,11 +398,10 @@ rts_se <- function(acc) {
   sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
 }
 
-# A final run that left some temperatures nearly unvisited (c_hat_k well below
-# r_k) means the ladder guess was still far from the truth, and Eq. 16 then
-# understates the error (bench/rts_hard.R: 37 nats low at 10^4 sweeps from the
-# paper's start on a hard RBM, where beta = 1 was never visited). Warns and
-# returns the flag (character(0) when none).
+# A final run that left some temperatures nearly unvisited (c_hat_k below
+# `floor` r_k) means the ladder guess was still far from the truth, and Eq. 16
+# then understates the error. Warns and returns the flag (character(0) when
+# none).
 rts_check_visits <- function(c_hat, prior, floor = 0.1) {
   ratio <- c_hat / prior
   if (all(is.finite(ratio)) && min(ratio) >= floor) return(character(0))
@@ -229,12 +419,11 @@ rts_check_visits <- function(c_hat, prior, floor = 0.1) {
 # Outlier chains: per temperature, the share of the pooled c_hat_k (sum of
 # q(k | x) over sweeps) that the largest single chain holds. One chain holding
 # more than `limit` of some c_hat_k means that the estimate at that k rests on
-# one chain's state (bench/rts_hard.R: a chain stuck at beta ~ 1 in a state 78
-# nats below log Z held 71% of c_hat_K, and log Z came out 1.25 nats high).
-# Returns list(table (data frame chain, k, share: each outlier chain once, at
-# its largest share), flag).
+# one chain's state (a chain stuck near beta = 1 in a poor state). acc: K x 6 x
+# M, named by RTS_STAT. Returns list(table (data frame chain, k, share: each
+# outlier chain once, at its largest share), flag).
 rts_chain_shares <- function(acc, limit = 0.5) {
-  q <- matrix(acc[, 1L, ], dim(acc)[1])   # K x M
+  q <- matrix(acc[, "sum_q", ], dim(acc)[1])   # K x M
   M <- ncol(q)
   tot <- rowSums(q)
   share <- q / ifelse(tot > 0, tot, 1)
@@ -258,12 +447,10 @@ rts_chain_shares <- function(acc, limit = 0.5) {
     100 * d$share[1], 100 * limit, d$k[1]))
 }
 
-# Ladder drift (issue 18, bench/rts_fig3_pcd500_diag.out): when the chains relax slowly (the
-# 784 x 500 PCD RBM at 10^3 sweeps), the estimate of every stage still carries a fraction of the
-# error of the ladder it ran under (tilting the ladder by +/- 1.5 nats at beta = 1 moved the final
-# estimate by 0.43 nats per nat from the same states and random numbers; at equilibrium Eq. 12 does
-# not depend on the ladder), so the stage estimates climb stage after stage and the final one is
-# biased towards a ladder that is itself biased; Eq. 16 sees none of this. The test: z_j =
+# Ladder drift: when the chains relax slowly, the estimate of every stage still carries a fraction
+# of the error of the ladder it ran under (at equilibrium Eq. 12 does not depend on the ladder), so
+# the stage estimates climb stage after stage and the final one is biased towards a ladder that is
+# itself biased; Eq. 16 sees none of this. The test: z_j =
 # (log Z - E_j) / sqrt(se^2 + se_j^2) for the RTS estimates E_j (at beta = 1, with their Eq. 16 se
 # se_j) of the last `last` initial iterations; at equilibrium they and the final estimate agree
 # within their independent noises. max |z_j| > `limit` is flagged (and warned). Returns
@@ -302,7 +489,7 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
   se_k <- rts_se(res$acc)
   s <- rowSums(res$acc, dims = 2L)
   log_z_k <- data.frame(k = seq_len(K), beta = args$betas, prior = args$prior,
-                        log_z = ladders$rts, se = se_k, c_hat = s[, 1] / sum(s[, 1]),
+                        log_z = ladders$rts, se = se_k, c_hat = s[, "sum_q"] / sum(s[, "sum_q"]),
                         log_z_hat = res$zeta + log_z1)
   for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- ladders[[nm]]
   jse <- rts_jackknife_se(res$acc, res$zeta, log_r, log_z1, args$betas,

@@ -1,25 +1,25 @@
 # The comparators computed from the same final RTS run: TS, TI (Riemann,
 # trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18) and their jackknife se.
 
-# All estimators from the final run's accumulators (K x 6 x M array: sum q,
-# sum q D, counts, sum D, sum D^2, sum D2 per chain), as ladders of log Z_k.
+# All estimators from the final run's accumulators (K x 6 x M array named by
+# RTS_STAT, see R/rts_engine.R), as ladders of log Z_k.
 rts_ladders <- function(acc, zeta, log_r, log_z1, betas, which) {
   K <- length(betas)
   s <- rowSums(acc, dims = 2L)   # K x 6
   out <- list()
   if ("rts" %in% which)
-    out$rts <- log_z1 + rts_update_ladder(zeta, s[, 1] / sum(s[, 1]), log_r)
+    out$rts <- log_z1 + rts_update_ladder(zeta, s[, "sum_q"] / sum(s[, "sum_q"]), log_r)
   if ("ts" %in% which) {
-    cnt <- s[, 3] + 0.1
+    cnt <- s[, "n"] + 0.1
     out$ts <- log_z1 + zeta + (log_r[1] - log_r) + log(cnt) - log(cnt[1])
   }
   db <- diff(betas)
   if ("ti" %in% which) {
-    n <- s[, 3]
+    n <- s[, "n"]
     ok <- n > 0
     E <- V <- rep(NA_real_, K)
-    E[ok] <- s[ok, 4] / n[ok]
-    V[ok] <- pmax(s[ok, 5] / n[ok] - E[ok]^2, 0) + s[ok, 6] / n[ok]
+    E[ok] <- s[ok, "sum_d"] / n[ok]
+    V[ok] <- pmax(s[ok, "sum_d_sq"] / n[ok] - E[ok]^2, 0) + s[ok, "sum_d2"] / n[ok]
     if (sum(ok) >= 2L) {
       E[!ok] <- stats::approx(betas[ok], E[ok], betas[!ok], rule = 2)$y
       V[!ok] <- stats::approx(betas[ok], V[ok], betas[!ok], rule = 2)$y
@@ -33,7 +33,7 @@ rts_ladders <- function(acc, zeta, log_r, log_z1, betas, which) {
     out$ti_friel <- log_z1 + trap - cumsum(c(0, db^2 * (V[-1] - V[-K]) / 12))
   }
   if ("ti_rb" %in% which) {
-    E <- s[, 2] / s[, 1]
+    E <- s[, "sum_q_d"] / s[, "sum_q"]
     out$ti_rb <- log_z1 + cumsum(c(0, db * (E[-1] + E[-K]) / 2))
   }
   out

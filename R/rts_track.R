@@ -10,7 +10,7 @@ rts_track_defaults <- list(K = 100L, n_chains = 100L, sweeps = 200L, alpha = 1,
                            max_examples = 2000L)
 
 rts_track_control <- function(track) {
-  if (is.list(track) && "chains" %in% names(track)) {   # the old name of n_chains
+  if (is.list(track) && "chains" %in% names(track)) {   # a deprecated alias of n_chains
     warning("`track$chains` is deprecated; use `track$n_chains`.", call. = FALSE)
     track$n_chains <- track$chains
     track$chains <- NULL
@@ -44,9 +44,9 @@ rts_tracker_start <- function(params, a0, ctl) {
   X <- matrix(as.double(stats::runif(nrow(params$W) * ctl$chains) < stats::plogis(a0)),
               nrow(params$W))
   mlist <- c(params[c("W", "a", "b")], list(a0 = a0))
-  res <- rts_engine(function(state, control) .Call(C_rts_rbm, mlist, betas, state, control),
+  res <- rts_engine(function(state, control) rts_rbm_chunk(mlist, betas, state, control),
                     X, log_z1, args)
-  s <- rowSums(res$acc[, 1L, , drop = FALSE])
+  s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   zeta <- rts_update_ladder(res$zeta, s / sum(s), log(args$prior))
   list(state = res$state, zeta = zeta, betas = betas, log_r = log(args$prior), a0 = a0,
        log_z1 = log_z1, ctl = ctl,
@@ -58,8 +58,8 @@ rts_tracker_step <- function(tr, params) {
   mlist <- c(params[c("W", "a", "b")], list(a0 = tr$a0))
   control <- list(final = TRUE, threads = 1L, sweeps = as.integer(tr$ctl$sweeps), thin = 0L,
                   offset = 0L, step = tr$step, moments = FALSE, lrz = tr$log_r - tr$zeta)
-  res <- .Call(C_rts_rbm, mlist, tr$betas, tr$state, control)
-  s <- rowSums(res$acc[, 1L, , drop = FALSE])
+  res <- rts_rbm_chunk(mlist, tr$betas, tr$state, control)
+  s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
   tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)

@@ -1,7 +1,7 @@
 /* Adaptive Resample-Move (Fraccaro, Paquet & Winther 2016): the model-specific
  * steps of the sequence p_n(x_[n]) over an increasing number of variables, on a
  * particle store kept in C between calls (an external pointer). The R driver
- * (R/arm.R) runs Algorithms 1 and 2: it decides when to move, expand,
+ * (R/arm_engine.R) runs Algorithms 1 and 2: it decides when to move, expand,
  * resample and augment, and calls:
  *   move    slots [c0, c1): MCMC kernel invariant for p_n (OpenMP over slots);
  *   smooth  slots [c0, c1): log W(x_[n]) = log p_{n+1}(x_[n]) / p_n(x_[n]) * Z_{n+1}/Z_n;
@@ -11,7 +11,9 @@
  * annealing, Appendix A), Ising models (hot coupling) and RBMs with the hidden
  * units summed out (Eq. 13-14). Variables are stored in the order they are
  * added. Each slot owns an MRG32k3a stream, so results do not depend on the
- * number of threads. */
+ * number of threads. The engine functions work on the store and plain C
+ * arrays; the *_call functions at the end unpack and check the SEXP arguments
+ * and build the results. */
 #include <math.h>
 #include <string.h>
 #include <Rmath.h>
@@ -20,10 +22,9 @@
 #include <omp.h>
 #endif
 
-enum { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
-
 typedef struct {
-    int type, N, n, cap, H;
+    int type;           /* enum logz_arm_model */
+    int N, n, cap, H;
     double *X;          /* N x cap particles */
     double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
     logz_stream *st;    /* cap streams */
@@ -47,29 +48,6 @@ static void arm_free(arm_state *s)
     R_Free(s);
 }
 
-static void arm_finalizer(SEXP p)
-{
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    arm_free(s);
-    R_ClearExternalPtr(p);
-}
-
-static arm_state *arm_get(SEXP p)
-{
-    if (TYPEOF(p) != EXTPTRSXP) error("internal error: not an ARM state");
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    if (!s) error("internal error: ARM state has been freed");
-    return s;
-}
-
-static double *dup_real(SEXP x, R_xlen_t len)
-{
-    if (TYPEOF(x) != REALSXP || XLENGTH(x) != len) error("internal error: bad ARM model field");
-    double *out = R_Calloc(len > 0 ? len : 1, double);
-    if (len > 0) memcpy(out, REAL(x), sizeof(double) * len);
-    return out;
-}
-
 /* Grow the store to `cap` slots; new slots get fresh streams seeded from R's RNG. */
 static void arm_reserve(arm_state *s, int cap)
 {
@@ -86,73 +64,6 @@ static void arm_reserve(arm_state *s, int cap)
     logz_streams_seed(cap - s->cap, s->st + s->cap);
     PutRNGstate();
     s->cap = cap;
-}
-
-/* model lists (variables already in the order they are added):
- *   GPC:   list(sigma = N x N K + I, y)
- *   Ising: list(n, ptr (N + 1), nbr, nw (0-based CSR), field, lo, hi)
- *   RBM:   list(W = N x H, a, b) */
-SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
-{
-    int type = asInteger(type_), cap = asInteger(cap_);
-    if (cap < 1) error("internal error: bad ARM capacity");
-    arm_state *s = R_Calloc(1, arm_state);
-    s->type = type;
-    if (type == ARM_GPC) {
-        SEXP y = logz_need(model, "y", REALSXP);
-        int N = LENGTH(y);
-        s->N = N;
-        s->y = dup_real(y, N);
-        s->Sig = dup_real(logz_need(model, "sigma", REALSXP), (R_xlen_t) N * N);
-        s->S = R_Calloc((size_t) N * N, double);
-        s->c = R_Calloc(N, double);
-    } else if (type == ARM_ISING) {
-        int N = asInteger(logz_need(model, "n", INTSXP));
-        SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
-        if (LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
-            error("internal error: bad Ising adjacency");
-        s->N = N;
-        s->ptr = R_Calloc(N + 1, int);
-        memcpy(s->ptr, INTEGER(ptr), sizeof(int) * (N + 1));
-        int ne = LENGTH(nbr);
-        s->nbr = R_Calloc(ne > 0 ? ne : 1, int);
-        if (ne > 0) memcpy(s->nbr, INTEGER(nbr), sizeof(int) * ne);
-        for (int e = 0; e < ne; e++)
-            if (s->nbr[e] < 0 || s->nbr[e] >= N) error("internal error: bad Ising neighbour");
-        s->nw = dup_real(logz_need(model, "nw", REALSXP), ne);
-        s->f = dup_real(logz_need(model, "field", REALSXP), N);
-        s->lo = asReal(logz_need(model, "lo", REALSXP));
-        s->hi = asReal(logz_need(model, "hi", REALSXP));
-    } else if (type == ARM_RBM) {
-        SEXP W = logz_need(model, "W", REALSXP);
-        SEXP dim = getAttrib(W, R_DimSymbol);
-        if (LENGTH(dim) != 2) error("internal error: bad RBM weights");
-        int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
-        s->N = N;
-        s->H = H;
-        s->W = dup_real(W, (R_xlen_t) N * H);
-        s->a = dup_real(logz_need(model, "a", REALSXP), N);
-        s->b = dup_real(logz_need(model, "b", REALSXP), H);
-    } else {
-        R_Free(s);
-        error("internal error: unknown ARM model type");
-    }
-    SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
-    R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
-    arm_reserve(s, cap);
-    UNPROTECT(1);
-    return p;
-}
-
-SEXP arm_reserve_call(SEXP p, SEXP cap)
-{
-    arm_reserve(arm_get(p), asInteger(cap));
-    return R_NilValue;
-}
-
-static void check_slots(const arm_state *s, int c0, int c1)
-{
-    if (c0 < 0 || c1 < c0 || c1 > s->cap) error("internal error: ARM slots out of range");
 }
 
 /* ---- GPC (Appendix A) ---------------------------------------------------- */
@@ -360,49 +271,22 @@ static void arm_move_range(arm_state *s, int c0, int c1, int steps, int nthreads
     }
 }
 
-/* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
- * (interrupts and setTimeLimit()) between chunks; each slot's result does not
- * depend on the chunking. */
-SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+/* Elementary updates per slot of one move of `steps` sweeps: sizes the chunks
+ * between interrupt checks. */
+static double arm_move_cost(const arm_state *s, int steps)
 {
-    arm_state *s = arm_get(p);
-    int c0 = asInteger(c0_), c1 = asInteger(c1_), steps = asInteger(steps_);
-    int nthreads = logz_threads(asInteger(threads_));
-    check_slots(s, c0, c1);
-    int N = s->N, n = s->n;
-    if (n == 0 || steps < 1) return R_NilValue;
-    double per = (double) steps * n;   /* updates per slot */
+    int n = s->n;
+    double per = (double) steps * n;
     if (s->type == ARM_GPC) per *= n;
     else if (s->type == ARM_RBM) per *= (s->H > 0 ? s->H : 1);
     else per *= 1.0 + (double) s->ptr[n] / n;
-    double chunk_d = 2e7 / per;
-    int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
-    double *v = NULL;
-    int *perm = NULL;
-    if (s->type == ARM_GPC) {
-        v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
-        perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
-    }
-    for (int a = c0; a < c1; a += chunk) {
-        int b = c1 - a > chunk ? a + chunk : c1;
-        const void *vmax = vmaxget();
-        arm_move_range(s, a, b, steps, nthreads, v, perm);
-        vmaxset(vmax);
-        R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    }
-    return R_NilValue;
+    return per;
 }
 
-/* log W for slots [c0, c1) (requires n < N) */
-SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
+/* lw[c - c0] = log W(x_[n]) of slots [c0, c1) (requires n < N) */
+static void arm_smooth(arm_state *s, int c0, int c1, double *lw)
 {
-    arm_state *s = arm_get(p);
-    int c0 = asInteger(c0_), c1 = asInteger(c1_);
-    check_slots(s, c0, c1);
     int N = s->N, n = s->n;
-    if (n >= N) error("internal error: all variables have been added");
-    SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
-    double *lw = REAL(out);
     if (s->type == ARM_GPC) {
         gpc_prepare(s);
         double sd = sqrt(s->var), y = s->y[n];
@@ -418,39 +302,25 @@ SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
         for (int c = c0; c < c1; c++)
             lw[c - c0] = logz_softplus(rbm_delta(s, s->G + (size_t) s->H * c, n));
     }
-    UNPROTECT(1);
-    return out;
 }
 
-/* slots dst0 + k <- slots src[k] (0-based), through a copy so that the
- * ranges may overlap */
-SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
+/* slots dst0 + j <- slots src[j] (0-based, j < k), through the work arrays tx
+ * (N k doubles) and tg (H k doubles for an RBM) so that the ranges may overlap */
+static void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg)
 {
-    arm_state *s = arm_get(p);
-    int k = LENGTH(src_), dst0 = asInteger(dst0_);
-    const int *src = INTEGER(src_);
-    check_slots(s, dst0, dst0 + k);
-    for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
     int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
-    double *tx = (double *) R_alloc((size_t) N * (k > 0 ? k : 1), sizeof(double));
-    double *tg = (double *) R_alloc((size_t) (H > 0 ? H : 1) * (k > 0 ? k : 1), sizeof(double));
     for (int j = 0; j < k; j++) {
         memcpy(tx + (size_t) N * j, s->X + (size_t) N * src[j], sizeof(double) * N);
         if (H) memcpy(tg + (size_t) H * j, s->G + (size_t) H * src[j], sizeof(double) * H);
     }
     memcpy(s->X + (size_t) N * dst0, tx, sizeof(double) * (size_t) N * k);
     if (H) memcpy(s->G + (size_t) H * dst0, tg, sizeof(double) * (size_t) H * k);
-    return R_NilValue;
 }
 
-/* x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n += 1 */
-SEXP arm_augment_call(SEXP p, SEXP R_)
+/* x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n += 1 (requires n < N) */
+static void arm_augment(arm_state *s, int R)
 {
-    arm_state *s = arm_get(p);
-    int R = asInteger(R_);
-    check_slots(s, 0, R);
     int N = s->N, n = s->n;
-    if (n >= N) error("internal error: all variables have been added");
     if (s->type == ARM_GPC) {
         gpc_prepare(s);
         double sd = sqrt(s->var), y = s->y[n];
@@ -482,19 +352,208 @@ SEXP arm_augment_call(SEXP p, SEXP R_)
         }
     }
     s->n = n + 1;
+}
+
+/* out (n x (c1 - c0)) = the first n variables of slots [c0, c1) */
+static void arm_particles(const arm_state *s, int c0, int c1, double *out)
+{
+    int N = s->N, n = s->n;
+    for (int c = c0; c < c1; c++)
+        memcpy(out + (size_t) n * (c - c0), s->X + (size_t) N * c, sizeof(double) * n);
+}
+
+/* ---- SEXP glue ----------------------------------------------------------- */
+
+static void arm_finalizer(SEXP p)
+{
+    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
+    arm_free(s);
+    R_ClearExternalPtr(p);
+}
+
+static arm_state *arm_get(SEXP p)
+{
+    if (TYPEOF(p) != EXTPTRSXP) error("internal error: not an ARM state");
+    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
+    if (!s) error("internal error: ARM state has been freed");
+    return s;
+}
+
+static int arm_int(SEXP x, const char *what)
+{
+    if (TYPEOF(x) != INTSXP || LENGTH(x) != 1 || INTEGER(x)[0] == NA_INTEGER)
+        error("internal error: ARM %s must be one integer", what);
+    return INTEGER(x)[0];
+}
+
+static void check_slots(const arm_state *s, int c0, int c1)
+{
+    if (c0 < 0 || c1 < c0 || c1 > s->cap) error("internal error: ARM slots out of range");
+}
+
+static SEXP need_real(SEXP model, const char *name, R_xlen_t len)
+{
+    SEXP x = logz_need(model, name, REALSXP);
+    if (XLENGTH(x) != len) error("internal error: bad ARM model field %s", name);
+    return x;
+}
+
+/* a copy of x (len doubles, at least one allocated) */
+static double *dup_real(SEXP x, R_xlen_t len)
+{
+    double *out = R_Calloc(len > 0 ? len : 1, double);
+    if (len > 0) memcpy(out, REAL(x), sizeof(double) * len);
+    return out;
+}
+
+static int *dup_int(SEXP x, R_xlen_t len)
+{
+    int *out = R_Calloc(len > 0 ? len : 1, int);
+    if (len > 0) memcpy(out, INTEGER(x), sizeof(int) * len);
+    return out;
+}
+
+/* The store of one model, its arguments checked before anything is allocated.
+ * model lists (variables already in the order they are added):
+ *   ARM_GPC:   list(sigma = N x N K + I, y)
+ *   ARM_ISING: list(n, ptr (N + 1), nbr, nw (0-based CSR), field, lo, hi)
+ *   ARM_RBM:   list(W = N x H, a, b) */
+static arm_state *arm_unpack(int type, SEXP model)
+{
+    arm_state *s = NULL;
+    if (type == ARM_GPC) {
+        SEXP y = logz_need(model, "y", REALSXP);
+        int N = LENGTH(y);
+        SEXP sig = need_real(model, "sigma", (R_xlen_t) N * N);
+        s = R_Calloc(1, arm_state);
+        *s = (arm_state) {.type = type, .N = N, .y = dup_real(y, N),
+                          .Sig = dup_real(sig, (R_xlen_t) N * N),
+                          .S = R_Calloc((size_t) N * N > 0 ? (size_t) N * N : 1, double),
+                          .c = R_Calloc(N > 0 ? N : 1, double)};
+    } else if (type == ARM_ISING) {
+        int N = asInteger(logz_need(model, "n", INTSXP));
+        SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
+        if (N < 0 || LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
+            error("internal error: bad Ising adjacency");
+        int ne = LENGTH(nbr);
+        for (int e = 0; e < ne; e++)
+            if (INTEGER(nbr)[e] < 0 || INTEGER(nbr)[e] >= N)
+                error("internal error: bad Ising neighbour");
+        SEXP nw = need_real(model, "nw", ne), f = need_real(model, "field", N);
+        double lo = asReal(logz_need(model, "lo", REALSXP));
+        double hi = asReal(logz_need(model, "hi", REALSXP));
+        s = R_Calloc(1, arm_state);
+        *s = (arm_state) {.type = type, .N = N, .ptr = dup_int(ptr, N + 1),
+                          .nbr = dup_int(nbr, ne), .nw = dup_real(nw, ne),
+                          .f = dup_real(f, N), .lo = lo, .hi = hi};
+    } else if (type == ARM_RBM) {
+        SEXP W = logz_need(model, "W", REALSXP);
+        SEXP dim = getAttrib(W, R_DimSymbol);
+        if (LENGTH(dim) != 2) error("internal error: bad RBM weights");
+        int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
+        SEXP a = need_real(model, "a", N), b = need_real(model, "b", H);
+        s = R_Calloc(1, arm_state);
+        *s = (arm_state) {.type = type, .N = N, .H = H, .W = dup_real(W, (R_xlen_t) N * H),
+                          .a = dup_real(a, N), .b = dup_real(b, H)};
+    } else {
+        error("internal error: unknown ARM model type %d", type);
+    }
+    return s;
+}
+
+SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
+{
+    int type = arm_int(type_, "model type"), cap = arm_int(cap_, "capacity");
+    if (cap < 1) error("internal error: bad ARM capacity");
+    if (TYPEOF(model) != VECSXP) error("internal error: the ARM model must be a list");
+    arm_state *s = arm_unpack(type, model);
+    SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
+    arm_reserve(s, cap);
+    UNPROTECT(1);
+    return p;
+}
+
+SEXP arm_reserve_call(SEXP p, SEXP cap)
+{
+    arm_reserve(arm_get(p), arm_int(cap, "capacity"));
     return R_NilValue;
 }
 
-/* the first n variables of slots [c0, c1), as an n x (c1 - c0) matrix */
+/* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
+ * (interrupts and setTimeLimit()) between chunks; each slot's result does not
+ * depend on the chunking. */
+SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
+    int steps = arm_int(steps_, "steps");
+    int nthreads = logz_threads(arm_int(threads_, "threads"));
+    check_slots(s, c0, c1);
+    int N = s->N;
+    if (s->n == 0 || steps < 1) return R_NilValue;
+    double chunk_d = 2e7 / arm_move_cost(s, steps);
+    int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
+    double *v = NULL;
+    int *perm = NULL;
+    if (s->type == ARM_GPC) {
+        v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
+        perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
+    }
+    for (int a = c0; a < c1; a += chunk) {
+        int b = c1 - a > chunk ? a + chunk : c1;
+        const void *vmax = vmaxget();
+        arm_move_range(s, a, b, steps, nthreads, v, perm);
+        vmaxset(vmax);
+        R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
+    }
+    return R_NilValue;
+}
+
+SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
+    check_slots(s, c0, c1);
+    if (s->n >= s->N) error("internal error: all variables have been added");
+    SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
+    arm_smooth(s, c0, c1, REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
+{
+    arm_state *s = arm_get(p);
+    if (TYPEOF(src_) != INTSXP) error("internal error: ARM source slots must be integers");
+    int k = LENGTH(src_), dst0 = arm_int(dst0_, "destination slot");
+    const int *src = INTEGER(src_);
+    check_slots(s, dst0, dst0 + k);
+    for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
+    int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
+    double *tx = (double *) R_alloc((size_t) N * (k > 0 ? k : 1), sizeof(double));
+    double *tg = (double *) R_alloc((size_t) (H > 0 ? H : 1) * (k > 0 ? k : 1), sizeof(double));
+    arm_copy(s, src, k, dst0, tx, tg);
+    return R_NilValue;
+}
+
+SEXP arm_augment_call(SEXP p, SEXP R_)
+{
+    arm_state *s = arm_get(p);
+    int R = arm_int(R_, "particles");
+    check_slots(s, 0, R);
+    if (s->n >= s->N) error("internal error: all variables have been added");
+    arm_augment(s, R);
+    return R_NilValue;
+}
+
 SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
 {
     arm_state *s = arm_get(p);
-    int c0 = asInteger(c0_), c1 = asInteger(c1_);
+    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
     check_slots(s, c0, c1);
-    int N = s->N, n = s->n;
-    SEXP out = PROTECT(allocMatrix(REALSXP, n, c1 - c0));
-    for (int c = c0; c < c1; c++)
-        memcpy(REAL(out) + (size_t) n * (c - c0), s->X + (size_t) N * c, sizeof(double) * n);
+    SEXP out = PROTECT(allocMatrix(REALSXP, s->n, c1 - c0));
+    arm_particles(s, c0, c1, REAL(out));
     UNPROTECT(1);
     return out;
 }

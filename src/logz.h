@@ -240,6 +240,17 @@ SEXP mip_glpk_version_call(void);
 SEXP mip_has_glpk_call(void);
 
 /* ---- rts.c: Rao-Blackwellized tempered sampling (RBM, Ising) -------------- */
+/* The statistics accumulated per temperature and chain: the middle index of the
+ * K x RTS_NSTAT x M array `acc` of a run, named in R by RTS_STAT (R/rts_engine.R). */
+enum logz_rts_stat {
+    RTS_SUM_Q = 0,    /* sum_i q(k | x_i)                      (c_hat_k, Eq. 9) */
+    RTS_SUM_Q_D,      /* sum_i q(k | x_i) D_k(x_i)             (TI-RB, Eq. 21) */
+    RTS_N,            /* #{i : k_i = k}                        (TS counts, TI bins) */
+    RTS_SUM_D,        /* sum_{i: k_i = k} D_k(x_i)             (TI) */
+    RTS_SUM_D_SQ,     /* sum_{i: k_i = k} D_k(x_i)^2           (TI, Friel) */
+    RTS_SUM_D2,       /* sum_{i: k_i = k} D2_k(x_i)            (TI, Friel) */
+    RTS_NSTAT
+};
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
@@ -247,6 +258,8 @@ SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 double gpc_log_lik(const double *y, const double *f, int n);   /* sum log Phi(y f) */
 double logz_stream_norm(logz_stream *st);                      /* N(0, 1) by Box-Muller */
 SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+/* The sequences of an ARM particle store, named in R by ARM_MODEL (R/arm_engine.R). */
+enum logz_arm_model { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
 SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);
 SEXP arm_reserve_call(SEXP p, SEXP cap);
 SEXP arm_move_call(SEXP p, SEXP c0, SEXP c1, SEXP steps, SEXP threads);

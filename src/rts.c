@@ -3,12 +3,13 @@
  *   q(x, k) ∝ f_k(x) r_k / Z_hat_k,   f_k = f^beta_k p_1^(1 - beta_k),
  * an x-move leaving f_k invariant, then k | x ~ q(k | x) ∝ f_k(x) r_k / Z_hat_k
  * (their Eq. 7). Per chain and temperature the engine accumulates the
- * sufficient statistics of every estimator the R side computes:
- *   acc[0] sum_i q(k | x_i)              (Rao-Blackwellized c_hat_k, Eq. 9)
- *   acc[1] sum_i q(k | x_i) D_k(x_i)     (TI-RB, Eq. 21)
- *   acc[2] n_k = #{i : k_i = k}          (TS counts, TI bins)
- *   acc[3] sum_{i: k_i = k} D_k(x_i), acc[4] the same of D_k^2,
- *   acc[5] the same of D2_k(x_i)         (TI, Friel's correction)
+ * sufficient statistics of every estimator the R side computes, indexed by
+ * enum logz_rts_stat (src/logz.h; RTS_STAT in R):
+ *   RTS_SUM_Q     sum_i q(k | x_i)              (Rao-Blackwellized c_hat_k, Eq. 9)
+ *   RTS_SUM_Q_D   sum_i q(k | x_i) D_k(x_i)     (TI-RB, Eq. 21)
+ *   RTS_N         n_k = #{i : k_i = k}          (TS counts, TI bins)
+ *   RTS_SUM_D     sum_{i: k_i = k} D_k(x_i), RTS_SUM_D_SQ the same of D_k^2,
+ *   RTS_SUM_D2    the same of D2_k(x_i)         (TI, Friel's correction)
  * where D_k = d log f_beta(x) / d beta at beta_k and D2_k the second
  * derivative (zero on a geometric path; for an RBM with the hidden units
  * summed out, D = E[Delta(v, h) | v] and Var[Delta] = Var[D] + E[D2]).
@@ -23,7 +24,9 @@
  * Chains run in fixed groups (RBM: RTS_GROUP chains with their own dgemm
  * calls) spread over OpenMP threads; every chain has its own MRG32k3a stream,
  * so the result does not depend on the thread count or on how R splits a run
- * into calls. */
+ * into calls. The engines (rts_rbm_run, rts_ising_run) work on plain C types;
+ * the *_call functions at the end unpack and check the SEXP arguments and
+ * build the result list. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
@@ -33,13 +36,12 @@
 
 #define RTS_GROUP 8
 #define RTS_PROD 512   /* factors in [1, 2] multiplied before one log */
-#define NACC 6
 
 typedef struct {
     int K, M, sweeps, thin, offset, nstore, moments;
     double step;                 /* beta spacing if even, else 0 */
     const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
-    double *acc;                 /* NACC * K per chain */
+    double *acc;                 /* K x RTS_NSTAT per chain */
     int *kk;                     /* current k per chain (0-based) */
     double *store;               /* K x (nstore * M) or NULL */
     int *store_k;                /* nstore * M */
@@ -51,7 +53,7 @@ static void rts_update(const rts_run *r, int c, const double *lk, const double *
                        const double *D2, double u, double *q, int sweep)
 {
     int K = r->K;
-    double mx = -INFINITY, s = 0.0, *acc = r->acc + (size_t) NACC * K * c;
+    double mx = -INFINITY, s = 0.0, *acc = r->acc + (size_t) RTS_NSTAT * K * c;
     for (int k = 0; k < K; k++) {
         q[k] = lk[k] + r->lrz[k];
         if (q[k] > mx) mx = q[k];
@@ -71,13 +73,13 @@ static void rts_update(const rts_run *r, int c, const double *lk, const double *
     }
     for (int k = 0; k < K; k++) {
         double p = q[k] * inv;
-        acc[k] += p;
-        acc[K + k] += p * D[k];
+        acc[RTS_SUM_Q * K + k] += p;
+        acc[RTS_SUM_Q_D * K + k] += p * D[k];
     }
-    acc[2 * K + knew] += 1.0;
-    acc[3 * K + knew] += D[knew];
-    acc[4 * K + knew] += D[knew] * D[knew];
-    acc[5 * K + knew] += D2[knew];
+    acc[RTS_N * K + knew] += 1.0;
+    acc[RTS_SUM_D * K + knew] += D[knew];
+    acc[RTS_SUM_D_SQ * K + knew] += D[knew] * D[knew];
+    acc[RTS_SUM_D2 * K + knew] += D2[knew];
     r->kk[c] = knew;
     if (r->store) {
         int g = r->offset + sweep + 1;
@@ -317,37 +319,50 @@ static void rts_ising_run(const ising_model *m, const int *order, const double *
 
 /* ---- SEXP glue -------------------------------------------------------------- */
 
-/* Common part: betas, control, state -> rts_run, streams and the output list
- * list(X, k, streams, acc, store, store_k). */
-static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
-                      logz_stream **stp, int *nthreads, SEXP *Xout)
+/* The settings of a call from betas (K, increasing) and control (list(threads,
+ * sweeps, thin, offset, step, moments, lrz)), checked against state's k (M
+ * chains); the output arrays are attached by rts_result_new(). */
+static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
 {
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) error("internal error: bad betas");
-    SEXP k0 = logz_need(state, "k", INTSXP), streams = logz_need(state, "streams", REALSXP),
-         X0 = logz_need(state, "X", REALSXP), lrz = logz_need(control, "lrz", REALSXP);
+    SEXP k0 = logz_need(state, "k", INTSXP), lrz = logz_need(control, "lrz", REALSXP);
     int K = LENGTH(betas), M = LENGTH(k0);
-    if (M < 1 || XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (XLENGTH(X0) != (R_xlen_t) nx * M) error("internal error: bad chain state");
+    if (M < 1) error("internal error: no chains");
     if (LENGTH(lrz) != K) error("internal error: bad log r - log Z_hat");
     for (int c = 0; c < M; c++)
         if (INTEGER(k0)[c] < 0 || INTEGER(k0)[c] >= K) error("internal error: bad k");
     *nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    r->K = K;
-    r->M = M;
-    r->sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    r->thin = asInteger(logz_need(control, "thin", INTSXP));
-    r->offset = asInteger(logz_need(control, "offset", INTSXP));
-    r->step = asReal(logz_need(control, "step", REALSXP));
-    r->moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE;
-    if (r->sweeps < 1 || r->offset < 0) error("internal error: bad sweeps");
-    r->betas = REAL(betas);
-    r->lrz = REAL(lrz);
+    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
+    int thin = asInteger(logz_need(control, "thin", INTSXP));
+    int offset = asInteger(logz_need(control, "offset", INTSXP));
+    if (sweeps < 1 || offset < 0 || thin < 0) error("internal error: bad sweeps");
+    return (rts_run) {
+        .K = K, .M = M, .sweeps = sweeps, .thin = thin, .offset = offset,
+        .nstore = thin > 0 ? (offset + sweeps) / thin - offset / thin : 0,
+        .moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE,
+        .step = asReal(logz_need(control, "step", REALSXP)),
+        .betas = REAL(betas), .lrz = REAL(lrz)};
+}
+
+/* The chains' streams of state (6 x M doubles), decoded into R_alloc memory. */
+static logz_stream *rts_streams(SEXP state, int M)
+{
+    SEXP streams = logz_need(state, "streams", REALSXP);
+    if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
     if (!logz_streams_from_double(M, REAL(streams), st))
         error("internal error: stream state out of range");
-    *stp = st;
-    r->nstore = r->thin > 0 ? (r->offset + r->sweeps) / r->thin - r->offset / r->thin : 0;
+    return st;
+}
 
+/* The result list(X (nx x M, the entry state's copy), k, streams (6 x M),
+ * acc (K x RTS_NSTAT x M, zero), store (K x nstore M), store_k), with r's
+ * output pointers set into it. */
+static SEXP rts_result_new(SEXP state, int nx, rts_run *r)
+{
+    int K = r->K, M = r->M;
+    SEXP X0 = logz_need(state, "X", REALSXP), k0 = logz_need(state, "k", INTSXP);
+    if (XLENGTH(X0) != (R_xlen_t) nx * M) error("internal error: bad chain state");
     const char *names[] = {"X", "k", "streams", "acc", "store", "store_k", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP X = allocMatrix(REALSXP, nx, M);
@@ -357,37 +372,32 @@ static SEXP rts_setup(SEXP betas, SEXP state, SEXP control, int nx, rts_run *r,
     SEXP kk = allocVector(INTSXP, M);
     SET_VECTOR_ELT(out, 1, kk);
     memcpy(INTEGER(kk), INTEGER(k0), sizeof(int) * M);
-    r->kk = INTEGER(kk);
-    SEXP acc = alloc3DArray(REALSXP, K, NACC, M);
+    SEXP acc = alloc3DArray(REALSXP, K, RTS_NSTAT, M);
     SET_VECTOR_ELT(out, 3, acc);
-    memset(REAL(acc), 0, sizeof(double) * (size_t) K * NACC * M);
-    r->acc = REAL(acc);
+    memset(REAL(acc), 0, sizeof(double) * (size_t) K * RTS_NSTAT * M);
     SEXP so = allocMatrix(REALSXP, K, r->nstore * M);
     SET_VECTOR_ELT(out, 4, so);
     SEXP sk = allocVector(INTSXP, (R_xlen_t) r->nstore * M);
     SET_VECTOR_ELT(out, 5, sk);
+    r->kk = INTEGER(kk);
+    r->acc = REAL(acc);
     r->store = r->nstore > 0 ? REAL(so) : NULL;
     r->store_k = INTEGER(sk);
-    *Xout = X;
     UNPROTECT(1);
     return out;
 }
 
-/* model: list(W, a, b, a0); betas (K, increasing); state: list(X = V (nv x M),
- * k (0-based), streams); control: list(threads, sweeps, thin, offset, lrz). */
+/* model: list(W, a, b, a0) and, for the sparse products (control$sparse TRUE),
+ * the blocked weights BX, BY of ais_rbm_prepare_call(); betas (K,
+ * increasing); state: list(X = V (nv x M), k (0-based), streams); control as
+ * in rts_unpack(). */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    SEXP a = logz_need(model, "a", REALSXP);
-    rts_run r;
-    logz_stream *st;
     int nthreads;
-    SEXP X;
-    SEXP out = PROTECT(rts_setup(betas, state, control, LENGTH(a), &r, &st, &nthreads, &X));
+    rts_run r = rts_unpack(betas, state, control, &nthreads);
     logz_rbm_path m;
     logz_rbm_path_from_list(model, r.M, &m);
-    /* sparse products when the model carries the blocked weights of
-     * ais_rbm_prepare_call() and control$sparse is TRUE */
     logz_blocked BXs, BYs, *BX = NULL, *BY = NULL;
     SEXP sp = logz_get(control, "sparse"), bx = logz_get(model, "BX"), by = logz_get(model, "BY");
     if (TYPEOF(sp) == LGLSXP && LENGTH(sp) == 1 && LOGICAL(sp)[0] == TRUE) {
@@ -400,9 +410,11 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         BX = &BXs;
         BY = &BYs;
     }
+    logz_stream *st = rts_streams(state, r.M);
+    SEXP out = PROTECT(rts_result_new(state, m.nv, &r));
     /* the products are small (RTS_GROUP columns): BLAS threads only cost */
     int old_blas = blas_threads_limit(1);
-    rts_rbm_run(&m, BX, BY, &r, REAL(X), st, nthreads);
+    rts_rbm_run(&m, BX, BY, &r, REAL(VECTOR_ELT(out, 0)), st, nthreads);
     if (old_blas > 0) blas_threads_restore(old_blas);
     logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
     UNPROTECT(1);
@@ -414,6 +426,8 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
+    int nthreads;
+    rts_run r = rts_unpack(betas, state, control, &nthreads);
     ising_model m;
     ising_model_from_list(model, &m);
     SEXP order = logz_need(model, "order", INTSXP), a0 = logz_need(model, "a0", REALSXP);
@@ -421,12 +435,9 @@ SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     for (int i = 0; i < m.n; i++)
         if (INTEGER(order)[i] < 0 || INTEGER(order)[i] >= m.n)
             error("internal error: bad sweep order");
-    rts_run r;
-    logz_stream *st;
-    int nthreads;
-    SEXP X;
-    SEXP out = PROTECT(rts_setup(betas, state, control, m.n, &r, &st, &nthreads, &X));
-    rts_ising_run(&m, INTEGER(order), REAL(a0), &r, REAL(X), st, nthreads);
+    logz_stream *st = rts_streams(state, r.M);
+    SEXP out = PROTECT(rts_result_new(state, m.n, &r));
+    rts_ising_run(&m, INTEGER(order), REAL(a0), &r, REAL(VECTOR_ELT(out, 0)), st, nthreads);
     logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
     UNPROTECT(1);
     return out;

@@ -134,10 +134,6 @@ test_that("arm() is reproducible under set.seed and independent of threads", {
   set.seed(17)
   b <- arm(m, particles = 60, threads = 2, progress = FALSE)
   expect_identical(a$diagnostics, b$diagnostics)
-  expect_output(print(a), "ARM estimate")
-  pdf(NULL)
-  on.exit(dev.off())
-  for (t in c("particles", "ess", "log_z")) expect_identical(plot(a, type = t), a)
 })
 
 test_that("arm() rejects bad input, naming the argument", {
@@ -176,7 +172,7 @@ test_that("the two stopping rules: pool_ess stops once the pool's ESS reaches ga
 })
 
 test_that("ARM-anticipate blocks hold at most 2R particles (N_r = floor(R w))", {
-  # splitting the last block by its own size instead made pools of ~1,900 here
+  # a split of the last block by its own size would grow the blocks geometrically here
   m <- arm_gpc_model(20, 21, lengthscale = 2, amplitude = 10)
   set.seed(22)
   # a hard problem at small R on purpose: its low-ESS flag is not what is tested here
@@ -299,8 +295,6 @@ test_that("ARM's final weighted particles give the exact marginals of Ising mode
   fit0 <- arm(r, particles = 3000, move_steps = 3, keep_particles = FALSE, progress = FALSE)
   expect_null(fit0$states)
   expect_identical(fit0$log_z, fit$log_z)
-  expect_output(print(fit), "final weighted particles kept: 3000 x 8")
-  expect_false(any(grepl("particles kept", capture.output(print(fit0)))))
   expect_error(arm(r, particles = 10, keep_particles = NA, progress = FALSE), "`keep_particles`")
   withr_opt <- options(logz.max_bytes = 2.5e5)
   on.exit(options(withr_opt))

@@ -1,5 +1,27 @@
-# plot() of an ARM / RM run (arm()): particles, ESS fraction and running log Z per
-# iteration, with a band over repeats.
+# print() and plot() of an arm() result (class logz_arm).
+
+#' @export
+print.logz_arm <- function(x, ...) {
+  check_dots_used(...)
+  cat(sprintf("<logz_arm> %s estimate of log Z%s\n", x$method,
+              if (!identical(x$variant, "rm") && !is.null(x$rule)) sprintf(" (rule %s)", x$rule) else ""))
+  cat(sprintf("  %s", format_log_z(x)))
+  if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
+  cat("\n")
+  d <- x$diagnostics
+  cat(sprintf("  %d iterations, R = %d particles (mean R_n %.1f, max %d); %d expansions, %d resamples\n",
+              as.integer(x$counts[["iterations"]]), x$particles, mean(d$particles),
+              as.integer(max(d$particles)), as.integer(x$counts[["expansions"]]),
+              as.integer(x$counts[["resamples"]])))
+  cat(sprintf("  %s particle-moves in %.2f s%s\n",
+              format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  if (is.matrix(x$states))
+    cat(sprintf("  final weighted particles kept: %d x %d (`states`, `log_weights`; see ?logz_draws)\n",
+                nrow(x$states), ncol(x$states)))
+  cat(base_line(x))
+  print_flags(x)
+  invisible(x)
+}
 
 #' Plot an adaptive resample-move run
 #'

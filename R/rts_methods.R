@@ -1,3 +1,5 @@
+# print() and plot() of an rts() result (class logz_rts).
+
 #' @export
 print.logz_rts <- function(x, ...) {
   check_dots_used(...)

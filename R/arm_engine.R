@@ -1,0 +1,339 @@
+# The engine of arm() (Fraccaro, Paquet & Winther 2016): the one R wrapper per
+# C routine of the particle store (src/arm.c), Algorithms 1 and 2 run on it,
+# and the result object. The user-facing method and its argument checks are in
+# R/arm.R; print and plot in R/arm_methods.R.
+
+# The sequences of the C particle store (enum logz_arm_model in src/logz.h).
+ARM_MODEL <- c(gpc = 1L, ising = 2L, rbm = 3L)
+
+# The fields of the model list of each sequence, in the variables' order of
+# addition (N variables): gpc list(sigma = N x N matrix K + I, y = N labels
+# +/-1); ising list(n = N, ptr (N + 1), nbr, nw: 0-based CSR adjacency and
+# weights, field (N), lo, hi: the spin values); rbm list(W = N x H, a (N), b (H)).
+arm_model_fields <- list(gpc = c(sigma = "double", y = "double"),
+                         ising = c(n = "integer", ptr = "integer", nbr = "integer",
+                                   nw = "double", field = "double", lo = "double", hi = "double"),
+                         rbm = c(W = "double", a = "double", b = "double"))
+
+# The run specification of each sequence, variables in the order `order`
+# (a permutation of 1..N): list(type (ARM_MODEL), N, log_z0 (log Z_1 before
+# the first smooth step), order, names (the model's variable names, for the
+# columns of the kept particles), cm (the model list of arm_model_fields)).
+arm_spec_gpc <- function(model, order) {
+  list(type = ARM_MODEL[["gpc"]], N = model$n, log_z0 = 0, order = order,
+       names = paste0("z", seq_len(model$n)),
+       cm = list(sigma = model$sigma[order, order], y = as.double(model$y[order])))
+}
+
+# Ising: the couplings as a 0-based CSR adjacency over the positions of addition.
+arm_spec_ising <- function(model, order) {
+  N <- model$n
+  pos <- integer(N)
+  pos[order] <- seq_len(N) - 1L
+  e <- model$edges
+  p <- c(pos[e$from], pos[e$to])
+  q <- c(pos[e$to], pos[e$from])
+  w <- c(e$weight, e$weight)
+  o <- order(p, q)
+  cm <- list(n = N, ptr = as.integer(c(0L, cumsum(tabulate(p + 1L, N)))), nbr = as.integer(q[o]),
+             nw = as.double(w[o]), field = as.double(model$field[order]), lo = model$values[1],
+             hi = model$values[2])
+  list(type = ARM_MODEL[["ising"]], N = N, log_z0 = 0, order = order, cm = cm,
+       names = if (is.null(model$names)) paste0("x", seq_len(N)) else model$names)
+}
+
+# RBM: log Z_1 sums out the hidden units of an empty visible layer.
+arm_spec_rbm <- function(model, order) {
+  list(type = ARM_MODEL[["rbm"]], N = model$n_visible, log_z0 = sum(softplus(model$b)),
+       order = order, names = paste0("x", seq_len(model$n_visible)),
+       cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
+                 b = as.double(model$b)))
+}
+
+# One whole number >= `min` for the C routines (a count or a 0-based slot), as
+# an integer; anything else is an internal error.
+arm_int <- function(x, what, min = 0L) {
+  if (is.integer(x) && length(x) == 1L && !is.na(x) && x >= min) return(x)
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x != round(x) || x < min ||
+      x > .Machine$integer.max)
+    stop_no_call(sprintf("internal error: ARM %s must be one whole number >= %d, not %s.",
+                         what, min, describe(x)))
+  as.integer(x)
+}
+
+arm_ptr <- function(ptr) {
+  if (typeof(ptr) != "externalptr")
+    stop_no_call(sprintf("internal error: not an ARM particle store: %s.", describe(ptr)))
+  ptr
+}
+
+# A particle store of `cap` slots for the model list `model` of sequence
+# `type` (a value of ARM_MODEL), each slot with its own stream seeded from R's
+# RNG; returns the external pointer the other wrappers take.
+arm_store_new <- function(type, model, cap) {
+  kind <- if (length(type) == 1L) names(ARM_MODEL)[match(type, ARM_MODEL)] else NA
+  if (is.na(kind))
+    stop_no_call(sprintf("internal error: ARM model type %s is not one of ARM_MODEL.",
+                         describe(type)))
+  fields <- arm_model_fields[[kind]]
+  bad <- !is.list(model) || !all(names(fields) %in% names(model)) ||
+    !all(vapply(model[names(fields)], typeof, "") == fields)
+  if (bad)
+    stop_no_call(sprintf("internal error: the ARM %s model must be a list of %s.", kind,
+                         paste0(names(fields), " (", fields, ")", collapse = ", ")))
+  .Call(C_arm_new, ARM_MODEL[[kind]], model, arm_int(cap, "capacity", 1L))
+}
+
+# Grow the store to `cap` slots (new slots get fresh streams from R's RNG).
+arm_store_reserve <- function(ptr, cap)
+  invisible(.Call(C_arm_reserve, arm_ptr(ptr), arm_int(cap, "capacity", 1L)))
+
+# Move slots [c0, c1) (0-based) by `steps` sweeps of the kernel for p_n.
+arm_store_move <- function(ptr, c0, c1, steps, threads)
+  invisible(.Call(C_arm_move, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"),
+                  arm_int(steps, "steps"), arm_int(threads, "threads", 1L)))
+
+# log W(x_[n]) of slots [c0, c1): a numeric vector of length c1 - c0.
+arm_store_smooth <- function(ptr, c0, c1)
+  .Call(C_arm_smooth, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
+
+# Slots dst0, dst0 + 1, ... <- slots src (0-based; the ranges may overlap).
+arm_store_copy <- function(ptr, src, dst0) {
+  if (!is.numeric(src) || anyNA(src) || any(src != round(src)) || any(src < 0))
+    stop_no_call(sprintf("internal error: ARM source slots must be whole numbers >= 0, not %s.",
+                         describe(src)))
+  invisible(.Call(C_arm_copy, arm_ptr(ptr), as.integer(src), arm_int(dst0, "destination slot")))
+}
+
+# x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n advances by one.
+arm_store_augment <- function(ptr, R)
+  invisible(.Call(C_arm_augment, arm_ptr(ptr), arm_int(R, "particles", 1L)))
+
+# The first n variables of slots [c0, c1): an n x (c1 - c0) matrix.
+arm_store_particles <- function(ptr, c0, c1)
+  .Call(C_arm_particles, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
+
+# Runs `repeats` times (in pieces on the active future plan when `workers`
+# asks, see scale_out) and builds the logz_arm result; spec from arm_spec_*().
+arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
+                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
+                    seed = rng_state(), keep_particles = TRUE) {
+  ctl <- arm_control(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
+                     move_steps, repeats, reseed_steps, threads, progress, keep_particles)
+  R <- ctl$R
+  repeats <- ctl$repeats
+  force(seed)
+  t_all <- proc.time()[["elapsed"]]
+  pb <- progress_bar(ctl$progress, repeats * spec$N)
+  one_run <- function(update) {
+    t0 <- proc.time()[["elapsed"]]
+    r <- arm_once(spec, ctl, update)
+    r$time <- proc.time()[["elapsed"]] - t0
+    r
+  }
+  pieces <- resolve_pieces(workers, repeats)
+  if (pieces > 1L) {
+    # the repeats in pieces on the active future plan (see scale_out)
+    runs <- unlist(run_pieces(repeats, pieces, function(size, i)
+      lapply(seq_len(size), function(j) one_run(function(k) NULL)), ctl$progress), recursive = FALSE)
+  } else {
+    runs <- vector("list", repeats)
+    for (j in seq_len(repeats))
+      runs[[j]] <- one_run(function(k) pb$update((j - 1L) * spec$N + k))
+  }
+  pb$close()
+  lz <- vapply(runs, `[[`, 0, "log_z")
+  diagnostics <- do.call(rbind, lapply(seq_len(repeats), function(j)
+    data.frame(run = j, runs[[j]]$trace)))
+  moves <- vapply(runs, `[[`, 0, "moves")
+  min_gamma <- min(diagnostics$gamma)
+  kept <- if (ctl$keep) arm_final_particles(runs, spec)
+  out <- new_logz_estimate(list(
+    log_z = log_sum_exp(lz) - log(repeats),
+    se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
+    sd = if (repeats > 1L) stats::sd(lz) else NA_real_,
+    log_z_runs = lz,
+    method = c(arm = "ARM", rm = "RM", anticipate = "ARM-anticipate",
+               reseed = "ARM-reseed")[[ctl$variant]],
+    variant = ctl$variant, rule = ctl$rule, particles = R, gamma_threshold = ctl$gthr,
+    order = spec$order,
+    time = proc.time()[["elapsed"]] - t_all, time_runs = vapply(runs, `[[`, 0, "time"),
+    counts = c(particle_moves = sum(moves), particle_moves_per_run = mean(moves),
+               iterations = spec$N, particles = R, repeats = repeats,
+               expansions = sum(vapply(runs, `[[`, 0, "expansions")),
+               resamples = sum(diagnostics$resampled)),
+    pieces = if (pieces > 1L) pieces,
+    states = kept$states, log_weights = kept$log_weights, run = kept$run,
+    diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
+    se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
+    flags = if (is.finite(min_gamma) && min_gamma < 0.1)
+      sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
+  warn_unreliable(out)
+}
+
+# Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
+# an MRG32k3a stream; R: about ten doubles per particle in the driver), against
+# memory_limit(): getOption("logz.max_bytes"), else LOGZ_MAX_BYTES, else
+# MemAvailable of /proc/meminfo, else 16 GiB.
+arm_check_memory <- function(spec, cap, R, what) {
+  H <- if (spec$type == ARM_MODEL[["rbm"]]) ncol(spec$cm$W) else 0
+  need <- as.double(cap) * (8 * (spec$N + H) + 48 + 80)
+  limit <- memory_limit(mem_available())
+  if (need > limit) {
+    msg <- if (what == "particles")
+      sprintf("`particles` = %.0f needs about %s for the particle store (%d variables), more than the %s available.",
+              as.double(R), format_bytes(need), spec$N, format_bytes(limit))
+    else sprintf("the ARM pool would grow to %.0f particles (%s), more than the %s available; lower `particles` or `i_max`.",
+                 as.double(cap), format_bytes(need), format_bytes(limit))
+    stop_no_call(msg)
+  }
+  invisible(need)
+}
+
+mem_available <- function() {
+  m <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character())
+  m <- grep("^MemAvailable:", m, value = TRUE)
+  if (length(m)) as.double(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", m)) * 1024 else 16 * 2^30
+}
+
+format_bytes <- function(b) {
+  if (b >= 2^30) sprintf("%.1f GiB", b / 2^30) else sprintf("%.1f MiB", b / 2^20)
+}
+
+# log of the ESS (sum w)^2 / sum w^2 from log weights
+log_ess <- function(lw) 2 * log_sum_exp(lw) - log_sum_exp(2 * lw)
+
+# Residual resampling of R indices from normalised weights w.
+resample_residual <- function(w, R) {
+  m <- floor(R * w)
+  idx <- rep.int(seq_along(w), m)
+  k <- R - length(idx)
+  if (k > 0L) idx <- c(idx, sample.int(length(w), k, replace = TRUE, prob = R * w - m))
+  idx
+}
+
+# One run of Algorithm 1 / 2. `tick(k)` reports progress after iteration k.
+arm_once <- function(spec, ctl, tick) {
+  N <- spec$N
+  R <- ctl$R
+  variant <- ctl$variant
+  ptr <- arm_store_new(spec$type, spec$cm, R)
+  cap <- R
+  w <- rep(1 / R, R)
+  log_z <- spec$log_z0
+  moves <- 0
+  expansions <- 0L
+  tr <- matrix(NA_real_, N, 7L, dimnames = list(NULL, c("n", "particles", "ess", "gamma",
+                                                      "gamma0", "log_z", "resampled")))
+  for (k in seq_len(N)) {
+    n <- k - 1L
+    if (n > 0L) {
+      arm_store_move(ptr, 0L, R, ctl$steps, ctl$threads)
+      moves <- moves + R * ctl$steps
+    }
+    lW <- arm_check_smooth(arm_store_smooth(ptr, 0L, R), k)
+    lw <- lW + log(w)
+    gamma <- arm_check_gamma(exp(log_ess(lw)) / R, k)
+    gamma0 <- gamma
+    Rn <- R
+    # "per_block": ESS / R_n >= gamma_thr; "pool_ess": ESS >= gamma_thr R
+    done <- function(gamma, Rn) if (ctl$rule == "pool_ess") gamma * Rn >= ctl$gthr * R
+                                else gamma >= ctl$gthr
+    if (variant != "rm" && n > 0L && !done(gamma, Rn) && ctl$i_max > 0L) {
+      pool_w <- w
+      pool_lW <- lW
+      blk <- base <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
+      i <- 0L
+      while (!done(gamma, Rn) && i < ctl$i_max) {
+        nb <- arm_new_block(variant, blk, base, w, R, gamma, ctl$gthr)
+        S <- length(nb$src)
+        if (Rn + S > cap) {
+          cap <- Rn + S
+          arm_check_memory(spec, cap, R, "pool")
+          arm_store_reserve(ptr, cap)
+        }
+        arm_store_copy(ptr, nb$src, Rn)
+        st <- if (variant == "reseed") ctl$reseed_steps else ctl$steps
+        arm_store_move(ptr, Rn, Rn + S, st, ctl$threads)
+        moves <- moves + S * st
+        lWn <- arm_check_smooth(arm_store_smooth(ptr, Rn, Rn + S), k)
+        pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
+        pool_lW <- c(pool_lW, lWn)
+        blk <- list(slots = Rn + seq_len(S) - 1L, w = nb$w, lW = lWn)
+        Rn <- Rn + S
+        i <- i + 1L
+        lw <- pool_lW + log(pool_w)
+        gamma <- arm_check_gamma(exp(log_ess(lw)) / Rn, k)
+      }
+      expansions <- expansions + i
+    }
+    lse <- log_sum_exp(lw)
+    log_z <- log_z + lse
+    wn <- exp(lw - lse)
+    ess <- 1 / sum(wn^2)
+    resampled <- Rn > R || ess < ctl$ess_thr * Rn
+    if (resampled) {
+      arm_store_copy(ptr, resample_residual(wn, R) - 1L, 0L)
+      w <- rep(1 / R, R)
+    } else {
+      w <- wn
+    }
+    arm_store_augment(ptr, R)
+    tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
+    tick(k)
+  }
+  # the final particles (N x R, variables in the order added) and their weights
+  X <- if (isTRUE(ctl$keep)) arm_store_particles(ptr, 0L, R)
+  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr, X = X, w = w)
+}
+
+# The runs' final particles as one (R x repeats) x N matrix in the model's
+# variable order, with their log weights (normalised within each run) and run.
+arm_final_particles <- function(runs, spec) {
+  R <- ncol(runs[[1]]$X)
+  states <- matrix(NA_real_, R * length(runs), spec$N, dimnames = list(NULL, spec$names))
+  for (j in seq_along(runs))
+    states[(j - 1L) * R + seq_len(R), spec$order] <- t(runs[[j]]$X)
+  list(states = states, log_weights = unlist(lapply(runs, function(r) log(r$w))),
+       run = rep(seq_along(runs), each = R))
+}
+
+# Smooth weights must be finite or -Inf (a particle of zero weight): +Inf or
+# NaN come from overflowing model parameters.
+arm_check_smooth <- function(lW, k) {
+  if (anyNA(lW) || any(lW == Inf))
+    stop_no_call(sprintf("arm(): the smooth weights overflowed at iteration %d (log W is %s); the model's weights or fields are too large to represent.",
+                         k, if (anyNA(lW)) "NaN" else "Inf"))
+  big <- max(abs(lW[is.finite(lW)]), 0)
+  if (big > 1e15)
+    stop_no_call(sprintf("arm(): |log W| = %.3g at iteration %d is beyond double precision (> 1e15): the weights cannot be normalised; the model's weights or fields are too large.",
+                         big, k))
+  lW
+}
+
+arm_check_gamma <- function(gamma, k) {
+  if (is.na(gamma))
+    stop_no_call(sprintf("arm(): every particle has zero smooth weight at iteration %d (log W = -Inf); log Z cannot be estimated (an infeasible or numerically extreme model).", k))
+  gamma
+}
+
+# The next set of particles of the generate loop (0-based source slots and
+# normalised weights): ARM copies the last generated set; ARM-anticipate splits
+# the promising particles of the base set (the R particles moved at the start of
+# the iteration: slots 0..R-1, weights w, smooth weights lW) into
+# N_r = floor(R w1_r) copies, so a block holds at most 2R particles; ARM-reseed
+# draws S particles from the base set to be moved many times.
+arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
+  switch(variant,
+    arm = list(src = blk$slots, w = blk$w),
+    anticipate = {
+      lw1 <- base$lW + log(base$w)
+      w1 <- exp(lw1 - log_sum_exp(lw1))
+      Nr <- pmax(floor(R * w1), 1)
+      list(src = rep.int(base$slots, Nr), w = rep.int(base$w / Nr, Nr))
+    },
+    reseed = {
+      S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
+      list(src = sample.int(R, S, replace = TRUE, prob = w) - 1L, w = rep(1 / S, S))
+    })
+}
