@@ -11,38 +11,6 @@
  * not change the run. */
 #include "logz.h"
 
-typedef struct {
-    SEXP fn, Xs, flag;   /* the R callback, its argument matrix (M x d), its gradient flag */
-    int M, d;
-    double evals, grad_evals;
-} fn_ctx;
-
-/* f (and its gradient when gf != NULL) at the M rows of X; the R wrapper
- * takes the gradient flag as 0 (none), 1 (required finite) or 2 (a trial
- * point: a non-finite gradient gives log f = -Inf, a divergence). */
-static void fn_eval(void *ctx_, const double *X, int M, double *lf, double *gf, int trial)
-{
-    fn_ctx *ctx = (fn_ctx *) ctx_;
-    size_t Md = (size_t) M * ctx->d;
-    if (M != ctx->M) error("internal error: evaluator called with %d points", M);
-    memcpy(REAL(ctx->Xs), X, sizeof(double) * Md);
-    INTEGER(ctx->flag)[0] = gf == NULL ? 0 : (trial ? 2 : 1);
-    SEXP call = PROTECT(lang3(ctx->fn, ctx->Xs, ctx->flag));
-    SEXP v = PROTECT(eval(call, R_GlobalEnv));
-    if (TYPEOF(v) != REALSXP || LENGTH(v) != M)
-        error("internal error: the log density wrapper returned a malformed vector");
-    memcpy(lf, REAL(v), sizeof(double) * (size_t) M);
-    ctx->evals += M;
-    if (gf) {
-        SEXP g = getAttrib(v, install("gradient"));
-        if (TYPEOF(g) != REALSXP || (size_t) XLENGTH(g) != Md)
-            error("internal error: the gradient wrapper returned a malformed matrix");
-        memcpy(gf, REAL(g), sizeof(double) * Md);
-        ctx->grad_evals += M;
-    }
-    UNPROTECT(2);
-}
-
 /* sd of each column of X (M x d) into out, floored at floor_frac * tmpl[j]. */
 static void column_sd(const double *X, int M, int d, const double *tmpl, double floor_frac,
                       double *out)
@@ -95,10 +63,9 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     const double *beta = REAL(betas), *tmpl = REAL(tmpl_in), *sc = REAL(sc_in);
     size_t Md = (size_t) M * d;
 
-    fn_ctx ctx = {.fn = fn, .M = M, .d = d, .evals = 0.0, .grad_evals = 0.0};
-    ctx.Xs = PROTECT(allocMatrix(REALSXP, M, d)); nprot++;
-    ctx.flag = PROTECT(allocVector(INTSXP, 1)); nprot++;
-    cont_target tgt = {.eval = fn_eval, .ctx = &ctx};
+    cont_r_target ctx;
+    cont_target tgt;
+    nprot += cont_r_target_init(&ctx, &tgt, fn, M, d);
     cont_chains ch = {.M = M, .d = d};
     ch.X = (double *) R_alloc(Md, sizeof(double));
     ch.lf = (double *) R_alloc(M, sizeof(double));
@@ -109,6 +76,8 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     cont_work_alloc(&w, M, d, gradient);
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *scale = (double *) R_alloc(d, sizeof(double));
+    double *bvec = (double *) R_alloc(M, sizeof(double)), *svec = (double *) R_alloc(M, sizeof(double));
+    double *acc_c = (double *) R_alloc(M, sizeof(double));
     double *LW = (double *) R_alloc((size_t) M * K, sizeof(double));
     logz_stream *st = (logz_stream *) R_alloc(M, sizeof(logz_stream));
 
@@ -135,7 +104,7 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
         for (int j = 0; j < d; j++)
             ch.X[c + (size_t) M * j] =
                 proposal_quantile1(&p, j, lo[j], hi[j], logz_stream_unif(&st[c]));
-    fn_eval(&ctx, ch.X, M, ch.lf, ch.gf, 0);
+    tgt.eval(&ctx, ch.X, M, ch.lf, ch.gf, 0);
     cont_base_eval(&p, ch.X, M, w.row, ch.lb, ch.gb);
     for (int c = 0; c < M; c++) lw[c] = 0.0;
 
@@ -152,10 +121,13 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
         for (int j = 0; j < d; j++) scale[j] = sc[(k - 1) + (size_t) K * j];
         if (adapt && gradient) column_sd(ch.X, M, d, tmpl, 1e-3, scale);
         if (k < K) {
+            for (int c = 0; c < M; c++) bvec[c] = b;
             for (int s = 0; s < sweeps; s++) {
-                cont_kernel ker = {.kind = kind, .n_leapfrog = n_leap, .step = exp(ls),
+                double step = exp(ls);
+                for (int c = 0; c < M; c++) svec[c] = step;
+                cont_kernel ker = {.kind = kind, .n_leapfrog = n_leap, .step = svec,
                                    .scale = scale};
-                double a = cont_kernel_sweep(&ker, b, &ch, &tgt, &p, st, &w);
+                double a = cont_kernel_sweep(&ker, bvec, &ch, &tgt, &p, st, &w, acc_c);
                 n_acc += a;
                 if (adapt) {
                     if (gradient) {

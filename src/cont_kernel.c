@@ -7,7 +7,9 @@
  * Kernels (LOGZ_KERNEL_*): random-walk Metropolis with Gaussian steps of sd
  * step * scale[j]; HMC with a diagonal mass matrix (Neal 2011, "MCMC using
  * Hamiltonian dynamics", Section 5.4.1), position scale scale[j] = 1 /
- * sqrt(mass[j]), L leapfrog steps of size step; MALA is HMC with L = 1.
+ * sqrt(mass[j]), L leapfrog steps of size step[c]; MALA is HMC with L = 1.
+ * Each chain c has its own beta[c] (equal for AIS, a chain's rung for
+ * tempered sampling).
  * All chains move together, so the evaluator is called once per stage for the
  * M chains. Each chain draws from its own stream: RWM takes d normals then one
  * uniform; HMC d normals (momentum) then one uniform. */
@@ -60,56 +62,56 @@ static void eval_at(const cont_target *t, const logz_proposal *p, const double *
     cont_base_eval(p, Y, M, row, lb, gb);
 }
 
-static double rwm_sweep(const cont_kernel *k, double beta, cont_chains *ch,
-                        const cont_target *t, const logz_proposal *p, logz_stream *st,
-                        cont_work *w)
+static void rwm_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
+                      const cont_target *t, const logz_proposal *p, logz_stream *st,
+                      cont_work *w, double *accept)
 {
     int M = ch->M, d = ch->d;
     double *X = ch->X, *Xp = w->Xp;
     for (int j = 0; j < d; j++) {
-        double sd = k->step * k->scale[j];
-        for (int c = 0; c < M; c++)
+        for (int c = 0; c < M; c++) {
+            double sd = k->step[c] * k->scale[j];
             Xp[c + (size_t) M * j] = X[c + (size_t) M * j] + sd * logz_stream_norm(&st[c]);
+        }
     }
     eval_at(t, p, Xp, M, w->lfp, NULL, w->lbp, NULL, w->row);
-    int acc = 0;
     for (int c = 0; c < M; c++) {
-        double tn = cont_path_log_density(beta, w->lfp[c], w->lbp[c]);
-        double tc = cont_path_log_density(beta, ch->lf[c], ch->lb[c]);
+        double tn = cont_path_log_density(beta[c], w->lfp[c], w->lbp[c]);
+        double tc = cont_path_log_density(beta[c], ch->lf[c], ch->lb[c]);
         double u = logz_stream_unif(&st[c]);
         int ok = !ISNAN(tn) && tn > R_NegInf && (tc == R_NegInf || log(u) < tn - tc);
+        accept[c] = ok;
         if (ok) {
             for (int j = 0; j < d; j++) X[c + (size_t) M * j] = Xp[c + (size_t) M * j];
             ch->lf[c] = w->lfp[c];
             ch->lb[c] = w->lbp[c];
-            acc++;
         }
     }
-    return (double) acc / M;
 }
 
-/* momentum half step: P += h * grad log f_beta at (gf, gb) */
-static void half_kick(double beta, int M, int d, double h, const double *gf, const double *gb,
-                      const int *alive, double *P)
+/* momentum half step of chain c: P += (eps_c / 2) * grad log f_beta at (gf, gb) */
+static void half_kick(const double *beta, const double *eps, int M, int d, const double *gf,
+                      const double *gb, const int *alive, double *P)
 {
     for (int j = 0; j < d; j++)
         for (int c = 0; c < M; c++) {
             size_t i = c + (size_t) M * j;
             if (!alive[c]) continue;
             double g = 0.0;
-            if (beta > 0.0) g += beta * gf[i];
-            if (beta < 1.0) g += (1.0 - beta) * gb[i];
-            P[i] += h * g;
+            if (beta[c] > 0.0) g += beta[c] * gf[i];
+            if (beta[c] < 1.0) g += (1.0 - beta[c]) * gb[i];
+            P[i] += 0.5 * eps[c] * g;
         }
 }
 
-/* One HMC transition of every chain; returns the mean acceptance probability. */
-static double hmc_sweep(const cont_kernel *k, double beta, cont_chains *ch,
-                        const cont_target *t, const logz_proposal *p, logz_stream *st,
-                        cont_work *w)
+/* One HMC transition of every chain; accept[c]: its acceptance probability. */
+static void hmc_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
+                      const cont_target *t, const logz_proposal *p, logz_stream *st,
+                      cont_work *w, double *accept)
 {
     int M = ch->M, d = ch->d, L = k->kind == LOGZ_KERNEL_MALA ? 1 : k->n_leapfrog;
-    double eps = k->step, *Xp = w->Xp, *P = w->P;
+    const double *eps = k->step;
+    double *Xp = w->Xp, *P = w->P;
     const double *s = k->scale;
     memcpy(Xp, ch->X, sizeof(double) * (size_t) M * d);
     memcpy(w->gfp, ch->gf, sizeof(double) * (size_t) M * d);
@@ -121,34 +123,34 @@ static double hmc_sweep(const cont_kernel *k, double beta, cont_chains *ch,
             P[c + (size_t) M * j] = z / s[j];
             kin += 0.5 * z * z;
         }
-        w->H0[c] = kin - cont_path_log_density(beta, ch->lf[c], ch->lb[c]);
+        w->H0[c] = kin - cont_path_log_density(beta[c], ch->lf[c], ch->lb[c]);
         w->alive[c] = 1;
     }
     for (int l = 0; l < L; l++) {
-        half_kick(beta, M, d, 0.5 * eps, w->gfp, w->gbp, w->alive, P);
+        half_kick(beta, eps, M, d, w->gfp, w->gbp, w->alive, P);
         for (int j = 0; j < d; j++)
             for (int c = 0; c < M; c++) {
                 size_t i = c + (size_t) M * j;
-                if (w->alive[c]) Xp[i] += eps * s[j] * s[j] * P[i];
+                if (w->alive[c]) Xp[i] += eps[c] * s[j] * s[j] * P[i];
             }
         eval_at(t, p, Xp, M, w->lfp, w->gfp, w->lbp, w->gbp, w->row);
         for (int c = 0; c < M; c++)
-            if (!(cont_path_log_density(beta, w->lfp[c], w->lbp[c]) > R_NegInf))
+            if (!(cont_path_log_density(beta[c], w->lfp[c], w->lbp[c]) > R_NegInf))
                 w->alive[c] = 0;
-        half_kick(beta, M, d, 0.5 * eps, w->gfp, w->gbp, w->alive, P);
+        half_kick(beta, eps, M, d, w->gfp, w->gbp, w->alive, P);
     }
-    double acc = 0.0;
     for (int c = 0; c < M; c++) {
         double u = logz_stream_unif(&st[c]);
+        accept[c] = 0.0;
         if (!w->alive[c]) continue;
         double kin = 0.0;
         for (int j = 0; j < d; j++) {
             double q = s[j] * P[c + (size_t) M * j];
             kin += 0.5 * q * q;
         }
-        double H1 = kin - cont_path_log_density(beta, w->lfp[c], w->lbp[c]);
+        double H1 = kin - cont_path_log_density(beta[c], w->lfp[c], w->lbp[c]);
         double a = ISNAN(H1) ? 0.0 : (w->H0[c] - H1 >= 0.0 ? 1.0 : exp(w->H0[c] - H1));
-        acc += a;
+        accept[c] = a;
         if (u < a) {
             for (int j = 0; j < d; j++) {
                 size_t i = c + (size_t) M * j;
@@ -160,20 +162,21 @@ static double hmc_sweep(const cont_kernel *k, double beta, cont_chains *ch,
             ch->lb[c] = w->lbp[c];
         }
     }
-    return acc / M;
 }
 
-double cont_kernel_sweep(const cont_kernel *k, double beta, cont_chains *ch,
+double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
                          const cont_target *t, const logz_proposal *p, logz_stream *st,
-                         cont_work *w)
+                         cont_work *w, double *accept)
 {
     switch (k->kind) {
-    case LOGZ_KERNEL_RWM: return rwm_sweep(k, beta, ch, t, p, st, w);
+    case LOGZ_KERNEL_RWM: rwm_sweep(k, beta, ch, t, p, st, w, accept); break;
     case LOGZ_KERNEL_MALA:
-    case LOGZ_KERNEL_HMC: return hmc_sweep(k, beta, ch, t, p, st, w);
+    case LOGZ_KERNEL_HMC: hmc_sweep(k, beta, ch, t, p, st, w, accept); break;
+    default: error("internal error: unknown kernel %d", k->kind);
     }
-    error("internal error: unknown kernel %d", k->kind);
-    return NA_REAL;
+    double a = 0.0;
+    for (int c = 0; c < ch->M; c++) a += accept[c];
+    return a / ch->M;
 }
 
 /* Evaluations of f (and of its gradient) one sweep of kernel k makes per chain. */

@@ -187,7 +187,7 @@ typedef struct {
 } cont_chains;
 typedef struct {
     int kind, n_leapfrog;  /* LOGZ_KERNEL_*; leapfrog steps of HMC */
-    double step;           /* RWM: multiplier of scale; MALA/HMC: leapfrog step */
+    const double *step;    /* M, per chain: RWM multiplier of scale; MALA/HMC leapfrog step */
     const double *scale;   /* d: RWM step sd at step 1; MALA/HMC: 1 / sqrt(mass) */
 } cont_kernel;
 typedef struct {
@@ -199,14 +199,22 @@ typedef struct {
     int t;
 } cont_dual;
 double cont_path_log_density(double beta, double lf, double lb);
+/* cont_target.c: an R log density as a cont_target, and one kernel sweep from R */
+typedef struct {
+    SEXP fn, Xs, flag;     /* the R wrapper, its argument (M x d), its gradient code */
+    int M, d;
+    double evals, grad_evals;
+} cont_r_target;
+int cont_r_target_init(cont_r_target *ctx, cont_target *t, SEXP fn, int M, int d);
+SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
 void cont_base_eval(const logz_proposal *p, const double *X, int M, double *row, double *lb,
                     double *gb);
 void cont_work_alloc(cont_work *w, int M, int d, int gradient);
-/* one transition of every chain at beta; returns the mean acceptance (RWM:
- * the fraction accepted; MALA/HMC: the mean acceptance probability) */
-double cont_kernel_sweep(const cont_kernel *k, double beta, cont_chains *ch,
+/* one transition of every chain c at beta[c]; accept[c] (M): 0/1 accepted for
+ * RWM, the acceptance probability for MALA/HMC; returns their mean */
+double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
                          const cont_target *t, const logz_proposal *p, logz_stream *st,
-                         cont_work *w);
+                         cont_work *w, double *accept);
 int cont_kernel_evals(const cont_kernel *k);
 void cont_dual_init(cont_dual *a, double log_step);
 void cont_dual_update(cont_dual *a, double accept, double target);

@@ -74,3 +74,28 @@ test_that("a Gaussian posterior from the Gaussian Laplace base is exact (constan
   fit_t <- ais(f, gradient = g, start = rep(0, d), progress = FALSE)
   expect_lt(abs(fit_t$log_z - truth), 4 * fit_t$se + 0.01)
 })
+
+test_that("rts() on an R log density: HMC from the Laplace base and MALA from a proposal", {
+  tg <- banana(0.03)
+  set.seed(7)
+  r <- rts(tg$f, gradient = tg$g, vectorized = TRUE, start = c(1, 1), K = 20, sweeps = 300,
+           n_chains = 50, init_iter = 4, init_sweeps = 30, progress = FALSE)
+  expect_equal(r$kernel, "hmc")
+  expect_equal(r$base$type, "laplace")
+  expect_lt(abs(r$log_z - tg$log_z), max(0.15, 3 * r$se))
+  expect_gt(r$counts[["gradient_evaluations"]], 0)
+  expect_equal(dim(r$x), c(50L, 2L))
+  f <- function(X) -rowSums((X - 1)^2) / 2                # Z = 2 pi
+  g <- function(X) -(X - 1)
+  set.seed(8)
+  r2 <- rts(f, proposal_normal(c(0, 0), 3), gradient = g, kernel = "mala", vectorized = TRUE,
+            K = 20, sweeps = 300, n_chains = 50, init_sweeps = 100, progress = FALSE)
+  expect_lt(abs(r2$log_z - log(2 * pi)), 4 * r2$se + 0.02)
+  set.seed(8)
+  again <- rts(f, proposal_normal(c(0, 0), 3), gradient = g, kernel = "mala", vectorized = TRUE,
+               K = 20, sweeps = 300, n_chains = 50, init_sweeps = 100, progress = FALSE)
+  expect_identical(again$log_z, r2$log_z)
+  expect_error(rts(f, proposal_normal(c(0, 0), 3), kernel = "hmc", vectorized = TRUE,
+                   progress = FALSE), "needs `gradient`")
+  expect_error(rts(f, vectorized = TRUE, progress = FALSE), "with `start`")
+})
