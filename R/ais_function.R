@@ -317,7 +317,7 @@ base_scales <- function(base) {
 print.logz_ais_function <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
-              or_default(x$target, "an R log density"), ncol(x$x)))
+              or_default(x[["target"]], "an R log density"), ncol(x$x)))
   cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
               x$bounds[[1]], x$bounds[[2]]))
   cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
