@@ -10,9 +10,8 @@
 #' Eq. 4-5). Each chain starts with an exact draw \eqn{x \sim p_0}; for
 #' \eqn{k = 1..K} its log weight gains
 #' \eqn{(\beta_k - \beta_{k-1})(\log f(x) - \log p_0(x))}, and for \eqn{k < K}
-#' it takes `sweeps_per_step` random-walk Metropolis steps targeting
-#' \eqn{f_{\beta_k}}, with Gaussian proposals of sd \eqn{s_k t_j} in dimension
-#' \eqn{j} (\eqn{t_j} the base's scale, or `step_size`). The estimate is
+#' it takes `sweeps_per_step` transitions of `kernel` targeting
+#' \eqn{f_{\beta_k}}. The estimate is
 #' \eqn{\log \frac1M \sum_m w_m} (the base is normalised, \eqn{\log Z_0 = 0}).
 #'
 #' The loop runs in C and calls back to R once per sweep for all chains. The
@@ -22,18 +21,30 @@
 #' point per row, and returns `M` numbers. Values must be finite or `-Inf`
 #' (outside the support); `NA`, `NaN`, `+Inf` or the wrong length are errors.
 #'
-#' **Adapting the step.** An AIS estimate is unbiased for \eqn{Z} only if each
-#' transition is a fixed kernel that leaves its \eqn{f_{\beta_k}} invariant.
-#' With `adapt = "pilot"` (default) a separate pilot run of `pilot_chains`
-#' chains on the same schedule adapts the log scale after every sweep,
-#' \eqn{\log s \leftarrow \log s + \gamma(a - a^*)} (acceptance fraction
-#' \eqn{a} over the chains, target `target_accept`); the smoothed per-step
-#' scales are then fixed for the main run, whose weights are exactly unbiased
-#' (the pilot's density evaluations are counted). `adapt = "online"` adapts
-#' within the main run from the statistics of the earlier sweeps, shared across
-#' chains: cheaper, consistent as M grows, but each chain's kernel then depends
-#' weakly (through the shared scale) on the other chains' past. `adapt =
-#' "none"` keeps `step_size` throughout.
+#' **Kernels.** Random-walk Metropolis takes Gaussian steps of sd
+#' \eqn{s_k t_j} in dimension \eqn{j} (\eqn{t_j} the base's scale, or
+#' `step_size`). MALA and HMC (Neal 2011, Section 5) follow the gradient of
+#' \eqn{\log f_{\beta_k}}: momentum \eqn{p_j \sim N(0, 1/m_{kj})}, `n_leapfrog`
+#' leapfrog steps of size \eqn{\epsilon_k}, then a Metropolis test on the
+#' total energy; the position scales \eqn{1/\sqrt{m_{kj}}} start at
+#' \eqn{t_j}. With the Laplace base the chains run in the whitened
+#' coordinates \eqn{z} of [laplace_base()], where a near-Gaussian target has
+#' unit scales.
+#'
+#' **Adapting the kernel.** An AIS estimate is unbiased for \eqn{Z} only if
+#' each transition is a fixed kernel that leaves its \eqn{f_{\beta_k}}
+#' invariant. With `adapt = "pilot"` (default) a separate pilot run of
+#' `pilot_chains` chains on the same schedule adapts the log step after every
+#' sweep (random-walk: \eqn{\log s \leftarrow \log s + \gamma(a - a^*)};
+#' MALA/HMC: dual averaging, Hoffman and Gelman 2014, Algorithm 5, with its
+#' weight floored so that it tracks the moving beta) towards `target_accept`,
+#' and for MALA/HMC sets the position scales at each step to the pilot chains'
+#' sd there; the smoothed per-step values are then fixed for the main run,
+#' whose weights are exactly unbiased (the pilot's and the Laplace fit's
+#' evaluations are counted). `adapt = "online"` adapts within the main run
+#' from the statistics of the earlier sweeps, shared across chains: cheaper,
+#' consistent as M grows, but each chain's kernel then depends weakly on the
+#' other chains' past. `adapt = "none"` keeps `step_size` throughout.
 #'
 #' `plot()` draws the pictures of [plot.logz_ais()] and, with `type =
 #' "accept"`, the Metropolis acceptance fraction at each beta with the
@@ -41,11 +52,16 @@
 #'
 #' @param model a function returning the log of an unnormalised density (see
 #'   the contract above).
-#' @param base a `logz_proposal` (e.g. [proposal_normal()]) giving the
-#'   normalised base density \eqn{p_0}, of the dimension `d` of the target;
-#'   its support must contain the target's.
+#' @param base the normalised base density \eqn{p_0}: `"laplace"` (default:
+#'   the fit at the mode of `model` with Student-t tails of 5 df, see
+#'   [laplace_base()]; needs `start`), `"laplace_normal"` (the Gaussian fit,
+#'   exact for a Gaussian target), a [laplace_base()] fit, or a
+#'   `logz_proposal` (e.g. [proposal_normal()]) of the dimension `d` of the
+#'   target whose support contains the target's.
 #' @param schedule a [logz_schedule][schedule] or numeric vector of betas from
-#'   0 to 1; default `schedule_geometric(200)`.
+#'   0 to 1; default (`NULL`) `schedule_linear(100)` from a Laplace base with
+#'   MALA or HMC, `schedule_linear(200)` from a Laplace base with random-walk
+#'   Metropolis, and `schedule_geometric(200)` from a proposal.
 #' @param n_chains number of AIS chains M (>= 2).
 #' @param sweeps_per_step Metropolis steps at each intermediate beta (>= 1).
 #' @param vectorized `TRUE` if `model` takes a matrix of points (one per row).
@@ -55,7 +71,22 @@
 #' @param adapt `"pilot"`, `"online"` or `"none"` (see above).
 #' @param pilot_chains chains of the pilot run (`adapt = "pilot"`); default
 #'   `max(10, n_chains %/% 5)`.
-#' @param target_accept acceptance rate the adaptation aims at, in (0, 1).
+#' @param target_accept acceptance rate the adaptation aims at, in (0, 1);
+#'   default 0.35 for `"rwm"`, 0.57 for `"mala"`, 0.65 for `"hmc"`.
+#' @param gradient `NULL`, or a function returning the gradient of the log
+#'   density: a numeric vector of length `d` at one point, or with
+#'   `vectorized = TRUE` an `M` x `d` matrix (one gradient per row). It is
+#'   checked against central finite differences of `model` at two base draws
+#'   before the run (an error when they disagree). Needed by `"mala"` and
+#'   `"hmc"`.
+#' @param kernel the Markov kernel at each intermediate beta: `"rwm"`
+#'   (random-walk Metropolis), `"mala"` (Metropolis-adjusted Langevin, HMC
+#'   with one leapfrog step) or `"hmc"` (Hamiltonian Monte Carlo with
+#'   `n_leapfrog` leapfrog steps and a diagonal mass matrix); default `"hmc"`
+#'   when `gradient` is given, else `"rwm"` (with a message).
+#' @param n_leapfrog leapfrog steps per HMC transition (>= 1).
+#' @param start for the Laplace base: a point (length `d`) where the log
+#'   density is finite, the start of the mode search.
 #' @param progress show progress (default: in interactive sessions; through
 #'   \pkg{progressr} when its handlers are on, see [logz_progress]), counted
 #'   in density evaluations (pilot run included).
@@ -67,17 +98,25 @@
 #'   acceptance fraction), `step_scale` (the multiplier \eqn{s_k} of the
 #'   per-dimension scales \eqn{t_j}; 1 with `adapt = "none"` and a
 #'   `step_size`)), `counts`
-#'   (`density_evaluations` (calls of `model` per point, pilot included),
+#'   (`density_evaluations` (calls of `model` per point, pilot and Laplace
+#'   fit included), `gradient_evaluations` (the same for `gradient`),
 #'   `metropolis_steps` (chain-steps of the main run), `chains`, `steps`) and
 #'   `x`, the final M x d chain states (approximate draws from
 #'   \eqn{f/Z}, to be weighted by `exp(log_weights)`).
-#' @section Errors: `model` not a function; `base` not a `logz_proposal`;
+#' @section Errors: `model` not a function; `base` not a `logz_proposal`,
+#'   `"laplace"`, `"laplace_normal"` or [laplace_base()] fit (and, for the Laplace
+#'   bases, the errors of [laplace_base()], e.g. no `start`); `gradient` not a
+#'   function, of the wrong shape, not finite where `model` is, or disagreeing
+#'   with finite differences of `model`; `kernel = "mala"` or `"hmc"` without
+#'   `gradient`;
 #'   `model` returning `NA`, `NaN`, `+Inf`, a non-numeric value or the wrong
 #'   number of values (naming the point); `-Inf` at every base draw;
 #'   `n_chains`, `sweeps_per_step`, `pilot_chains` not whole numbers;
 #'   `step_size` not positive or of the wrong length; a bad schedule.
 #' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139. Andrieu, C. and Thoms, J. (2008). A tutorial on
+#'   Computing 11, 125-139. Neal, R. M. (2011). MCMC using Hamiltonian
+#'   dynamics. Handbook of Markov Chain Monte Carlo, ch. 5. Hoffman, M. D. and
+#'   Gelman, A. (2014). The No-U-Turn sampler. JMLR 15, 1593-1623. Andrieu, C. and Thoms, J. (2008). A tutorial on
 #'   adaptive MCMC. Statistics and Computing 18, 343-373.
 #' @seealso [ais()], [rts()] (the same targets by tempered sampling),
 #'   [log_partition()]
@@ -88,32 +127,44 @@
 #' fit <- ais(f, proposal_normal(c(0, 0), 2), n_chains = 100)   # 200 geometric steps
 #' fit
 #' log(2 * pi * 0.25)
+#' # a correlated target with its gradient: HMC from the Laplace base
+#' S <- solve(matrix(c(1, 0.9, 0.9, 1), 2))
+#' f2 <- function(x) -0.5 * sum(x * (S %*% x)) - 0.1 * sum(x^4)
+#' g2 <- function(x) -as.vector(S %*% x) - 0.4 * x^3
+#' ais(f2, gradient = g2, start = c(0, 0), schedule = schedule_geometric(50), n_chains = 50)
 #' @rdname ais_function
 #' @export
-ais.function <- function(model, base, schedule = schedule_geometric(200L), n_chains = 100L,
-                         sweeps_per_step = 1L, vectorized = FALSE, step_size = NULL,
-                         adapt = c("pilot", "online", "none"), pilot_chains = NULL,
-                         target_accept = 0.35, progress = interactive(), ...) {
+ais.function <- function(model, base = "laplace", schedule = NULL,
+                         n_chains = 100L, sweeps_per_step = 1L, vectorized = FALSE,
+                         gradient = NULL, kernel = NULL, n_leapfrog = 10L, start = NULL,
+                         step_size = NULL, adapt = c("pilot", "online", "none"),
+                         pilot_chains = NULL, target_accept = NULL, progress = interactive(),
+                         ...) {
   call <- match.call()
   check_dots_used(...)
   check_flag(progress, "progress")
-  if (missing(base) || !inherits(base, "logz_proposal"))
-    stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
-                                "the normalised base density, not %s."),
-                         if (missing(base)) "missing" else describe(base)))
-  schedule <- as_schedule(schedule)
+  check_gradient_arg(gradient)
+  check_flag(vectorized, "vectorized")
+  base <- resolve_function_base(base, model, start, gradient, vectorized)
+  kernel <- resolve_kernel(kernel, gradient, base$proposal$dim)
+  schedule <- if (is.null(schedule)) default_function_schedule(kernel, base) else
+    as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains", min = 2L)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
-  check_flag(vectorized, "vectorized")
+  n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
+  if (kernel == "mala") n_leapfrog <- 1L
   adapt <- match_arg(adapt, "adapt")
   pilot_chains <- if (is.null(pilot_chains)) max(10L, n_chains %/% 5L) else
     check_count(pilot_chains, "pilot_chains", min = 2L)
-  target_accept <- check_number(target_accept, "target_accept", lower = 0, upper = 1,
-                                lower_open = TRUE, upper_open = TRUE)
-  d <- base$dim
+  target_accept <- if (is.null(target_accept))
+    c(rwm = 0.35, mala = 0.57, hmc = 0.65)[[kernel]] else
+    check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
+                 upper_open = TRUE)
+  p0 <- base$proposal
+  d <- p0$dim
   if (is.null(step_size)) {
-    template <- base_scales(base)
-    log_s0 <- log(2.38 / sqrt(d))
+    template <- base_scales(p0)
+    log_s0 <- if (kernel == "rwm") log(2.38 / sqrt(d)) else log(1 / d^0.25)
   } else {
     if (!is.numeric(step_size) || !length(step_size) %in% c(1L, d) || anyNA(step_size) ||
         any(!is.finite(step_size)) || any(step_size <= 0))
@@ -122,35 +173,45 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
     template <- rep_len(as.double(step_size), d)
     log_s0 <- 0
   }
+  target <- if (is.null(base$laplace)) list(model = model, gradient = gradient) else
+    laplace_whiten(base$laplace, model, gradient, vectorized)
+  vec <- vectorized || !is.null(base$laplace)
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   betas <- as.double(schedule)
   K <- length(betas) - 1L
+  per_sweep <- if (kernel == "hmc") n_leapfrog else 1L
   pb <- progress_bar(progress, ((if (adapt == "pilot") pilot_chains else 0) + n_chains) *
-                                 (K * sweeps_per_step + 1))
+                                 (K * sweeps_per_step * per_sweep + 1))
   on.exit(pb$close())
   evaluated <- 0
-  fn <- ais_function_wrapper(model, vectorized, d, function(m) {
+  fn <- cont_evaluator(target$model, target$gradient, vec, d, function(m) {
     evaluated <<- evaluated + m
     pb$update(evaluated)
   })
   streams <- list(pilot = rng_streams(pilot_chains),
                   main = rng_streams(n_chains))   # before `model` can touch the RNG
-  run <- function(M, adapt_now, log_scale, streams) {
-    control <- list(n_chains = M, sweeps = sweeps_per_step, adapt = adapt_now,
-                    target_accept = target_accept, gain = 1, log_scale = log_scale,
-                    template = template, streams = streams)
-    ais_function_run(fn, base, betas, control)
+  if (kernel != "rwm") {
+    X0 <- proposal_sample(p0, 2L, rep(-Inf, d), rep(Inf, d))
+    check_gradient_fd(target$model, target$gradient, X0, vec, d)
   }
-  evals <- 0
+  run <- function(M, adapt_now, log_scale, scales, streams) {
+    control <- list(n_chains = M, sweeps = sweeps_per_step, kernel = kernel,
+                    n_leapfrog = n_leapfrog, adapt = adapt_now, target_accept = target_accept,
+                    gain = 1, log_scale = log_scale, template = template, scales = scales,
+                    streams = streams)
+    ais_function_run(fn, p0, betas, control)
+  }
+  evals <- c(density = base$evaluations[["density"]], gradient = base$evaluations[["gradient"]])
   log_scale <- rep(log_s0, K)
+  scales <- matrix(template, K, d, byrow = TRUE)
   if (adapt == "pilot") {
-    pilot <- run(pilot_chains, TRUE, log_scale, streams$pilot)
-    evals <- pilot$evaluations
-    log_scale <- if (K >= 5L) stats::lowess(seq_len(K), pilot$log_scale, f = 0.1)$y else
-      pilot$log_scale
+    pilot <- run(pilot_chains, TRUE, log_scale, scales, streams$pilot)
+    evals <- evals + c(pilot$evaluations, pilot$gradient_evaluations)
+    log_scale <- smooth_steps(pilot$log_scale)
+    if (kernel != "rwm") scales <- exp(apply(log(pilot$scales), 2L, smooth_steps))
   }
-  res <- run(n_chains, adapt == "online", log_scale, streams$main)
+  res <- run(n_chains, adapt == "online", log_scale, scales, streams$main)
   if (all(res$log_w == -Inf))
     stop_no_call(paste0("`model` is -Inf at every chain: its support must overlap the base's ",
                         "(check `base`)."))
@@ -158,25 +219,33 @@ ais.function <- function(model, base, schedule = schedule_geometric(200L), n_cha
                         time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   fit$diagnostics$accept <- res$accept
   fit$diagnostics$step_scale <- exp(res$log_scale)
-  fit$counts <- c(density_evaluations = evals + res$evaluations,
+  evals <- evals + c(res$evaluations, res$gradient_evaluations)
+  fit$counts <- c(density_evaluations = evals[["density"]],
+                  gradient_evaluations = evals[["gradient"]],
+                  divergences = attr(fn, "divergences")(),
                   metropolis_steps = (K - 1) * sweeps_per_step * n_chains,
                   chains = n_chains, steps = K)
-  fit$x <- res$x
+  if (!is.null(base$laplace)) fit <- check_laplace_width(fit, res$x, res$log_w)
+  fit$x <- if (is.null(base$laplace)) res$x else laplace_to_x(base$laplace, res$x)
   fit$adapt <- adapt
+  fit$kernel <- kernel
+  fit$n_leapfrog <- if (kernel == "rwm") NA_integer_ else n_leapfrog
   fit$target_accept <- target_accept
+  fit$base <- base$record
   class(fit) <- c("logz_ais_function", class(fit))
   fit
 }
 
-# AIS on an R log density (src/ais_function.c). fn: the callback of
-# ais_function_wrapper() (M x d matrix -> M validated log densities); base: a
-# logz_proposal (d dimensions); betas: K + 1 values from 0 to 1; control:
-# list(n_chains (M), sweeps (Metropolis sweeps per intermediate step), adapt
-# (update the log step scale after every sweep towards target_accept, by
-# gain per unit of acceptance), target_accept, gain, log_scale (K: the log
-# scale of each step, or the start when adapting), template (d: the proposal
-# sd per dimension at log scale 0), streams (6 x M)). Returns list(log_w,
-# trace (K x 2), log_scale (K), accept (K), evaluations, x (M x d final states)).
+# AIS on an R log density (src/ais_function.c). fn: a cont_evaluator()
+# callback; base: a logz_proposal (d dimensions); betas: K + 1 values from 0
+# to 1; control: list(n_chains (M), sweeps (kernel sweeps per intermediate
+# step), kernel (a name of CONT_KERNEL), n_leapfrog, adapt (adapt the step after
+# every sweep towards target_accept, and for MALA/HMC the position scales),
+# target_accept, gain, log_scale (K: the log step of each step, or the start
+# when adapting), template (d: the position scale at log step 0), scales (K x
+# d position scales per step), streams (6 x M)). Returns list(log_w, trace (K
+# x 2), log_scale (K), accept (K), evaluations, gradient_evaluations, x (M x d
+# final states), scales (K x d)).
 ais_function_run <- function(fn, base, betas, control) {
   if (!is.function(fn)) internal_error("`fn` must be a function.")
   check_proposal(base, "base")
@@ -190,38 +259,81 @@ ais_function_run <- function(fn, base, betas, control) {
                   gain = internal_number(control$gain, "gain"),
                   log_scale = internal_double(control$log_scale, "log_scale", K),
                   template = internal_double(control$template, "template", base$dim),
+                  kernel = internal_code(control$kernel, CONT_KERNEL, "kernel"),
+                  n_leapfrog = internal_count(control$n_leapfrog, "n_leapfrog"),
+                  scales = internal_double(control$scales, "scales", K * base$dim),
                   streams = internal_streams(control$streams, M))
+  control$scales <- matrix(control$scales, K)
   .Call(C_ais_function, fn, base, betas, control)
 }
 
-# The callback handed to C: X (M x d) -> M validated log densities.
-# `tick(m)` is told of every m points evaluated (progress).
-ais_function_wrapper <- function(model, vectorized, d, tick = function(m) NULL) {
-  force(model)
-  function(X) {
-    tick(nrow(X))
-    v <- if (vectorized) model(X) else
-      lapply(seq_len(nrow(X)), function(i) model(X[i, ]))
-    if (!vectorized) {
-      bad <- which(lengths(v) != 1L | !vapply(v, is.numeric, logical(1)))
-      if (length(bad))
-        stop_no_call(sprintf("`model` must return one number per point; at point (%s) it gave %s.",
-                             paste(format(X[bad[1], ], digits = 4), collapse = ", "),
-                             describe(v[[bad[1]]])))
-      v <- unlist(v, use.names = FALSE)
-    }
-    if (!is.numeric(v) || length(v) != nrow(X))
-      stop_no_call(sprintf(paste0("`model` (vectorized) must return %d log densities for a ",
-                                  "%d x %d matrix, not %s."), nrow(X), nrow(X), d, describe(v)))
-    v <- as.double(v)
-    bad <- which(is.na(v) | v == Inf)
-    if (length(bad))
-      stop_no_call(sprintf(paste0("`model` must return a finite log density or -Inf; at point ",
-                                  "(%s) it gave %s."),
-                           paste(format(X[bad[1], ], digits = 4), collapse = ", "),
-                           format(v[bad[1]])))
-    v
+}
+
+# Flag an estimate from a Laplace base when the final weighted chains spread
+# more than 3 times the fit's scale along a whitened coordinate z_j: the target
+# is then much wider (curved or skewed) than its Laplace fit, and the annealing
+# may have missed mass the base does not reach.
+check_laplace_width <- function(fit, Z, log_w, max_sd = 3) {
+  w <- exp(log_w - max(log_w))
+  w <- w / sum(w)
+  mu <- colSums(w * Z)
+  sds <- sqrt(colSums(w * sweep(Z, 2L, mu)^2))
+  if (!any(sds > max_sd)) return(fit)
+  j <- which.max(sds)
+  reason <- sprintf(paste0("the target is %.1f times wider than its Laplace base along ",
+                           "whitened coordinate %d (> %g): the base may miss mass; compare ",
+                           "with a wide proposal base"), sds[j], j, max_sd)
+  warn_new_flag(fit, sprintf("AIS estimate of log Z may be unreliable: %s. See ?logz_reliability.",
+                             reason))
+  add_flags(fit, reason)
+}
+
+# The default schedule on an R log density: linear from a Laplace base (close
+# to the target, so the steps near beta = 0 need no special care; 100 steps
+# for the gradient kernels, 200 for random-walk Metropolis), geometric(200)
+# from a proposal given by the user (often far wider than the target).
+default_function_schedule <- function(kernel, base) {
+  if (is.null(base$laplace)) return(schedule_geometric(200L))
+  schedule_linear(if (kernel == "rwm") 200L else 100L)
+}
+
+# The per-step log scales of a pilot, smoothed over the steps.
+smooth_steps <- function(v) {
+  if (length(v) >= 5L) stats::lowess(seq_along(v), v, f = 0.1)$y else v
+}
+
+# The base of an annealing run on an R log density: a logz_proposal as given,
+# or "laplace" / a logz_laplace (the Gaussian fit at the mode, used through
+# whitening: the proposal is then the standard one in z). Returns the
+# proposal, the Laplace fit (or NULL), the evaluations spent, and the record
+# kept in the result.
+resolve_function_base <- function(base, model, start, gradient, vectorized) {
+  if (inherits(base, "logz_proposal"))
+    return(list(proposal = base, laplace = NULL, evaluations = c(density = 0, gradient = 0),
+                 record = list(type = "proposal", how = "given")))
+  if (identical(base, "laplace") || identical(base, "laplace_normal")) {
+    if (is.null(start))
+      stop_no_call(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving the ",
+                          "normalised base density, or \"laplace\" (the default) with `start`, ",
+                          "a point where the log density is finite (its length is the dimension)."))
+    lb <- laplace_base(model, start, gradient, vectorized,
+                       df = if (identical(base, "laplace_normal")) Inf else 5)
+    how <- "Laplace fit at the mode (optim), by default"
+  } else if (inherits(base, "logz_laplace")) {
+    lb <- base
+    how <- "given"
+    if (!is.null(start) && length(start) != lb$dim)
+      stop_no_call(sprintf("`start` has length %d but the Laplace base is %d-D.", length(start),
+                           lb$dim))
+  } else {
+    stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
+                                "the normalised base density, \"laplace\", \"laplace_normal\" or a ",
+                                "laplace_base() fit, not %s."), describe(base)))
   }
+  list(proposal = laplace_std_proposal(lb), laplace = lb,
+       evaluations = if (how == "given") c(density = 0, gradient = 0) else lb$evaluations,
+       record = list(type = "laplace", how = how,
+                     df = lb$df, mode = lb$mode, log_z_laplace = lb$log_z_laplace))
 }
 
 # Per-dimension scale of a proposal (sd where finite, else the scale parameter).
@@ -236,16 +348,32 @@ base_scales <- function(base) {
 
 #' @export
 print.logz_ais_function <- function(x, ...) {
-  cat(sprintf("<logz_ais> AIS estimate of log Z for an R log density (%d-D)\n", ncol(x$x)))
+  check_dots_used(...)
+  cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
+              or_default(x[["target"]], "an R log density"), ncol(x$x)))
   cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
               x$bounds[[1]], x$bounds[[2]]))
   cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
               x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
   acc <- x$diagnostics$accept
-  cat(sprintf("  Metropolis acceptance %.2f (mean; %s step scale)\n", mean(acc, na.rm = TRUE),
-              x$adapt))
-  cat(sprintf("  %s density evaluations in %.2f s\n",
-              format(x$counts[["density_evaluations"]], big.mark = ","), x$time))
+  kern <- if (is.null(x$kernel)) "rwm" else x$kernel
+  cat(sprintf("  %s acceptance %.2f (mean; %s step)\n",
+              switch(kern, rwm = "random-walk Metropolis", mala = "MALA",
+                     hmc = sprintf("HMC (%d leapfrog steps)", x$n_leapfrog)),
+              mean(acc, na.rm = TRUE), x$adapt))
+  if (identical(x$base$type, "laplace"))
+    cat(sprintf("  base: %s fit at the mode (Laplace log Z %.4f)\n",
+                if (is.finite(x$base$df)) sprintf("Student-t (df %g)", x$base$df) else "Gaussian",
+                x$base$log_z_laplace))
+  nd <- if ("divergences" %in% names(x$counts)) x$counts[["divergences"]] else 0
+  if (nd > 0)
+    cat(sprintf("  %s divergent trajectory points (non-finite gradient: rejected)\n",
+                format(nd, big.mark = ",")))
+  ng <- if ("gradient_evaluations" %in% names(x$counts)) x$counts[["gradient_evaluations"]] else 0
+  cat(sprintf("  %s density%s evaluations in %.2f s\n",
+              format(x$counts[["density_evaluations"]], big.mark = ","),
+              if (ng > 0) sprintf(" and %s gradient", format(ng, big.mark = ",")) else "",
+              x$time))
   invisible(x)
 }
 

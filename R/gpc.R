@@ -179,8 +179,11 @@ print.gpc <- function(x, ...) {
 #'   \pkg{progressr} when its handlers are on, see [logz_progress]): the bar
 #'   counts site updates up to `max_sweeps` sweeps and completes when EP
 #'   converges.
-#' @return A number, the EP log Z, with attributes `sweeps` (sweeps run) and
-#'   `converged` (logical); a warning (class `logz_unreliable`, silenced by
+#' @return A number, the EP log Z, with attributes `sweeps` (sweeps run),
+#'   `converged` (logical), and `site_tau`, `site_nu` (the natural parameters
+#'   of the Gaussian sites, length n: the EP posterior is
+#'   \eqn{N(f; \mu, \Sigma)}, \eqn{\Sigma = (K^{-1} + diag(\tilde\tau))^{-1}},
+#'   \eqn{\mu = \Sigma\tilde\nu}); a warning (class `logz_unreliable`, silenced by
 #'   `options(logz.warn_unreliable = FALSE)`) when EP stops at `max_sweeps`
 #'   without converging.
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
@@ -255,7 +258,7 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactiv
     unreliable_warning(sprintf(paste0("ep_log_z(): EP did not converge in max_sweeps = %d sweeps ",
                                       "(last change above tol = %g); the value is the last ",
                                       "sweep's."), max_sweeps, tol))
-  structure(lz, sweeps = sweep, converged = converged)
+  structure(lz, sweeps = sweep, converged = converged, site_tau = ttau, site_nu = tnu)
 }
 
 # Sigma = (K^-1 + S)^-1 by B = I + S^1/2 K S^1/2 (R&W Algorithm 3.5, end of sweep)
@@ -279,9 +282,10 @@ ep_evidence <- function(post, K, y, ttau, tnu) {
   -nlZ
 }
 
-#' AIS for Gaussian-process classification with elliptical slice sampling
+#' AIS for Gaussian-process classification
 #'
-#' Anneals from the GP prior \eqn{N(f; 0, K)} (log Z = 0) to the posterior
+#' With `kernel = "slice"` (default), anneals from the GP prior
+#' \eqn{N(f; 0, K)} (log Z = 0) to the posterior
 #' along \eqn{N(f; 0, K) \prod_i \Phi(y_i f_i)^\beta}, with
 #' `sweeps_per_step` elliptical slice sampling updates (Murray, Adams & MacKay
 #' 2010) at each intermediate beta; the log weight of a chain gains
@@ -291,18 +295,39 @@ ep_evidence <- function(post, K, y, ttau, tnu) {
 #' fine. Each chain owns an MRG32k3a stream seeded from R's RNG: results are
 #' reproducible under [set.seed()] and identical for any `threads`.
 #'
+#' With `kernel = "hmc"`, the baselines of Fraccaro et al. (2016, Section
+#' 4.2): AIS with Hamiltonian Monte Carlo ([ais.function()]'s kernel, step
+#' size and mass learnt in a pilot) in the coordinates \eqn{v} of
+#' \eqn{f = A v}, \eqn{A = K^{1/2}}, where the prior is \eqn{N(0, I)} and
+#' the target is \eqn{N(v; 0, I) \prod_i \Phi(y_i (Av)_i)} (the same
+#' evidence), from the prior (`base = "prior"`, the geometric path) or from
+#' EP's Gaussian approximation \eqn{q} (`base = "ep"`: in \eqn{v} its
+#' precision is \eqn{I + A\,diag(\tilde\tau)A}, well conditioned however
+#' near-singular \eqn{K} is).
+#'
 #' @inheritParams ais
+#' @param kernel `"slice"` (elliptical slice sampling, C, threads) or
+#'   `"hmc"` (Hamiltonian Monte Carlo in R-evaluated whitened coordinates).
+#' @param base for `kernel = "hmc"`: `"prior"` or `"ep"` (EP's Gaussian
+#'   approximation of the posterior, by [ep_log_z()]).
+#' @param n_leapfrog leapfrog steps per HMC transition.
 #' @param model a [gpc()] model.
 #' @param schedule a schedule from 0 to 1 (default `schedule_geometric(1000)`,
 #'   the geometric spacing the paper uses for its AIS baselines).
 #' @return An object of class `c("logz_ais", "logz_estimate")` as for
 #'   [ais()], with `counts` also holding `likelihood_evals` (slice-sampling
-#'   likelihood evaluations).
-#' @section Errors: as [ais()]; `model` not a `gpc`.
+#'   likelihood evaluations); with `kernel = "hmc"` a
+#'   `c("logz_ais_function", "logz_ais", "logz_estimate")` as [ais.function()]
+#'   returns, whose `x` holds the final latent values \eqn{f} (one chain per
+#'   row).
+#' @section Errors: as [ais()]; `model` not a `gpc`; `base = "ep"` with
+#'   `kernel = "slice"`; EP's errors for `base = "ep"`.
 #' @references Murray, I., Adams, R. P. and MacKay, D. J. C. (2010). Elliptical
 #'   slice sampling. AISTATS.
 #'   Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing
-#'   11, 125-139.
+#'   11, 125-139. Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
+#'   resample-move algorithm for estimating normalizing constants. arXiv
+#'   1604.01972, Section 4.2.
 #' @seealso [gpc()], [arm()], [ep_log_z()]
 #' @examples
 #' d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
@@ -312,10 +337,19 @@ ep_evidence <- function(post, K, y, ttau, tnu) {
 #' @export
 ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L,
                     sweeps_per_step = 1L, threads = 1L, progress = interactive(),
-                    workers = NULL, ...) {
+                    workers = NULL, kernel = c("slice", "hmc"), base = c("prior", "ep"),
+                    n_leapfrog = 10L, ...) {
   check_dots_used(...)
   call <- match.call()
   validate_gpc(model)
+  kernel <- match_arg(kernel, "kernel")
+  base <- match_arg(base, "base")
+  if (kernel == "hmc")
+    return(ais_gpc_hmc(model, base, schedule, n_chains, sweeps_per_step, n_leapfrog, progress,
+                       call))
+  if (base != "prior")
+    stop_no_call(paste0("`base = \"ep\"` needs `kernel = \"hmc\"`: elliptical slice sampling ",
+                        "anneals from the GP prior."))
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * 3 * model$n)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")

@@ -42,8 +42,9 @@
 #' than log Z (exact samples, tracking during training).
 #'
 #' @param model an [rbm()], [ising()], [gpc()] model, an [astar_target()], or
-#'   an R function giving an unnormalised log density (with a `base`
-#'   proposal in `...`; `"auto"` uses [ais.function()]).
+#'   an R function giving an unnormalised log density (with `start`, and
+#'   preferably `gradient`, in `...` for the default Laplace base and HMC, or a
+#'   `base` proposal; `"auto"` uses [ais.function()]).
 #' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
 #'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of
 #'   discrete models by [mip_sample()], whose Gumbel values give log Z).
@@ -80,6 +81,9 @@
 #' log_partition(m, method = "ais", n_chains = 50, progress = FALSE)
 #' log_partition(ising_grid(4, 4, coupling = 0.3))   # exact by enumeration
 #' log_partition(astar_example("peaky", a = 10), n = 200)
+#' # an R log density with its gradient: AIS with HMC from the Laplace base
+#' log_partition(function(x) -sum(x^2) / 2 - sum(x^4) / 4, start = c(1, 1),
+#'               gradient = function(x) -x - x^3, progress = FALSE)
 #' @export
 log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm", "ep", "astar",
                                             "mip"),

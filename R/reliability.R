@@ -100,7 +100,9 @@ weight_diagnostics <- function(log_w, method = c("auto", "logz", "posterior")) {
   if (mx == -Inf) return(list(n = M, ess = 0, ess_ratio = 0, khat = NA_real_, khat_method = NA))
   w <- exp(log_w - mx)
   ess <- sum(w)^2 / sum(w^2)
-  kh <- pareto_khat_log(log_w, method)
+  # equal weights (to rounding) have no tail to fit: k-hat is not defined
+  kh <- if (mx - min(log_w) < 1e-8) list(khat = NA_real_, method = NA) else
+    pareto_khat_log(log_w, method)
   list(n = M, ess = ess, ess_ratio = ess / M, khat = kh$khat, khat_method = kh$method)
 }
 

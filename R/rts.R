@@ -307,39 +307,63 @@ rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sw
 #'   (default) if it takes one point and returns one number.
 #' @param step_size for a function `model`: initial random-walk scale
 #'   (per temperature it is adapted during the initial iterations towards an
-#'   acceptance rate of 0.3, then frozen).
-#' @param metropolis_steps for a function `model`: random-walk Metropolis
-#'   steps per sweep.
+#'   acceptance rate of 0.3, then frozen); with the C kernels, 0.5 stands for
+#'   the default start \eqn{2.38/\sqrt d} (random walk) or \eqn{d^{-1/4}}
+#'   (MALA, HMC) in units of the base's scales, and other values scale it.
+#' @param metropolis_steps for a function `model`: kernel transitions per
+#'   sweep.
+#' @param gradient,kernel,n_leapfrog,start for a function `model`: as in
+#'   [ais.function()] (the gradient of the log density, `"rwm"`, `"mala"` or
+#'   `"hmc"` (default `"hmc"` with a gradient), leapfrog steps, and the start
+#'   of the Laplace fit).
 #' @details For a continuous target, `model` is an R function giving
 #'   \eqn{\log f(x)} and `base` a normalised [proposal][proposal_normal] \eqn{p_1}
-#'   (e.g. `proposal_normal(rep(0, d), 3)`) whose dimension fixes d; then
-#'   \eqn{Z_1 = 1}, \eqn{\Delta = \log f - \log p_1} and the x-move is
-#'   `metropolis_steps` steps of Gaussian random-walk Metropolis at
-#'   \eqn{\beta_k} with a scale per temperature adapted only during the initial
-#'   iterations (so the final run is a fixed Markov kernel). This runs in R on
-#'   all chains at once (a vectorised `model` is much faster).
+#'   (e.g. `proposal_normal(rep(0, d), 3)`) whose dimension fixes d, or
+#'   `"laplace"` (default; with `start`) and the other Laplace bases of
+#'   [ais.function()]; then \eqn{Z_1 = 1}, \eqn{\Delta = \log f - \log p_1}
+#'   and the x-move is `metropolis_steps` transitions of `kernel` at each
+#'   chain's \eqn{\beta_k}, with a step per temperature adapted only during the
+#'   initial iterations towards the kernel's acceptance target (so the final
+#'   run is a fixed Markov kernel). Random-walk Metropolis from a proposal base
+#'   runs in R with R's RNG; the other kernels in C with a stream per chain.
+#'   The result's `x` holds the chains' final states and `counts` the density
+#'   and gradient evaluations (the Laplace fit's included).
 #' @export
-rts.function <- function(model, base, K = 100L, betas = NULL, prior = NULL, n_chains = 100L,
-                         sweeps = 1000L, init_iter = 10L, init_sweeps = 50L, tol = 0.1,
-                         estimators = c("rts", "ts", "ti", "ti_rb", "mbar"),
+rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior = NULL,
+                         n_chains = 100L, sweeps = 1000L, init_iter = 10L, init_sweeps = 50L,
+                         tol = 0.1, estimators = c("rts", "ts", "ti", "ti_rb", "mbar"),
                          mbar_samples = 5000L,
                          vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
+                         gradient = NULL, kernel = NULL, n_leapfrog = 10L, start = NULL,
                          progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, 1L, progress)
-  if (missing(base) || !inherits(base, "logz_proposal"))
-    stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
-                                "the normalised base density, not %s."),
-                         if (missing(base)) "missing" else describe(base)))
   check_flag(vectorized, "vectorized")
+  check_gradient_arg(gradient)
+  b <- resolve_function_base(base, model, start, gradient, vectorized)
+  kernel <- resolve_kernel(kernel, gradient, b$proposal$dim)
   step_size <- check_number(step_size, "step_size", lower = 0, lower_open = TRUE)
   metropolis_steps <- check_count(metropolis_steps, "metropolis_steps")
+  n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
+  if (kernel == "mala") n_leapfrog <- 1L
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
-  p <- rts_prepare_function(model, base, args, vectorized, step_size, metropolis_steps)
+  target <- if (is.null(b$laplace)) list(model = model, gradient = gradient) else
+    c(laplace_whiten(b$laplace, model, gradient, vectorized), list(laplace = b$laplace))
+  if (kernel != "rwm") {
+    X0 <- proposal_sample(b$proposal, 2L, rep(-Inf, b$proposal$dim), rep(Inf, b$proposal$dim))
+    check_gradient_fd(target$model, target$gradient, X0, vectorized || !is.null(b$laplace),
+                      b$proposal$dim)
+  }
+  p <- rts_prepare_function(model, b$proposal, args, vectorized, step_size, metropolis_steps,
+                            target, kernel, n_leapfrog)
   res <- rts_engine(p$run, p$X, p$log_z1, args)
-  new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
-                 call = call, extra = list(step_size = p$step_size()))
+  fit <- new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
+                        call = call, extra = list(step_size = p$step_size(), kernel = kernel,
+                                                  x = p$x()))
+  fit$counts <- c(fit$counts, p$counts() + b$evaluations)
+  fit$base <- b$record
+  fit
 }

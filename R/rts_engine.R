@@ -99,30 +99,67 @@ rts_prepare_ising <- function(model, a0, args) {
 
 # A continuous target: model(x) the log unnormalised density (of one point, or
 # with `vectorized` of the rows of a matrix), base a normalised proposal (Z_1 =
-# 1, Delta = log f - log p_1); the x-move is `metropolis_steps` random-walk
-# Metropolis steps at beta_k on all chains at once, with a scale per
-# temperature adapted in the initial iterations only (then frozen, so the final
-# run is a fixed Markov kernel). Also returns step_size(): the scales in force.
-rts_prepare_function <- function(model, base, args, vectorized, step_size, metropolis_steps) {
+# 1, Delta = log f - log p_1). The x-move at beta_k on all chains at once is
+# either `metropolis_steps` random-walk Metropolis steps in R (`kernel =
+# "rwm"` from a proposal base), or one sweep of the C kernels of
+# cont_kernel.c (`"rwm"` from a Laplace base, `"mala"`, `"hmc"`; per-chain
+# streams), with a step per temperature adapted in the initial iterations only
+# (then frozen, so the final run is a fixed Markov kernel). `target` is NULL or
+# list(model, gradient, laplace) from rts.function(): the (whitened) target and
+# its Laplace fit. Also returns step_size(): the steps in force, and x(): the
+# chains' states on the scale of `model`.
+rts_prepare_function <- function(model, base, args, vectorized, step_size, metropolis_steps,
+                                 target = NULL, kernel = "rwm", n_leapfrog = 10L) {
   d <- base$dim
   M <- args$n_chains
   K <- args$K
   betas <- args$betas
-  log_f <- if (vectorized) function(X) as.double(model(X)) else
-    function(X) vapply(seq_len(nrow(X)), function(i) as.double(model(X[i, ]))[1], 0)
-  eval_f <- function(X) {
-    v <- log_f(X)
-    if (length(v) != nrow(X) || anyNA(v) || any(v == Inf))
-      stop_no_call(sprintf(paste0("`model` must return one log density (finite or -Inf) per ",
-                                  "point; it gave %s for %d points."), describe(v), nrow(X)))
-    v
-  }
+  in_r <- kernel == "rwm" && is.null(target$laplace)
+  if (is.null(target)) target <- list(model = model, gradient = NULL)
+  vec <- vectorized || !is.null(target$laplace)
+  eval_f <- function(X) eval_log_density(target$model, X, vec, d)
+  fn <- cont_evaluator(target$model, target$gradient, vec, d)
   X <- matrix(proposal_sample(base, M), M, d)
   lf <- eval_f(X)
   lb <- proposal_log_density(base, X)
   if (any(!is.finite(lf)))
     stop_no_call("`model` is -Inf at some draws from `base`; its support must cover the base's.")
-  log_step <- rep(log(step_size), K)
+  kstate <- if (!in_r) list(X = X, lf = lf, lb = lb, gf = NULL, gb = NULL,
+                            streams = rng_streams(M))
+  evals <- c(density = M, gradient = 0)
+  target_accept <- if (in_r) 0.3 else c(rwm = 0.3, mala = 0.57, hmc = 0.65)[[kernel]]
+  log_step <- rep(if (in_r) log(step_size) else
+    log(if (kernel == "rwm") 2.38 / sqrt(d) else 1 / d^0.25) + log(step_size / 0.5), K)
+  scale <- base_scales(base)
+  move <- function(k) {
+    if (!in_r) {
+      control <- list(kernel = kernel, n_leapfrog = as.integer(n_leapfrog),
+                      sweeps = metropolis_steps, beta = betas[k], step = exp(log_step[k]),
+                      scale = scale)
+      kstate <<- cont_sweep(fn, base, kstate, control)
+      evals <<- evals + c(kstate$evaluations, kstate$gradient_evaluations)
+      X <<- kstate$X
+      lf <<- kstate$lf
+      lb <<- kstate$lb
+      return(kstate$accept)
+    }
+    n_acc <- numeric(M)
+    for (ms in seq_len(metropolis_steps)) {
+      Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
+      lfp <- eval_f(Xp)
+      lbp <- proposal_log_density(base, Xp)
+      b <- betas[k]
+      la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
+      ok <- is.finite(la) & log(stats::runif(M)) < la
+      ok[is.na(ok)] <- FALSE
+      X[ok, ] <<- Xp[ok, ]
+      lf[ok] <<- lfp[ok]
+      lb[ok] <<- lbp[ok]
+      n_acc <- n_acc + ok
+      evals[["density"]] <<- evals[["density"]] + M
+    }
+    n_acc / metropolis_steps
+  }
   run <- function(state, control) {
     k <- state$k + 1L
     lrz <- control$lrz
@@ -132,22 +169,11 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
     nstore <- if (thin > 0) (control$offset + S) %/% thin - control$offset %/% thin else 0L
     store <- matrix(0, K, nstore * M)
     store_k <- integer(nstore * M)
-    n_acc <- n_try <- numeric(K)
+    a_sum <- n_try <- numeric(K)
     for (sw in seq_len(S)) {
-      for (ms in seq_len(metropolis_steps)) {
-        Xp <- X + exp(log_step[k]) * matrix(stats::rnorm(M * d), M, d)
-        lfp <- eval_f(Xp)
-        lbp <- proposal_log_density(base, Xp)
-        b <- betas[k]
-        la <- b * (lfp - lf) + (1 - b) * (lbp - lb)
-        ok <- is.finite(la) & log(stats::runif(M)) < la
-        ok[is.na(ok)] <- FALSE
-        X[ok, ] <- Xp[ok, ]
-        lf[ok] <- lfp[ok]
-        lb[ok] <- lbp[ok]
-        n_acc <- n_acc + tabulate(k[ok], K)
-        n_try <- n_try + tabulate(k, K)
-      }
+      a <- move(k)
+      a_sum <- a_sum + vapply(seq_len(K), function(j) sum(a[k == j]), 0)
+      n_try <- n_try + tabulate(k, K)
       delta <- lf - lb
       L <- outer(delta, betas) + lb          # M x K: log f_k(x)
       W <- L + rep(lrz, each = M)
@@ -176,18 +202,18 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
       }
       k <- knew
     }
-    if (!isTRUE(control$final)) {   # adapt the scales in the initial iterations only
-      rate <- ifelse(n_try > 0, n_acc / pmax(n_try, 1), 0.3)
-      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - 0.3), 0)
+    if (!isTRUE(control$final)) {   # adapt the steps in the initial iterations only
+      rate <- ifelse(n_try > 0, a_sum / pmax(n_try, 1), target_accept)
+      log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - target_accept), 0)
     }
-    X <<- X
-    lf <<- lf
-    lb <<- lb
     list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
          store_k = store_k)
   }
   # the chains' states stay in this closure; the engine sees a placeholder
   list(log_z1 = 0, X = matrix(0, 1, M), step_size = function() exp(log_step),
+       x = function() if (is.null(target$laplace)) X else laplace_to_x(target$laplace, X),
+       counts = function() c(density_evaluations = evals[["density"]],
+                             gradient_evaluations = evals[["gradient"]]),
        run = function(state, control) {
          out <- run(state, control)
          out$X <- state$X

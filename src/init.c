@@ -11,6 +11,7 @@ static const R_CallMethodDef callMethods[] = {
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
     {"ais_rbm_prepare", (DL_FUNC) &ais_rbm_prepare_call, 1},
     {"ais_function", (DL_FUNC) &ais_function_call, 4},
+    {"cont_sweep", (DL_FUNC) &cont_sweep_call, 4},
     {"raise_rbm", (DL_FUNC) &raise_rbm_call, 4},
     {"ising_enumerate", (DL_FUNC) &ising_enumerate_call, 3},
     {"ising_gibbs", (DL_FUNC) &ising_gibbs_call, 3},

@@ -218,6 +218,57 @@ SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper);
 SEXP proposal_draw_call(SEXP prop, SEXP n, SEXP lower, SEXP upper);
 SEXP proposal_log_density_call(SEXP prop, SEXP x);
 
+/* proposal.c: d/dx log density of dimension j at x (0 inside a uniform's box) */
+double proposal_grad_log_density1(const logz_proposal *p, int j, double x);
+
+/* ---- cont_kernel.c: kernels on the tempered path to an R log density ------ */
+enum { LOGZ_KERNEL_RWM = 1, LOGZ_KERNEL_MALA = 2, LOGZ_KERNEL_HMC = 3 };
+typedef struct {
+    /* log f (and, when grad != NULL, its gradient, M x d) at the M rows of X;
+     * with `trial` set (points of a trajectory) a non-finite gradient marks
+     * the point as a divergence (log f = -Inf) instead of an error */
+    void (*eval)(void *ctx, const double *X, int M, double *lf, double *grad, int trial);
+    void *ctx;
+} cont_target;
+typedef struct {
+    int M, d;
+    double *X, *lf, *lb;   /* states (M x d), log f and log p0 there */
+    double *gf, *gb;       /* their gradients (M x d; gradient kernels only) */
+} cont_chains;
+typedef struct {
+    int kind, n_leapfrog;  /* LOGZ_KERNEL_*; leapfrog steps of HMC */
+    const double *step;    /* M, per chain: RWM multiplier of scale; MALA/HMC leapfrog step */
+    const double *scale;   /* d: RWM step sd at step 1; MALA/HMC: 1 / sqrt(mass) */
+} cont_kernel;
+typedef struct {
+    double *Xp, *lfp, *lbp, *gfp, *gbp, *P, *row, *H0;
+    int *alive;
+} cont_work;
+typedef struct {
+    double mu, h_bar, log_step;
+    int t;
+} cont_dual;
+double cont_path_log_density(double beta, double lf, double lb);
+/* cont_target.c: an R log density as a cont_target, and one kernel sweep from R */
+typedef struct {
+    SEXP fn, Xs, flag;     /* the R wrapper, its argument (M x d), its gradient code */
+    int M, d;
+    double evals, grad_evals;
+} cont_r_target;
+int cont_r_target_init(cont_r_target *ctx, cont_target *t, SEXP fn, int M, int d);
+SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
+void cont_base_eval(const logz_proposal *p, const double *X, int M, double *row, double *lb,
+                    double *gb);
+void cont_work_alloc(cont_work *w, int M, int d, int gradient);
+/* one transition of every chain c at beta[c]; accept[c] (M): 0/1 accepted for
+ * RWM, the acceptance probability for MALA/HMC; returns their mean */
+double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
+                         const cont_target *t, const logz_proposal *p, logz_stream *st,
+                         cont_work *w, double *accept);
+int cont_kernel_evals(const cont_kernel *k);
+void cont_dual_init(cont_dual *a, double log_step);
+void cont_dual_update(cont_dual *a, double accept, double target);
+
 /* ---- astar*.c: A* sampling, drill-down, OS* and rejection (astar.h) ------ */
 SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
 SEXP astar_baseline_call(SEXP target, SEXP n, SEXP control);

@@ -241,3 +241,22 @@ SEXP proposal_log_density_call(SEXP prop, SEXP x_)
     UNPROTECT(1);
     return out;
 }
+
+double proposal_grad_log_density1(const logz_proposal *p, int j, double x)
+{
+    const double *par = p->par + 3 * (size_t) j;
+    double z;
+    switch (p->family[j]) {
+    case LOGZ_PROP_UNIFORM: return 0.0;
+    case LOGZ_PROP_NORMAL: return -(x - par[0]) / (par[1] * par[1]);
+    case LOGZ_PROP_EXPONENTIAL: return -par[0];
+    case LOGZ_PROP_CAUCHY:
+        z = x - par[0];
+        return -2.0 * z / (par[1] * par[1] + z * z);
+    case LOGZ_PROP_STUDENT:
+        z = x - par[0];
+        return -(par[2] + 1.0) * z / (par[2] * par[1] * par[1] + z * z);
+    }
+    error("internal error: unknown proposal family %d", p->family[j]);
+    return NA_REAL;
+}

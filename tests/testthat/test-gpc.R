@@ -106,3 +106,23 @@ test_that("EP that stops at max_sweeps warns and says so", {
   expect_false(attr(z, "converged"))
   expect_true(attr(suppressWarnings(ep_log_z(gp)), "converged"))
 })
+
+test_that("AIS with HMC from the prior and from EP's q match the orthant probability", {
+  m <- gpc(y ~ x1 + x2, gpc_data(12, 3), lengthscale = 1, amplitude = 2)
+  ex <- orthant_log_z(m)
+  set.seed(1)
+  fit_ep <- ais(m, schedule_geometric(100), n_chains = 100, kernel = "hmc", base = "ep",
+                progress = FALSE)
+  expect_s3_class(fit_ep, "logz_ais_function")
+  expect_match(fit_ep$method, "EP")
+  expect_lt(abs(fit_ep$log_z - ex), 4 * fit_ep$se + 0.02)
+  expect_gt(fit_ep$ess, 80)                  # EP's q is close to the posterior
+  expect_equal(dim(fit_ep$x), c(100L, 12L))
+  set.seed(2)
+  fit_pr <- ais(m, schedule_geometric(200), n_chains = 100, kernel = "hmc", base = "prior",
+                progress = FALSE)
+  expect_lt(abs(fit_pr$log_z - ex), 4 * fit_pr$se + 0.02)
+  expect_output(print(fit_ep), "GP classifier")
+  expect_error(ais(m, base = "ep", progress = FALSE), "needs `kernel = \"hmc\"`")
+  expect_error(ais(m, kernel = "rwm", progress = FALSE), "kernel")
+})

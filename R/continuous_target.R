@@ -1,0 +1,154 @@
+# Continuous targets written in R: a log density, its optional gradient, the
+# evaluator the C kernels call back, and the check that the two agree.
+
+# Kernel codes read by C (LOGZ_KERNEL_* in src/logz.h); kernels are named in R.
+CONT_KERNEL <- c(rwm = 1L, mala = 2L, hmc = 3L)
+
+# The kernel to use: `kernel` as given, else HMC when there is a gradient and
+# random-walk Metropolis when there is none (with a message from 5 dimensions up).
+resolve_kernel <- function(kernel, gradient, d) {
+  if (is.null(kernel)) {
+    if (!is.null(gradient)) return("hmc")
+    if (d >= 5L)
+      message(sprintf(paste0("no `gradient` given: using random-walk Metropolis (kernel = \"rwm\"), ",
+                             "which mixes slowly in %d dimensions; give `gradient` for HMC."), d))
+    return("rwm")
+  }
+  kernel <- match_arg(kernel, "kernel", names(CONT_KERNEL))
+  if (kernel != "rwm" && is.null(gradient))
+    stop_no_call(sprintf("`kernel = \"%s\"` needs `gradient`, a function returning the gradient of the log density.",
+                         kernel))
+  kernel
+}
+
+check_gradient_arg <- function(gradient) {
+  if (!is.null(gradient) && !is.function(gradient))
+    stop_no_call(sprintf("`gradient` must be NULL or a function returning the gradient of the log density, not %s.",
+                         describe(gradient)))
+  gradient
+}
+
+format_point <- function(x) paste(format(x, digits = 4), collapse = ", ")
+
+# log f at the rows of X (M x d), validated; NA, NaN, +Inf and wrong lengths are errors.
+eval_log_density <- function(model, X, vectorized, d) {
+  v <- if (vectorized) model(X) else lapply(seq_len(nrow(X)), function(i) model(X[i, ]))
+  if (!vectorized) {
+    bad <- which(lengths(v) != 1L | !vapply(v, is.numeric, logical(1)))
+    if (length(bad))
+      stop_no_call(sprintf("`model` must return one number per point; at point (%s) it gave %s.",
+                           format_point(X[bad[1], ]), describe(v[[bad[1]]])))
+    v <- unlist(v, use.names = FALSE)
+  }
+  if (!is.numeric(v) || length(v) != nrow(X))
+    stop_no_call(sprintf(paste0("`model` (vectorized) must return %d log densities for a ",
+                                "%d x %d matrix, not %s."), nrow(X), nrow(X), d, describe(v)))
+  v <- as.double(v)
+  bad <- which(is.na(v) | v == Inf)
+  if (length(bad))
+    stop_no_call(sprintf(paste0("`model` must return a finite log density or -Inf; at point ",
+                                "(%s) it gave %s."), format_point(X[bad[1], ]), format(v[bad[1]])))
+  v
+}
+
+# The gradient of log f at the rows of X where `ok`, as an M x d matrix (0
+# elsewhere); must be of the right shape, and finite unless `lenient` (then
+# rows with a non-finite gradient are returned as NA rows).
+eval_gradient <- function(gradient, X, ok, vectorized, d, lenient = FALSE) {
+  G <- matrix(0, nrow(X), d)
+  if (!any(ok)) return(G)
+  rows <- which(ok)
+  if (vectorized) {
+    g <- gradient(X[rows, , drop = FALSE])
+    if (!is.numeric(g) || !identical(as.integer(dim(g)), c(length(rows), d)))
+      stop_no_call(sprintf(paste0("`gradient` (vectorized) must return a %d x %d matrix (one ",
+                                  "gradient per row), not %s."), length(rows), d, describe(g)))
+  } else {
+    g <- lapply(rows, function(i) gradient(X[i, ]))
+    bad <- which(lengths(g) != d | !vapply(g, is.numeric, logical(1)))
+    if (length(bad))
+      stop_no_call(sprintf("`gradient` must return %d numbers per point; at point (%s) it gave %s.",
+                           d, format_point(X[rows[bad[1]], ]), describe(g[[bad[1]]])))
+    g <- matrix(unlist(g, use.names = FALSE), ncol = d, byrow = TRUE)
+  }
+  bad <- which(!is.finite(rowSums(g)))
+  if (length(bad) && lenient) g[bad, ] <- NA_real_
+  else if (length(bad))
+    stop_no_call(sprintf(paste0("`gradient` must be finite where the log density is finite; at ",
+                                "point (%s) it gave (%s)."), format_point(X[rows[bad[1]], ]),
+                         format_point(g[bad[1], ])))
+  G[rows, ] <- g
+  G
+}
+
+# The callback handed to C: (X, gradient code) -> M validated log densities,
+# with an M x d "gradient" attribute for codes 1 (the gradient must be finite
+# where log f is) and 2 (points of an HMC trajectory: where the gradient is not
+# finite, log f is returned as -Inf, a divergence the kernel rejects, and
+# counted in `divergences()`). `tick(m)` is told of every m points evaluated.
+cont_evaluator <- function(model, gradient, vectorized, d, tick = function(m) NULL) {
+  force(model)
+  force(gradient)
+  n_div <- 0
+  fn <- function(X, code = 0L) {
+    tick(nrow(X))
+    v <- eval_log_density(model, X, vectorized, d)
+    if (code > 0L) {
+      G <- eval_gradient(gradient, X, v > -Inf, vectorized, d, lenient = code == 2L)
+      bad <- is.na(G[, 1L])
+      if (any(bad)) {
+        n_div <<- n_div + sum(bad)
+        v[bad] <- -Inf
+        G[bad, ] <- 0
+      }
+      attr(v, "gradient") <- G
+    }
+    v
+  }
+  attr(fn, "divergences") <- function() n_div
+  fn
+}
+
+# Stop unless `gradient` agrees with central finite differences of `model` at
+# the points (rows of X) where the log density is finite: every coordinate
+# within 1e-3 (1 + |g|) plus the differences' own rounding error.
+check_gradient_fd <- function(model, gradient, X, vectorized, d) {
+  lf <- eval_log_density(model, X, vectorized, d)
+  G <- eval_gradient(gradient, X, lf > -Inf, vectorized, d)
+  for (i in which(lf > -Inf)) {
+    x <- X[i, ]
+    h <- 1e-5 * pmax(1, abs(x))
+    P <- rbind(t(x + diag(h, d)), t(x - diag(h, d)))
+    if (d == 1L) P <- matrix(c(x + h, x - h), ncol = 1L)
+    v <- eval_log_density(model, P, vectorized, d)
+    if (any(!is.finite(v))) next
+    fd <- (v[seq_len(d)] - v[d + seq_len(d)]) / (2 * h)
+    tol <- 1e-3 * (1 + abs(G[i, ])) + 1e-10 * (abs(lf[i]) + 1) / h
+    j <- which(abs(fd - G[i, ]) > tol)
+    if (length(j))
+      stop_no_call(sprintf(paste0("`gradient` disagrees with the log density at (%s): coordinate %d ",
+                                  "is %.6g by `gradient` but %.6g by finite differences. Check that ",
+                                  "`gradient` is the gradient of `model` (the log density, not the ",
+                                  "density or its negative)."),
+                           format_point(x), j[1], G[i, j[1]], fd[j[1]]))
+  }
+  invisible(TRUE)
+}
+
+# One sweep of kernel control$kernel for chains at their own betas (the x-move
+# of tempered sampling): the only call of C_cont_sweep. state: list(X, lf, lb,
+# gf, gb, streams); see src/cont_target.c.
+cont_sweep <- function(fn, base, state, control) {
+  M <- nrow(state$X)
+  stopifnot(is.function(fn), inherits(base, "logz_proposal"), is.matrix(state$X),
+            length(control$beta) == M, length(control$step) == M,
+            length(control$scale) == base$dim)
+  state$X <- matrix(as.double(state$X), M)
+  control$beta <- as.double(control$beta)
+  control$step <- as.double(control$step)
+  control$scale <- as.double(control$scale)
+  control$kernel <- internal_code(control$kernel, CONT_KERNEL, "kernel")
+  control$n_leapfrog <- as.integer(control$n_leapfrog)
+  control$sweeps <- as.integer(control$sweeps)
+  .Call(C_cont_sweep, fn, base, state, control)
+}
