@@ -267,8 +267,6 @@ ais_function_run <- function(fn, base, betas, control) {
   .Call(C_ais_function, fn, base, betas, control)
 }
 
-}
-
 # Flag an estimate from a Laplace base when the final weighted chains spread
 # more than 3 times the fit's scale along a whitened coordinate z_j: the target
 # is then much wider (curved or skewed) than its Laplace fit, and the annealing
@@ -283,9 +281,7 @@ check_laplace_width <- function(fit, Z, log_w, max_sd = 3) {
   reason <- sprintf(paste0("the target is %.1f times wider than its Laplace base along ",
                            "whitened coordinate %d (> %g): the base may miss mass; compare ",
                            "with a wide proposal base"), sds[j], j, max_sd)
-  warn_new_flag(fit, sprintf("AIS estimate of log Z may be unreliable: %s. See ?logz_reliability.",
-                             reason))
-  add_flags(fit, reason)
+  flag_estimate(fit, reason, warn = "first")
 }
 
 # The default schedule on an R log density: linear from a Laplace base (close

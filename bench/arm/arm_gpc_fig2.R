@@ -6,7 +6,7 @@
 #     Rscript bench/arm/arm_gpc_fig2_run.R mnist767 rm133 101 102 ... &
 # (or a queue of "problem setting seed" lines shared by workers,
 # bench/arm/arm_gpc_fig2_queue.sh), and summarised here (also copies the csv to
-# vignettes/ for vignette("arm")'s plot):
+# inst/extdata/ for vignette("arm")'s plot):
 #   R_LIBS=... Rscript bench/arm/arm_gpc_fig2.R > bench/arm/arm_gpc_fig2.out
 # Problems (bench/arm/gpc_problems.R): mnist767 = mnist35_gpc(767), MNIST 3 vs 5 binary
 # pixels pooled 2 x 2; usps767 = usps35_gpc(767), USPS-like grey 16 x 16 in [-1, 1].
@@ -29,7 +29,7 @@ options(width = 200)
 cat(paste0("BLAS: ", extSoftVersion()[["BLAS"]], "; LAPACK: ", La_library()), "\n")
 source("bench/arm/gpc_problems.R")
 tab <- read.csv("bench/arm/arm_gpc_fig2_runs.csv")
-invisible(file.copy("bench/arm/arm_gpc_fig2_runs.csv", "vignettes/arm_gpc_fig2_runs.csv", overwrite = TRUE))
+invisible(file.copy("bench/arm/arm_gpc_fig2_runs.csv", "inst/extdata/arm_gpc_fig2_runs.csv", overwrite = TRUE))
 N <- c(mnist767 = 767, usps767 = 767)
 ep <- c(mnist767 = ep_log_z(mnist35_gpc(767)), usps767 = ep_log_z(usps35_gpc(767)))
 B <- 4000

@@ -12,7 +12,7 @@
 #   Figure 2a-c (grids)  bench/gumbelmip/mip_fig2_paper.R/.out: the paper's protocol (200
 #                        samples at its 1.5 / 3 s per sample, equal CPU time,
 #                        scatter data and anytime bounds saved to
-#                        vignettes/mip-fig2-proposal.rds for the vignette),
+#                        inst/extdata/mip-fig2-proposal.rds for the vignette),
 #                        with the tree and mean-field proposals;
 #                        bench/gumbelmip/mip_fig2.R/.out with the uniform one. The
 #                        Figure 2 section below is the 40-sample uniform

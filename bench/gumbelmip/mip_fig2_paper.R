@@ -13,7 +13,7 @@
 # 1.5 s budget is 0.4-0.8 CPU-s, so the CPU seconds are printed and Gibbs gets
 # the same CPU seconds.
 # Rows go to bench/gumbelmip/mip_fig2_paper_runs.csv as they finish; saves
-# vignettes/mip-fig2-proposal.rds (scatter data and anytime bounds) for the
+# inst/extdata/mip-fig2-proposal.rds (scatter data and anytime bounds) for the
 # vignette after every run.
 # Committed result (2026-11-23, 11.9 CPU-min, load ~5.5 on 2 cores; the
 # mixed grid's mean-field run was stopped by hand for the CPU budget):
@@ -41,7 +41,7 @@ save_all <- function() {
   tab <- do.call(rbind, rows)
   tab$err_ratio_mip_over_gibbs <- round(tab$mip_err / tab$gibbs_err, 2)
   saveRDS(list(table = tab, scatter = do.call(rbind, scatter), anytime = do.call(rbind, anytime)),
-          "vignettes/mip-fig2-proposal.rds")
+          "inst/extdata/mip-fig2-proposal.rds")
   tab
 }
 for (st in list(list(type = "attractive", tl = 1.5, props = c("tree", "mean_field"), T = 200L),
@@ -102,4 +102,4 @@ for (st in list(list(type = "attractive", tl = 1.5, props = c("tree", "mean_fiel
 tab <- save_all()
 cat("\n")
 print(tab, row.names = FALSE)
-cat("saved vignettes/mip-fig2-proposal.rds\n")
+cat("saved inst/extdata/mip-fig2-proposal.rds\n")

@@ -215,6 +215,17 @@ flag_cases <- function() {
   }
   list(
     ess = list(flag = "^ESS/M = [0-9.]+ < 0.1$", run = short_ais),
+    laplace_width = list(flag = "^the target is [0-9.]+ times wider than its Laplace base",
+                         run = function() {
+      b <- 0.1
+      f <- function(X) -X[, 1]^2 / 200 - (X[, 2] - b * X[, 1]^2 + 100 * b)^2 / 2
+      g <- function(X) {
+        r <- X[, 2] - b * X[, 1]^2 + 100 * b
+        cbind(-X[, 1] / 100 + 2 * b * X[, 1] * r, -r)
+      }
+      set.seed(1)
+      ais(f, gradient = g, vectorized = TRUE, start = c(1, 1), progress = FALSE)
+    }),
     khat = list(flag = "^Pareto k-hat = [0-9.]+ > 0.7$", run = short_ais),
     raise = list(flag = "^mean ESS/M over examples = [0-9.e-]+ < 0.1$", run = function() {
       set.seed(4)
@@ -255,9 +266,9 @@ flag_cases <- function() {
     rts_visits = list(flag = "^visit deficit: ", run = function()
       logz:::rts_check_visits(c(0, rep(1 / 9, 9)), rep(0.1, 10))),
     rts_outlier = list(flag = "^outlier chain: chain 2 ", run = function() {
-      acc <- array(0, c(5, 6, 4))
-      acc[, 1, ] <- 1
-      acc[5, 1, 2] <- 10
+      acc <- logz:::rts_acc_new(5, 4)
+      acc[, "sum_q", ] <- 1
+      acc[5, "sum_q", 2] <- 10
       logz:::rts_chain_shares(acc)$flag
     }),
     rts_drift = list(flag = "^ladder drift: ", run = function() {
@@ -310,5 +321,6 @@ test_that("the flag table covers every function that sets a flag", {
     "ep_log_z", "ep_estimate",                                   # ep
     "rbm_auto_base", "with_base",                                # base_pilot_sd (carried)
     "check_against_base", "check_mode_occupancy",                # below_pilot, mode_*
-    "rts_check_visits", "rts_chain_shares", "rts_check_drift"))  # rts_*
+    "rts_check_visits", "rts_chain_shares", "rts_check_drift",   # rts_*
+    "check_laplace_width"))                                      # laplace_width
 })
