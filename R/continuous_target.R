@@ -31,7 +31,7 @@ check_gradient_arg <- function(gradient) {
 format_point <- function(x) paste(format(x, digits = 4), collapse = ", ")
 
 # log f at the rows of X (M x d), validated; NA, NaN, +Inf and wrong lengths are errors.
-eval_log_density <- function(model, X, vectorized, d) {
+eval_log_density <- function(model, X, vectorized, d, lenient = FALSE) {
   v <- if (vectorized) model(X) else lapply(seq_len(nrow(X)), function(i) model(X[i, ]))
   if (!vectorized) {
     bad <- which(lengths(v) != 1L | !vapply(v, is.numeric, logical(1)))
@@ -45,7 +45,8 @@ eval_log_density <- function(model, X, vectorized, d) {
                                 "%d x %d matrix, not %s."), nrow(X), nrow(X), d, describe(v)))
   v <- as.double(v)
   bad <- which(is.na(v) | v == Inf)
-  if (length(bad))
+  if (length(bad) && lenient) v[bad] <- NA_real_
+  else if (length(bad))
     stop_no_call(sprintf(paste0("`model` must return a finite log density or -Inf; at point ",
                                 "(%s) it gave %s."), format_point(X[bad[1], ]), format(v[bad[1]])))
   v
@@ -83,8 +84,9 @@ eval_gradient <- function(gradient, X, ok, vectorized, d, lenient = FALSE) {
 
 # The callback handed to C: (X, gradient code) -> M validated log densities,
 # with an M x d "gradient" attribute for codes 1 (the gradient must be finite
-# where log f is) and 2 (points of an HMC trajectory: where the gradient is not
-# finite, log f is returned as -Inf, a divergence the kernel rejects, and
+# where log f is) and 2 (points of an HMC trajectory: where log f is NaN or +Inf
+# or the gradient is not finite, log f is returned as -Inf, a divergence the
+# kernel rejects, and
 # counted in `divergences()`). `tick(m)` is told of every m points evaluated.
 cont_evaluator <- function(model, gradient, vectorized, d, tick = function(m) NULL) {
   force(model)
@@ -92,10 +94,12 @@ cont_evaluator <- function(model, gradient, vectorized, d, tick = function(m) NU
   n_div <- 0
   fn <- function(X, code = 0L) {
     tick(nrow(X))
-    v <- eval_log_density(model, X, vectorized, d)
+    v <- eval_log_density(model, X, vectorized, d, lenient = code == 2L)
     if (code > 0L) {
+      nan <- is.na(v)
+      v[nan] <- -Inf
       G <- eval_gradient(gradient, X, v > -Inf, vectorized, d, lenient = code == 2L)
-      bad <- is.na(G[, 1L])
+      bad <- is.na(G[, 1L]) | nan
       if (any(bad)) {
         n_div <<- n_div + sum(bad)
         v[bad] <- -Inf

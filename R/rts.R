@@ -94,6 +94,8 @@
 #' @param kernel RBM: the products \eqn{W'v} and \eqn{Wh} of a sweep,
 #'   `"sparse"` (default; sums of the weight columns of the active units, as
 #'   [ais()]'s sparse kernel) or `"dense"` (BLAS). They differ only in rounding.
+#'   For a function `model`: the x-move, `"rwm"`, `"mala"` or `"hmc"` as in
+#'   [ais.function()] (default `"hmc"` with a gradient, else `"rwm"`).
 #' @param threads OpenMP threads (the result does not depend on it).
 #' @param progress show a progress bar.
 #' @param workers RBMs and Ising models: `NULL` or the number of pieces to
@@ -312,10 +314,9 @@ rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sw
 #'   (MALA, HMC) in units of the base's scales, and other values scale it.
 #' @param metropolis_steps for a function `model`: kernel transitions per
 #'   sweep.
-#' @param gradient,kernel,n_leapfrog,start for a function `model`: as in
-#'   [ais.function()] (the gradient of the log density, `"rwm"`, `"mala"` or
-#'   `"hmc"` (default `"hmc"` with a gradient), leapfrog steps, and the start
-#'   of the Laplace fit).
+#' @param gradient,n_leapfrog,start for a function `model`: as in
+#'   [ais.function()] (the gradient of the log density, the leapfrog steps of
+#'   HMC, and the start of the Laplace fit).
 #' @details For a continuous target, `model` is an R function giving
 #'   \eqn{\log f(x)} and `base` a normalised [proposal][proposal_normal] \eqn{p_1}
 #'   (e.g. `proposal_normal(rep(0, d), 3)`) whose dimension fixes d, or
