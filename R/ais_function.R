@@ -127,10 +127,10 @@
 #' fit <- ais(f, proposal_normal(c(0, 0), 2), n_chains = 100)   # 200 geometric steps
 #' fit
 #' log(2 * pi * 0.25)
-#' # a correlated target with its gradient: HMC from the Laplace base
+#' # a correlated, skewed target with its gradient: HMC from the Laplace base
 #' S <- solve(matrix(c(1, 0.9, 0.9, 1), 2))
-#' f2 <- function(x) -0.5 * sum(x * (S %*% x)) - 0.1 * sum(x^4)
-#' g2 <- function(x) -as.vector(S %*% x) - 0.4 * x^3
+#' f2 <- function(x) -0.5 * sum(x * (S %*% x)) + x[1] - 2 * log1p(exp(x[1]))
+#' g2 <- function(x) -as.vector(S %*% x) + c(1 - 2 * plogis(x[1]), 0)
 #' ais(f2, gradient = g2, start = c(0, 0), schedule = schedule_geometric(50), n_chains = 50)
 #' @rdname ais_function
 #' @export

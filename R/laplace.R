@@ -130,16 +130,17 @@ laplace_std_proposal <- function(lb) {
 # x = mode + C z for the rows of Z.
 laplace_to_x <- function(lb, Z) sweep(Z %*% t(lb$chol_cov), 2L, lb$mode, "+")
 
-# The target and gradient in z: f(mode + C z) |C|, and C' grad f.
+# The target and gradient in z: f(mode + C z) |C|, and C' grad f (NA where
+# not finite: the caller's evaluator decides whether that is an error).
 laplace_whiten <- function(lb, model, gradient, vectorized) {
   d <- lb$dim
   m <- function(Z) {
     X <- laplace_to_x(lb, Z)
-    eval_log_density(model, X, vectorized, d) + lb$log_det
+    eval_log_density(model, X, vectorized, d, lenient = TRUE) + lb$log_det
   }
   g <- if (!is.null(gradient)) function(Z) {
     X <- laplace_to_x(lb, Z)
-    eval_gradient(gradient, X, rep(TRUE, nrow(X)), vectorized, d) %*% lb$chol_cov
+    eval_gradient(gradient, X, rep(TRUE, nrow(X)), vectorized, d, lenient = TRUE) %*% lb$chol_cov
   }
   list(model = m, gradient = g)
 }
