@@ -218,13 +218,10 @@ ais_rbm_chunk <- function(model, betas, state, control) {
                 log_w = internal_double(state$log_w, "log_w"),
                 streams = internal_streams(state$streams, M),
                 density = if (!is.null(state$density)) internal_double(state$density, "density", 2L))
-  control <- list(threads = internal_count(control$threads, "threads"),
-                  sweeps = internal_count(control$sweeps, "sweeps"),
-                  final = internal_flag(control$final, "final"),
-                  log_z0 = internal_number(control$log_z0, "log_z0"),
+  control <- c(internal_chunk_control(control), list(
                   kernel = internal_code(control$kernel, AIS_KERNEL, "kernel"),
                   moments = internal_flag(control$moments, "moments"),
-                  crossover = internal_number(control$crossover, "crossover"))
+                  crossover = internal_number(control$crossover, "crossover")))
   .Call(C_ais_rbm, model, internal_double(betas, "betas"), state, control)
 }
 

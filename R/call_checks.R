@@ -96,3 +96,11 @@ internal_ising_model <- function(cm, order = FALSE, a0 = FALSE) {
   if (a0) cm$a0 <- internal_double(cm$a0, "a0", n)
   cm
 }
+
+# The control list every chunked annealing routine reads through
+# logz_chunk_unpack() (src/util.c): threads, sweeps, final, log_z0.
+internal_chunk_control <- function(control)
+  list(threads = internal_count(control$threads, "threads"),
+       sweeps = internal_count(control$sweeps, "sweeps"),
+       final = internal_flag(control$final, "final"),
+       log_z0 = internal_number(control$log_z0, "log_z0"))

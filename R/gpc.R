@@ -395,10 +395,7 @@ gpc_ais_chunk <- function(cm, betas, state, control) {
   state <- list(F = internal_chains(state$F, "F", n, M),
                 log_w = internal_double(state$log_w, "log_w"),
                 streams = internal_streams(state$streams, M))
-  control <- list(threads = internal_count(control$threads, "threads"),
-                  sweeps = internal_count(control$sweeps, "sweeps"),
-                  final = internal_flag(control$final, "final"),
-                  log_z0 = internal_number(control$log_z0, "log_z0"))
+  control <- internal_chunk_control(control)
   .Call(C_gpc_ais, cm, internal_double(betas, "betas"), state, control)
 }
 

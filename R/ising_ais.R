@@ -111,9 +111,6 @@ ising_ais_chunk <- function(cm, betas, state, control) {
   state <- list(X = internal_chains(state$X, "X", cm$n, M),
                 log_w = internal_double(state$log_w, "log_w"),
                 streams = internal_streams(state$streams, M))
-  control <- list(threads = internal_count(control$threads, "threads"),
-                  sweeps = internal_count(control$sweeps, "sweeps"),
-                  final = internal_flag(control$final, "final"),
-                  log_z0 = internal_number(control$log_z0, "log_z0"))
+  control <- internal_chunk_control(control)
   .Call(C_ising_ais, cm, internal_double(betas, "betas"), state, control)
 }
