@@ -157,14 +157,14 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
   pilot_chains <- if (is.null(pilot_chains)) max(10L, n_chains %/% 5L) else
     check_count(pilot_chains, "pilot_chains", min = 2L)
   target_accept <- if (is.null(target_accept))
-    c(rwm = 0.35, mala = 0.57, hmc = 0.65)[[kernel]] else
+    kernel_target_accept(kernel, rwm = 0.35) else
     check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
                  upper_open = TRUE)
   p0 <- base$proposal
   d <- p0$dim
   if (is.null(step_size)) {
     template <- base_scales(p0)
-    log_s0 <- if (kernel == "rwm") log(2.38 / sqrt(d)) else log(1 / d^0.25)
+    log_s0 <- kernel_log_step0(kernel, d)
   } else {
     if (!is.numeric(step_size) || !length(step_size) %in% c(1L, d) || anyNA(step_size) ||
         any(!is.finite(step_size)) || any(step_size <= 0))

@@ -21,6 +21,14 @@ resolve_kernel <- function(kernel, gradient, d) {
   kernel
 }
 
+# The acceptance rate a kernel's step is adapted towards (random walk: `rwm`,
+# which differs between the estimators) and its starting log step in units of
+# the position scales (random walk 2.38 / sqrt(d), MALA/HMC d^(-1/4)).
+kernel_target_accept <- function(kernel, rwm)
+  c(rwm = rwm, mala = 0.57, hmc = 0.65)[[kernel]]
+kernel_log_step0 <- function(kernel, d)
+  if (kernel == "rwm") log(2.38 / sqrt(d)) else log(1 / d^0.25)
+
 check_gradient_arg <- function(gradient) {
   if (!is.null(gradient) && !is.function(gradient))
     stop_no_call(sprintf("`gradient` must be NULL or a function returning the gradient of the log density, not %s.",

@@ -127,9 +127,9 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
   kstate <- if (!in_r) list(X = X, lf = lf, lb = lb, gf = NULL, gb = NULL,
                             streams = rng_streams(M))
   evals <- c(density = M, gradient = 0)
-  target_accept <- if (in_r) 0.3 else c(rwm = 0.3, mala = 0.57, hmc = 0.65)[[kernel]]
+  target_accept <- kernel_target_accept(kernel, rwm = 0.3)
   log_step <- rep(if (in_r) log(step_size) else
-    log(if (kernel == "rwm") 2.38 / sqrt(d) else 1 / d^0.25) + log(step_size / 0.5), K)
+    kernel_log_step0(kernel, d) + log(step_size / 0.5), K)
   scale <- base_scales(base)
   move <- function(k) {
     if (!in_r) {
