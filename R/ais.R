@@ -115,6 +115,7 @@ ais.rbm <- function(model, schedule = schedule_sm08(), n_chains = 100L, sweeps_p
                     base = NULL, threads = 1L, progress = interactive(),
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   check_dots_used(...)
+  validate_model(model)
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))

@@ -304,6 +304,7 @@ smooth_steps <- function(v) {
 # proposal, the Laplace fit (or NULL), the evaluations spent, and the record
 # kept in the result.
 resolve_function_base <- function(base, model, start, gradient, vectorized) {
+  validate_model(base, "base")
   if (inherits(base, "logz_proposal"))
     return(list(proposal = base, laplace = NULL, evaluations = c(density = 0, gradient = 0),
                  record = list(type = "proposal", how = "given")))

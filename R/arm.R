@@ -196,6 +196,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
+  validate_model(model)
   seed <- rng_state()
   order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
   arm_fit(arm_spec_gpc(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
@@ -210,6 +211,7 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                       progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
+  validate_model(model)
   order <- arm_order(order, model$n)
   arm_fit(arm_spec_ising(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
           ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
@@ -224,6 +226,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     progress = interactive(), workers = NULL, base = NULL, keep_particles = TRUE,
                     ...) {
   check_dots_used(...)
+  validate_model(model)
   N <- model$n_visible
   seed <- rng_state()
   base <- if (is.null(order)) resolve_base(model, base, threads)

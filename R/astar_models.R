@@ -57,7 +57,7 @@ builtin_model <- function(model, data, proposal) {
         s <- check_number(data$prior_sd, "data$prior_sd", 0, lower_open = TRUE)
         if (!all(proposal$family == PROP_FAMILY[["uniform"]]))
           stop_no_call("With `data$prior_sd`, \"cauchy_regression\" needs a uniform proposal.")
-        out$par <- c(s, sum(log(proposal$par[2, ] - proposal$par[1, ])))
+        out$par <- c(s, sum(uniform_log_width(proposal$par[1, ], proposal$par[2, ])))
       }
     },
     gaussian_mean = {

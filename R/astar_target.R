@@ -167,6 +167,7 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     tg <- structure(list(proposal = proposal, dim = d, model = ASTAR_MODEL[["expr"]],
                          par = numeric(0), X = NULL, y = NULL, program = program, expr = expr,
                          data = data, name = name), class = "logz_astar_target")
+    validate_astar_target(tg)
     return(tg)
   }
   if (missing(log_lik))
@@ -195,6 +196,7 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
     stop_no_call(sprintf("`name` must be a single string, not %s.", describe(name)))
   tg$name <- name
   tg <- structure(tg, class = "logz_astar_target")
+  validate_astar_target(tg)
   if (tg$model == ASTAR_MODEL[["r"]]) check_r_target(tg)
   tg
 }
@@ -210,9 +212,21 @@ check_r_target <- function(tg) {
   if (!is.numeric(m) || length(m) != 1L || is.na(m))
     stop_no_call(sprintf("`bound` must return a single number; over the support it gave %s.",
                          describe(m)))
+  if (o == Inf)
+    stop_no_call(sprintf(paste0("`log_lik` is +Inf at x = (%s): the target would have infinite ",
+                                "mass; `log_lik` must be finite or -Inf."),
+                         paste(format(x0, digits = 4), collapse = ", ")))
   if (m == -Inf && o == -Inf)
     stop_no_call(paste0("`bound` is -Inf over the whole support and `log_lik` is -Inf at its ",
                         "median: the target has zero mass (nothing to sample)."))
+  if (o > -Inf) {
+    m0 <- tg$bound(x0, x0)
+    if (!is.numeric(m0) || length(m0) != 1L || is.na(m0) || m0 == Inf)
+      stop_no_call(sprintf(paste0("`bound` must be a finite number over the single point x = (%s) ",
+                                  "where `log_lik` is finite, not %s: A* could never close its ",
+                                  "search."), paste(format(x0, digits = 4), collapse = ", "),
+                           describe(m0)))
+  }
   if (o > m + (if (is.finite(m)) 1e-8 * (1 + abs(m)) else 0))
     stop_no_call(sprintf(paste0("`bound` is below `log_lik`: over the whole support it is %g, ",
                                 "but log_lik(x) = %g at x = (%s)."), m, o,
@@ -222,6 +236,7 @@ check_r_target <- function(tg) {
 #' @export
 print.logz_astar_target <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   kind <- names(ASTAR_MODEL)[match(x$model, ASTAR_MODEL)]
   if (!is.null(x$builtin)) kind <- x$builtin
   cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
@@ -239,6 +254,7 @@ check_target <- function(target) {
   if (!inherits(target, "logz_astar_target"))
     stop_no_call(sprintf("`target` must be an A* target from astar_target(), not %s.",
                          describe(target)))
+  validate_astar_target(target)
   target
 }
 

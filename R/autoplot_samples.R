@@ -85,6 +85,7 @@ autoplot.logz_samples <- function(object, type = c("samples", "cost", "estimate"
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_mip <- function(object, type = c("bounds", "cost", "estimate"), ...) {
   check_dots_used(...)
+  validate_model(object, "object")
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
   if (type == "cost") {
@@ -153,6 +154,7 @@ autoplot.logz_comparison <- function(object, truth = NULL, ...) {
 #' @rdname autoplot.logz_samples
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_schedule <- function(object, ..., type = c("schedule", "g")) {
+  validate_model(object, "object")
   type <- match_arg(type, "type")
   dots <- list(...)
   is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")
@@ -191,6 +193,7 @@ autoplot.logz_schedule <- function(object, ..., type = c("schedule", "g")) {
 #' @exportS3Method ggplot2::autoplot
 autoplot.rbm <- function(object, type = c("history", "filters"), n_filters = 16L, ...) {
   check_dots_used(...)
+  validate_model(object, "object")
   type <- match_arg(type, "type")
   if (type == "history") {
     h <- object$history

@@ -176,7 +176,7 @@ logz_base <- function(model, type = c("auto", "model", "visible", "mode", "data"
   pilot_chains <- check_count(pilot_chains, "pilot_chains", min = 2L)
   pilot_steps <- check_count(pilot_steps, "pilot_steps", min = 3L)
   rbm <- is_rbm(model)
-  if (rbm) validate_rbm(model)
+  validate_model(model)
   if (type == "auto" && rbm && is.null(model$base_rate))
     return(rbm_auto_base(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps))
   if (type == "auto") type <- if (!rbm) "field" else "data"
@@ -232,13 +232,16 @@ new_logz_base <- function(model, bias, type, how) {
     p <- stats::plogis(bias * (v[2] - v[1]))
     log_z0 <- sum(bias * v[1] + softplus(bias * (v[2] - v[1])))
   }
-  structure(list(type = type, how = how, bias = bias, marginals = p, log_z0 = log_z0,
-                 n = length(bias)), class = "logz_base")
+  b <- structure(list(type = type, how = how, bias = bias, marginals = p, log_z0 = log_z0,
+                      n = length(bias)), class = "logz_base")
+  validate_base(b)
+  b
 }
 
 #' @rdname logz_base
 #' @export
 print.logz_base <- function(x, ...) {
+  validate_model(x, "x")
   cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
   cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
               max(x$marginals), mean(x$marginals), x$log_z0))
@@ -264,6 +267,7 @@ resolve_base_type <- function(model, base, threads = 1L) {
   n <- if (rbm) model$n_visible else model$n
   if (is.null(base)) return(logz_base(model, threads = threads))
   if (inherits(base, "logz_base")) {
+    validate_base(base)
     if (base$n != n)
       stop_no_call(sprintf("`base` is a base over %d units but `model` has %d.", base$n, n))
     return(base)

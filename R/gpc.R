@@ -122,10 +122,7 @@ gpc_response <- function(r, name) {
 gpc_max_amplitude <- 1 / sqrt(.Machine$double.eps)
 
 new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
-  d2 <- pmax(outer(rowSums(x^2), rowSums(x^2), `+`) - 2 * tcrossprod(x), 0)
-  K <- amplitude^2 * exp(-d2 / (2 * lengthscale^2))
-  K <- (K + t(K)) / 2
-  diag(K) <- amplitude^2
+  K <- gpc_kernel(x, lengthscale, amplitude)
   sigma <- K
   diag(sigma) <- diag(sigma) + 1
   structure(list(x = x, y = y, levels = levels, K = K, sigma = sigma, chol = chol(sigma),
@@ -133,28 +130,32 @@ new_gpc <- function(x, y, levels, lengthscale, amplitude, ...) {
             class = "gpc")
 }
 
-is_gpc <- function(x) inherits(x, "gpc")
-
-# What gpc() guarantees, re-checked for objects classed "gpc" by hand or edited.
-validate_gpc <- function(model, name = "model") {
-  n <- length(model$y)
-  K <- model$K
-  if (n < 1L || !is.numeric(model$y) || any(!model$y %in% c(-1, 1)) || !is.matrix(K) ||
-      !is.numeric(K) || any(dim(K) != n))
-    stop_no_call(sprintf(paste0("`%s` is not a valid gpc model (labels -1/+1 and an n x n ",
-                                "covariance `K`); build it with gpc()."), name))
-  if (anyNA(K) || any(!is.finite(K)))
-    stop_no_call(sprintf("`%s$K` has NA or infinite entries.", name))
-  a <- model$amplitude
-  if (is.numeric(a) && length(a) == 1L && !is.na(a) && a > gpc_max_amplitude)
-    stop_no_call(sprintf("`%s` has `amplitude` = %g, above %g where the probit noise is lost.",
-                         name, a, gpc_max_amplitude))
-  invisible(model)
+# The RBF covariance amplitude^2 exp(-|x_i - x_j|^2 / (2 lengthscale^2)). The
+# inputs are first scaled by a power of two (exact) into [-1, 1] and centred,
+# and the distances are taken from coordinate differences (stats::dist), so
+# that neither a common shift of the inputs (cancellation in |x|^2 - 2 x'y)
+# nor inputs near the double range (overflow of squared distances) change K.
+gpc_kernel <- function(x, lengthscale, amplitude) {
+  m <- max(abs(x))
+  s <- if (m > 0) 2^min(ceiling(log2(m)), 1023) else 1
+  xs <- x / s
+  xs <- xs - rep(colMeans(xs), each = nrow(xs))
+  d2 <- as.matrix(stats::dist(xs))^2
+  r <- (s / lengthscale)^2
+  E <- d2 * r / 2
+  E[d2 == 0] <- 0
+  K <- amplitude^2 * exp(-E)
+  if (!is.null(rownames(x))) dimnames(K) <- list(rownames(x), rownames(x))
+  diag(K) <- amplitude^2
+  K
 }
+
+is_gpc <- function(x) inherits(x, "gpc")
 
 #' @export
 print.gpc <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   cat(sprintf("<gpc> Gaussian-process probit classifier: %d points, %d inputs\n", x$n,
               ncol(x$x)))
   cat(sprintf("  classes: %s (-1) %d, %s (+1) %d\n", x$levels[1], sum(x$y < 0), x$levels[2],
@@ -340,6 +341,7 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
                     workers = NULL, kernel = c("slice", "hmc"), base = c("prior", "ep"),
                     n_leapfrog = 10L, ...) {
   check_dots_used(...)
+  validate_model(model)
   call <- match.call()
   validate_gpc(model)
   kernel <- match_arg(kernel, "kernel")

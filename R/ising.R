@@ -106,6 +106,7 @@ ising <- function(edges = NULL, field = NULL, n = NULL, spins = c("pm1", "01")) 
     m$names <- as.character(nm)
     names(m$field) <- m$names
   }
+  validate_ising(m)
   m
 }
 
@@ -148,7 +149,7 @@ check_ising <- function(model, name = "model") {
   if (!is_ising(model))
     stop_no_call(sprintf("`%s` must be an ising model (see ising()), not %s.", name,
                          describe(model)))
-  invisible(model)
+  validate_ising(model, name)
 }
 
 # What the C engines read: 0-based edge ends and the spin values.
@@ -172,6 +173,7 @@ spin_label <- function(spins) if (spins == "pm1") "{-1, +1}" else "{0, 1}"
 #' @export
 print.ising <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   m <- nrow(x$edges)
   cat(sprintf("<ising> %d variables, %d edges; spins in %s%s\n", x$n, m, spin_label(x$spins),
               if (!is.null(x$grid)) sprintf("; %d x %d grid", x$grid[1], x$grid[2]) else ""))
@@ -187,6 +189,7 @@ print.ising <- function(x, ...) {
 #' @export
 summary.ising <- function(object, ...) {
   check_dots_used(...)
+  validate_model(object, "object")
   deg <- tabulate(c(object$edges$from, object$edges$to), nbins = object$n)
   width <- NA_character_
   if (object$n <= jt_max_n) {
@@ -225,6 +228,13 @@ ising_draw <- function(n, m, from, to, coupling, field, type, spins) {
   lower <- if (type == "constant") -Inf else 0
   coupling <- check_number(coupling, "coupling", lower = lower)
   field <- check_number(field, "field", lower = lower)
+  top <- m * abs(coupling) + n * abs(field)
+  if (top > 1e300)
+    stop_no_call(sprintf(paste0("`coupling` = %s and `field` = %s are too large for %d edges and ",
+                                "%d nodes: energies could reach %s, beyond 1e300 where double ",
+                                "precision overflows; rescale them."), format(coupling),
+                         format(field), as.integer(m), as.integer(n),
+                         if (is.finite(top)) format(top) else "beyond the double range"))
   w <- switch(type, attractive = stats::runif(m, 0, coupling),
               mixed = stats::runif(m, -coupling, coupling), constant = rep(coupling, m))
   f <- if (type == "constant") rep(field, n) else stats::runif(n, -field, field)

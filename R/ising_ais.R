@@ -52,6 +52,7 @@ ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
   check_dots_used(...)
+  validate_model(model)
   call <- match.call()
   schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * model$n)

@@ -68,6 +68,7 @@ exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_t
                               max_states = 2^26, max_treewidth = 20L, threads = 1L,
                               progress = interactive(), ...) {
   check_dots_used(...)
+  validate_model(model)
   method <- match_arg(method, "method")
   check_flag(progress, "progress")
   ising_exact(model, method, "none", max_states, max_treewidth, threads, progress)$log_z
@@ -89,6 +90,7 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
                                   pairwise = FALSE, max_states = 2^26, max_treewidth = 20L,
                                   threads = 1L, progress = interactive(), ...) {
   check_dots_used(...)
+  validate_model(model)
   method <- match_arg(method, "method")
   check_flag(pairwise, "pairwise")
   check_flag(progress, "progress")

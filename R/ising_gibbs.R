@@ -62,6 +62,7 @@ gibbs_sample.default <- function(model, ...) {
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains = 1L, init = NULL,
                                threads = 1L, progress = interactive(), ..., chains) {
   check_dots_used(...)
+  validate_model(model)
   if (!missing(chains)) {
     warning("`chains` is deprecated; use `n_chains`.", call. = FALSE)
     n_chains <- chains

@@ -1,5 +1,5 @@
-# Input checks of ising(): node labels, edge lists and weight matrices, and
-# the validation of ising objects before the C engines read them.
+# Input checks of ising(): node labels, edge lists and weight matrices
+# (validate_ising() in R/validate.R re-checks built objects).
 
 # Node labels (character or factor `from`/`to`, as igraph edge lists give):
 # NULL when the ends are numeric indices, else the node names (those of a
@@ -115,28 +115,4 @@ ising_edges_from_df <- function(edges, n) {
                          if (from[j] == from[k]) "a duplicate" else "a reversed duplicate"))
   }
   data.frame(from = from, to = to, weight = as.double(w))
-}
-
-# What ising() guarantees, re-checked for objects classed "ising" by hand or
-# edited after construction (the C engines trust indices and finiteness).
-validate_ising <- function(model, name = "model") {
-  e <- model$edges
-  n <- model$n
-  ok <- is.numeric(n) && length(n) == 1L && !is.na(n) && n >= 1 && is.data.frame(e) &&
-    all(c("from", "to", "weight") %in% names(e)) && is.numeric(e$from) && is.numeric(e$to) &&
-    is.numeric(e$weight) && is.numeric(model$field) && length(model$field) == n &&
-    is.numeric(model$values) && length(model$values) == 2L && !anyNA(model$values)
-  if (!ok)
-    stop_no_call(sprintf(paste0("`%s` is not a valid ising model (edges from/to/weight, field of ",
-                                "length n, spin values); build it with ising()."), name))
-  if (anyNA(e$from) || anyNA(e$to) || any(e$from < 1 | e$from > n | e$to < 1 | e$to > n) ||
-      any(e$from == e$to) || any(e$from != round(e$from) | e$to != round(e$to)))
-    stop_no_call(sprintf("`%s$edges` must hold node indices in 1..%d without self edges.", name,
-                         as.integer(n)))
-  if (anyNA(e$weight) || any(!is.finite(e$weight)) || anyNA(model$field) ||
-      any(!is.finite(model$field)))
-    stop_no_call(sprintf("`%s` has NA or infinite weights or fields.", name))
-  check_energy_scale(sum(abs(e$weight)) + sum(abs(model$field)),
-                     sprintf("The weights and fields of `%s`", name))
-  invisible(model)
 }

@@ -110,6 +110,7 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
 #' @export
 print.logz_laplace <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   cat(sprintf("<logz_laplace> %s base at the mode of a %d-D log density\n",
               if (is.finite(x$df)) sprintf("Student-t (df %g)", x$df) else "Gaussian", x$dim))
   cat(sprintf("  mode (%s)%s\n", format_point(utils::head(x$mode, 6)),

@@ -98,6 +98,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
           else stop_no_call(sprintf(paste0("log_partition() does not know how to handle `model` ",
                                            "of class %s (expected an rbm, ising, gpc model or an ",
                                            "astar_target)."), paste(class(model), collapse = "/")))
+  validate_model(model)
   if (method == "auto") {
     method <- switch(kind,
       rbm = if (min(model$n_visible, model$n_hidden) <= exact_max) "exact" else "ais",

@@ -53,6 +53,7 @@
 rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                    batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
+  validate_model(target, "target")
   mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
@@ -61,6 +62,7 @@ rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = In
 rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                  batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
+  validate_model(target, "target")
   mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
@@ -69,6 +71,7 @@ rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
 rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
                                            batch = 4096L, progress = interactive(), ...) {
   check_dots_used(...)
+  validate_model(target, "target")
   mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 

@@ -61,6 +61,7 @@ mip_check_scale <- function(p, name = "model") {
 }
 
 mip_problem_raw <- function(model, name) {
+  validate_model(model, name)
   if (is_ising(model)) {
     v <- model$values
     e <- model$edges
@@ -282,6 +283,7 @@ mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
   names(obj) <- names(objective)
   m <- structure(list(objective = obj, A = A, rlo = as.double(rlo), rhi = as.double(rhi),
                       offset = offset, n = n), class = "logz_mip_model")
+  validate_mip_model(m)
   if (nrow(A) && logz_has_glpk()) {   # without GLPK: mip_sample() reports it
     root <- mip_lp_bounds(mip_problem(m), matrix(NA_integer_, 1L, n))
     if (root == -Inf)
@@ -295,6 +297,7 @@ mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
 #' @export
 print.logz_mip_model <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   cat(sprintf("<logz_mip_model> %d binary variables, %d linear constraints\n", x$n, nrow(x$A)))
   cat(sprintf("  objective in [%.3g, %.3g]; offset %g\n", min(x$objective), max(x$objective),
               x$offset))

@@ -10,6 +10,7 @@
 #' @export
 print.logz_mip <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   n <- length(x$value)
   cat(sprintf("<logz_mip> %d sample%s by %s; %d exact\n", n, if (n == 1L) "" else "s",
               x$method, sum(x$exact)))
@@ -29,6 +30,7 @@ print.logz_mip <- function(x, ...) {
 #' @export
 summary.logz_mip <- function(object, ...) {
   check_dots_used(...)
+  validate_model(object, "object")
   q <- function(v) c(mean = mean(v), stats::quantile(v, c(0, 0.5, 0.9, 1)))
   structure(list(method = object$method, n = length(object$value), exact = sum(object$exact),
                  log_z = object$log_z, se = object$se, bounds = log_z_bounds(object),
@@ -53,6 +55,7 @@ print.summary.logz_mip <- function(x, ...) {
 #' @rdname mip_sample
 #' @export
 plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
+  validate_model(x, "x")
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
   if (type == "cost") {
@@ -125,6 +128,7 @@ plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
 log_z_bounds <- function(x, delta = 0.05) {
   if (!inherits(x, "logz_mip"))
     stop_no_call(sprintf("`x` must be a mip_sample() result, not %s.", describe(x)))
+  validate_mip(x)
   delta <- check_number(delta, "delta", 0, 1, TRUE, TRUE)
   T <- length(x$value)
   eps <- pi * sqrt((1 / delta - 1) / (6 * T))

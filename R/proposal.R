@@ -83,6 +83,7 @@ proposal_uniform <- function(lower = 0, upper = 1) {
   p <- new_proposal("uniform", list(lower = lower, upper = upper))
   if (any(p$par[1, ] >= p$par[2, ]))
     stop_no_call("`lower` must be below `upper` in every dimension.")
+  validate_proposal(p)
   p
 }
 
@@ -91,6 +92,7 @@ proposal_uniform <- function(lower = 0, upper = 1) {
 proposal_normal <- function(mean = 0, sd = 1) {
   p <- new_proposal("normal", list(mean = mean, sd = sd))
   check_positive(sd, "sd")
+  validate_proposal(p)
   p
 }
 
@@ -99,6 +101,7 @@ proposal_normal <- function(mean = 0, sd = 1) {
 proposal_exponential <- function(rate = 1) {
   p <- new_proposal("exponential", list(rate = rate))
   check_positive(rate, "rate")
+  validate_proposal(p)
   p
 }
 
@@ -107,6 +110,7 @@ proposal_exponential <- function(rate = 1) {
 proposal_cauchy <- function(location = 0, scale = 1) {
   p <- new_proposal("cauchy", list(location = location, scale = scale))
   check_positive(scale, "scale")
+  validate_proposal(p)
   p
 }
 
@@ -117,6 +121,7 @@ proposal_student <- function(df, location = 0, scale = 1) {
   p <- new_proposal("student", list(location = location, scale = scale, df = df))
   check_positive(scale, "scale")
   check_positive(df, "df")
+  validate_proposal(p)
   p
 }
 
@@ -128,6 +133,7 @@ c.logz_proposal <- function(..., recursive = FALSE) {
   if (!all(ok))
     stop_no_call(sprintf("c() combines proposals only; argument %d is %s.", which(!ok)[1],
                          describe(ps[[which(!ok)[1]]])))
+  for (k in seq_along(ps)) validate_proposal(ps[[k]], sprintf("..%d", k))
   fam <- unlist(lapply(ps, `[[`, "family"))
   structure(list(family = fam, par = do.call(cbind, lapply(ps, `[[`, "par")),
                  dim = length(fam)), class = "logz_proposal")
@@ -136,6 +142,7 @@ c.logz_proposal <- function(..., recursive = FALSE) {
 #' @export
 print.logz_proposal <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   cat(sprintf("<logz_proposal> %d-dimensional product of univariate distributions\n", x$dim))
   fams <- names(PROP_FAMILY)[x$family]
   desc <- vapply(seq_len(x$dim), function(j) {
@@ -157,6 +164,7 @@ check_proposal <- function(proposal, name = "proposal") {
   if (!inherits(proposal, "logz_proposal"))
     stop_no_call(sprintf("`%s` must be a proposal such as proposal_normal(), not %s.", name,
                          describe(proposal)))
+  validate_proposal(proposal, name)
   proposal
 }
 
@@ -172,11 +180,22 @@ proposal_support <- function(proposal) {
   rbind(lower = lo, upper = hi)
 }
 
+# The midpoint and the log width of a uniform's [lower, upper], also when the
+# width upper - lower overflows (then from the halves, which is exact).
+uniform_mid <- function(lower, upper) {
+  m <- (lower + upper) / 2
+  ifelse(is.finite(m), m, lower / 2 + upper / 2)
+}
+uniform_log_width <- function(lower, upper) {
+  w <- upper - lower
+  ifelse(is.finite(w), log(w), log(upper / 2 - lower / 2) + log(2))
+}
+
 # A central point of the proposal (the per-dimension medians).
 proposal_median <- function(proposal) {
   vapply(seq_len(proposal$dim), function(j) {
     p <- proposal$par[, j]
-    switch(proposal$family[j], (p[1] + p[2]) / 2, p[1], log(2) / p[1], p[1], p[1])
+    switch(proposal$family[j], uniform_mid(p[1], p[2]), p[1], log(2) / p[1], p[1], p[1])
   }, numeric(1))
 }
 

@@ -44,7 +44,9 @@ rbm <- function(W, a = NULL, b = NULL) {
   check_energy_scale(sum(abs(W)) + sum(abs(a)) + sum(abs(b)), "`W`, `a` and `b`")
   storage.mode(W) <- "double"
   dimnames(W) <- NULL
-  new_rbm(W, as.double(a), as.double(b))
+  m <- new_rbm(W, as.double(a), as.double(b))
+  validate_rbm(m)
+  m
 }
 
 new_rbm <- function(W, a, b, ...) {
@@ -63,7 +65,9 @@ rbm_base_rate <- function(data, n_hidden = 0L) {
   data <- as_binary_matrix(data, "data")
   n_hidden <- check_count(n_hidden, "n_hidden", min = 0L)
   a0 <- base_rate_bias(data)
-  new_rbm(matrix(0, ncol(data), n_hidden), a0, numeric(n_hidden))
+  m <- new_rbm(matrix(0, ncol(data), n_hidden), a0, numeric(n_hidden))
+  validate_rbm(m)
+  m
 }
 
 base_rate_bias <- function(data) {
@@ -81,29 +85,10 @@ check_rbm <- function(model, name = "model") {
   validate_rbm(model, name)
 }
 
-# What rbm() guarantees, re-checked for objects classed "rbm" by hand or edited
-# after construction (the engines trust the shapes and finiteness).
-validate_rbm <- function(model, name = "model") {
-  W <- model$W
-  ok <- is.matrix(W) && is.numeric(W) && nrow(W) >= 1L &&
-    is.numeric(model$a) && length(model$a) == nrow(W) &&
-    is.numeric(model$b) && length(model$b) == ncol(W) &&
-    identical(as.integer(model$n_visible), nrow(W)) && identical(as.integer(model$n_hidden), ncol(W))
-  if (!ok)
-    stop_no_call(sprintf(paste0("`%s` is not a valid rbm: `W` must be a numeric n_visible x ",
-                                "n_hidden matrix with `a`, `b`, `n_visible` and `n_hidden` to ",
-                                "match; build it with rbm()."), name))
-  if (anyNA(W) || any(!is.finite(W)) || anyNA(model$a) || any(!is.finite(model$a)) ||
-      anyNA(model$b) || any(!is.finite(model$b)))
-    stop_no_call(sprintf("`%s` has NA or infinite parameters in `W`, `a` or `b`.", name))
-  check_energy_scale(sum(abs(W)) + sum(abs(model$a)) + sum(abs(model$b)),
-                     sprintf("The parameters of `%s`", name))
-  invisible(model)
-}
-
 #' @export
 print.rbm <- function(x, ...) {
   check_dots_used(...)
+  validate_rbm(x, "x")
   cat(sprintf("<rbm> %d visible x %d hidden units\n", x$n_visible, x$n_hidden))
   if (!is.null(x$method)) {
     h <- x$history
@@ -122,6 +107,7 @@ print.rbm <- function(x, ...) {
 #' @export
 summary.rbm <- function(object, ...) {
   check_dots_used(...)
+  validate_model(object, "object")
   print(object, ...)
   invisible(object)
 }
@@ -143,6 +129,7 @@ summary.rbm <- function(object, ...) {
 #' plot(m, type = "filters")
 #' @export
 plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
+  validate_model(x, "x")
   type <- match_arg(type, "type")
   if (type == "history") {
     h <- x$history
@@ -210,6 +197,7 @@ free_energy <- function(model, data) UseMethod("free_energy")
 
 #' @export
 free_energy.rbm <- function(model, data) {
+  validate_model(model)
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   lin <- drop(data %*% model$a)
   if (model$n_hidden == 0L) return(-lin)

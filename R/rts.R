@@ -224,6 +224,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          burn_in = NULL, ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
+  validate_model(model)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
   args$pieces <- resolve_pieces(workers, args$n_chains)
@@ -339,6 +340,7 @@ rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior 
                          progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
+  validate_model(model)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, 1L, progress)
   check_flag(vectorized, "vectorized")

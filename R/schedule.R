@@ -142,6 +142,7 @@ new_schedule <- function(betas, name, ...) {
 #' @export
 print.logz_schedule <- function(x, ...) {
   check_dots_used(...)
+  validate_model(x, "x")
   d <- diff(unclass(x))
   cat(sprintf("<logz_schedule> %s: %d steps (%d betas from 0 to 1)\n", attr(x, "name"),
               length(d), length(x)))
@@ -190,6 +191,7 @@ as.double.logz_schedule <- function(x, ...) as.double(unclass(x))
 #' plot(schedule_linear(100), schedule_sigmoid(100), schedule_sm08())
 #' @export
 plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", legend = TRUE) {
+  validate_model(x, "x")
   type <- match_arg(type, "type")
   dots <- list(...)
   is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")

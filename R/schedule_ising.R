@@ -76,5 +76,5 @@ ising_g_knots <- function(model, kb, a0, n_chains, sweeps, burn_in, threads,
 check_schedule_model <- function(model) {
   if (!is_rbm(model) && !is_ising(model))
     stop_no_call(sprintf("`model` must be an rbm or an ising model, not %s.", describe(model)))
-  invisible(model)
+  validate_model(model)
 }

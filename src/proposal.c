@@ -58,12 +58,25 @@ static double log_1m_exp(double t)
     return t > -M_LN2 ? log(-expm1(t)) : log1p(-exp(t));
 }
 
-static void std_params(const logz_proposal *p, int j, double *loc, double *scale, double *df)
+/* Standardised coordinates z = (pre x - loc) / scale, x = (loc + scale z) / pre.
+ * pre is 1 except for a uniform whose width upper - lower overflows (e.g.
+ * [-1e308, 1e308]): then everything is halved (pre = 0.5), which is exact. */
+static void std_params(const logz_proposal *p, int j, double *loc, double *scale, double *df,
+                       double *pre)
 {
     const double *par = p->par + 3 * (size_t) j;
     *df = 0.0;
+    *pre = 1.0;
     switch (p->family[j]) {
-    case LOGZ_PROP_UNIFORM: *loc = par[0]; *scale = par[1] - par[0]; break;
+    case LOGZ_PROP_UNIFORM:
+        *loc = par[0];
+        *scale = par[1] - par[0];
+        if (!R_FINITE(*scale)) {
+            *pre = 0.5;
+            *loc = 0.5 * par[0];
+            *scale = 0.5 * par[1] - 0.5 * par[0];
+        }
+        break;
     case LOGZ_PROP_EXPONENTIAL: *loc = 0.0; *scale = 1.0 / par[0]; break;
     case LOGZ_PROP_STUDENT: *loc = par[0]; *scale = par[1]; *df = par[2]; break;
     default: *loc = par[0]; *scale = par[1]; break;
@@ -86,9 +99,9 @@ double proposal_log_density(const logz_proposal *p, const double *x)
 {
     double s = 0.0;
     for (int j = 0; j < p->d; j++) {
-        double loc, scale, df, z;
-        std_params(p, j, &loc, &scale, &df);
-        z = (x[j] - loc) / scale;
+        double loc, scale, df, pre, z;
+        std_params(p, j, &loc, &scale, &df, &pre);
+        z = (pre * x[j] - loc) / scale;
         switch (p->family[j]) {
         case LOGZ_PROP_UNIFORM: s += dunif(z, 0.0, 1.0, 1); break;
         case LOGZ_PROP_NORMAL: s += dnorm(z, 0.0, 1.0, 1); break;
@@ -97,6 +110,7 @@ double proposal_log_density(const logz_proposal *p, const double *x)
         case LOGZ_PROP_STUDENT: s += dt(z, df, 1); break;
         }
         s -= log(scale);
+        if (pre != 1.0) s -= M_LN2;
     }
     return s;
 }
@@ -144,9 +158,9 @@ double proposal_log_mass(const logz_proposal *p, const double *lo, const double 
 {
     double s = 0.0;
     for (int j = 0; j < p->d; j++) {
-        double loc, scale, df;
-        std_params(p, j, &loc, &scale, &df);
-        s += std_log_mass(p->family[j], df, (lo[j] - loc) / scale, (hi[j] - loc) / scale);
+        double loc, scale, df, pre;
+        std_params(p, j, &loc, &scale, &df, &pre);
+        s += std_log_mass(p->family[j], df, (pre * lo[j] - loc) / scale, (pre * hi[j] - loc) / scale);
         if (s == R_NegInf) return s;
     }
     return s;
@@ -154,10 +168,10 @@ double proposal_log_mass(const logz_proposal *p, const double *lo, const double 
 
 double proposal_quantile1(const logz_proposal *p, int j, double lo, double hi, double u)
 {
-    double loc, scale, df;
-    std_params(p, j, &loc, &scale, &df);
-    double z = std_trunc_quantile(p->family[j], df, (lo - loc) / scale, (hi - loc) / scale, u);
-    double x = loc + scale * z;
+    double loc, scale, df, pre;
+    std_params(p, j, &loc, &scale, &df, &pre);
+    double z = std_trunc_quantile(p->family[j], df, (pre * lo - loc) / scale, (pre * hi - loc) / scale, u);
+    double x = (loc + scale * z) / pre;
     if (!(x >= lo)) x = lo;
     if (x > hi) x = hi;
     return x;
