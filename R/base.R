@@ -241,6 +241,7 @@ new_logz_base <- function(model, bias, type, how) {
 #' @rdname logz_base
 #' @export
 print.logz_base <- function(x, ...) {
+  check_dots_used(...)
   validate_model(x, "x")
   cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
   cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),

@@ -173,6 +173,7 @@ plot.logz_comparison <- function(x, truth = NULL, main = NULL, ...) {
 
 #' @export
 print.logz_comparison <- function(x, digits = 4, ...) {
+  check_dots_used(...)
   d <- as.data.frame(unclass(x)[setdiff(names(x), "seed")], stringsAsFactors = FALSE)
   cat(sprintf("<logz_comparison> %d estimate%s of log Z (%g%% intervals)\n", nrow(d),
               if (nrow(d) == 1L) "" else "s", 100 * attr(x, "conf.level")))

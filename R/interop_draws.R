@@ -70,6 +70,7 @@ NULL
 
 #' @export
 print.logz_gibbs <- function(x, ...) {
+  check_dots_used(...)
   ch <- attr(x, "chain")
   cat(sprintf("<logz_gibbs> %d states of %d variables from %d chain%s (sweeps %d, burn-in %d)\n",
               nrow(x), ncol(x), length(unique(ch)), if (length(unique(ch)) == 1L) "" else "s",

@@ -263,6 +263,7 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
                            method = c("plain", "sandwich"), ...) {
   check_rbm(model)
   method <- match_arg(method, "method")
+  if (method == "plain") check_dots_used(...)
   check_flag(per_example, "per_example")
   if (method == "sandwich")
     return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z,
