@@ -120,8 +120,11 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #'   name; both or neither of `log_lik` and `expr`; an `expr` with an
 #'   unsupported function, an unknown symbol, a data column outside `sum()`,
 #'   or `params` of the wrong length; a missing or non-function `bound` for an R `log_lik`; `log_lik` not
-#'   a single number or `bound` below `log_lik` at the check point; model data
-#'   of the wrong shape or non-finite.
+#'   a single number or `bound` below `log_lik` at the check point; `log_lik`
+#'   `+Inf` at the check point (infinite mass), or `bound` not finite over
+#'   that single point; model data of the wrong shape or non-finite. The
+#'   samplers and evaluators refuse a target whose fields were edited into an
+#'   invalid state, naming the field (e.g. `target$proposal$par`).
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27. Minka, T. P. (2001). Expectation propagation for approximate
 #'   Bayesian inference. UAI. Hansen, E. and Walster, G. W. (2003). Global

@@ -36,7 +36,9 @@
 #'   a response with other than two classes (e.g. only one class present) or
 #'   numeric values other than -1/+1; missing values in the variables used when
 #'   `na.action` is not given; non-numeric inputs other than factors; fewer
-#'   than two rows.
+#'   than two rows. Every method refuses a `gpc` whose fields were edited (labels
+#'   other than -1/+1 in `y`, a `K` that is not the kernel of `x`, a `sigma` or
+#'   `chol` that does not match), naming the field.
 #' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
 #'   resample-move algorithm for estimating normalizing constants. arXiv:1604.01972
 #'   (Section 4, Eq. 10).

@@ -49,7 +49,10 @@
 #'   not a symmetric matrix); node indices that are missing, not whole numbers
 #'   or outside `1..n`; self edges; an unordered pair given twice (also as
 #'   `(i, j)` and `(j, i)`); NA or infinite weights; a `field` of the wrong
-#'   length or with NA; negative `coupling` or `field` for random types.
+#'   length or with NA; negative `coupling` or `field` for random types, or
+#'   `coupling` and `field` so large that energies (`n_edges * coupling + n *
+#'   field`) pass 1e300. Every method refuses an `ising` object whose fields
+#'   were edited into an invalid state, naming the field (e.g. `model$field`).
 #' @references Ising, E. (1925). Beitrag zur Theorie des Ferromagnetismus.
 #'   Z. Physik 31, 253-258.
 #'   Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with

@@ -14,7 +14,8 @@
 #' e.g. `c(proposal_normal(0, 1), proposal_exponential(2))` is a 2-D proposal.
 #'
 #' @param lower,upper bounds of the uniform distribution (finite, `lower <
-#'   upper`).
+#'   upper`; any finite width, also one beyond the double range such as
+#'   `[-1e308, 1e308]`).
 #' @param mean,sd mean and standard deviation (> 0) of the normal.
 #' @param rate rate (> 0) of the exponential (support \eqn{[0, \infty)}).
 #' @param location,scale location and scale (> 0) of the Cauchy or the
@@ -36,7 +37,9 @@
 #'   restricted to the box.
 #' @section Errors: non-numeric or non-finite parameters, `sd`, `rate`,
 #'   `scale` or `df` not positive, `lower >= upper`, argument lengths that do
-#'   not recycle to a common dimension; boxes or points of the wrong dimension.
+#'   not recycle to a common dimension; boxes or points of the wrong dimension;
+#'   a `logz_proposal` whose fields were edited into an invalid state (e.g. a
+#'   negative sd in `par`), naming the field.
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
 #'   NIPS 27.
 #' @seealso [astar_target()]

@@ -334,13 +334,13 @@ test_that("models classed by hand are validated before the engines trust them", 
   expect_error_naming(exact_log_z(fake_rbm), "`model`")
   bad_shape <- structure(list(W = matrix(0, 3, 2), a = numeric(2), b = numeric(2),
                               n_visible = 3L, n_hidden = 2L), class = "rbm")
-  expect_error_naming(ais(bad_shape, schedule_linear(5), n_chains = 3), "not a valid rbm")
+  expect_error_naming(ais(bad_shape, schedule_linear(5), n_chains = 3), "`model\\$a`.*length 3")
   g <- ising_grid(2, 2, coupling = 0.3)
   g$edges$to[1] <- 9L
-  expect_error_naming(exact_log_z(g), "`model\\$edges`.*1\\.\\.4")
+  expect_error_naming(exact_log_z(g), "`model\\$edges\\$to`.*1\\.\\.4")
   g <- ising_grid(2, 2, coupling = 0.3)
   g$field[2] <- NaN
-  expect_error_naming(gibbs_sample(g, 5), "`model`.*NA or infinite")
+  expect_error_naming(gibbs_sample(g, 5), "`model\\$field`.*finite")
   g <- ising_grid(2, 2, coupling = 0.3)
   g$edges$weight <- 1e308
   expect_error_naming(ais(g, schedule_linear(5), n_chains = 3), "`model`.*rescale")
@@ -351,7 +351,7 @@ test_that("models classed by hand are validated before the engines trust them", 
   expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`model\\$K`")
   gp <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
   gp$amplitude <- 1e150
-  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`amplitude`")
+  expect_error_naming(ais(gp, schedule_linear(5), n_chains = 3), "`model\\$amplitude`")
 })
 
 test_that("sample counts beyond memory are refused with the figure", {
