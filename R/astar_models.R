@@ -83,6 +83,8 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
                           model = names(nonlinear_models()), sd = 0.3) {
   problem <- match_arg(problem, "problem")
   D <- check_count(D, "D", max = 20L)
+  a <- check_number(a, "a", lower = 0, lower_open = TRUE)
+  prior_sd <- check_number(prior_sd, "prior_sd", lower = 0, lower_open = TRUE)
   if (is.null(N)) N <- switch(problem, gaussian_mean = 100L, nonlinear = 3L, 20L)
   N <- check_count(N, "N", min = if (problem %in% c("clutter", "cauchy_regression")) 2L else 1L)
   switch(problem,

@@ -94,7 +94,7 @@ validate_ising <- function(model, name = "model") {
   }
   if (any(e$from == e$to))
     stop_no_call(sprintf("`%s$edges` has a self edge (row %d).", name, which(e$from == e$to)[1]))
-  if (anyDuplicated(paste(pmin(e$from, e$to), pmax(e$from, e$to))))
+  if (anyDuplicated(pmin(e$from, e$to) * (n + 1) + pmax(e$from, e$to)))
     stop_no_call(sprintf("`%s$edges` couples a pair of nodes twice.", name))
   w <- e$weight
   if (!is.numeric(w) || anyNA(w) || any(!is.finite(w)))

@@ -58,3 +58,9 @@ test_that("random Ising generators name `coupling` and `field` when they are too
   }
   expect_error(ising_random(10, n_edges = 5, coupling = 1e298), NA)
 })
+
+test_that("astar_example() names its own arguments, not the data it builds from them", {
+  expect_error(astar_example("peaky", a = -1), "^`a` must")
+  expect_error(astar_example("cauchy_regression", prior_sd = -1), "^`prior_sd` must")
+  expect_error(astar_example("clutter", prior_sd = 0), "^`prior_sd` must")
+})
