@@ -45,3 +45,20 @@ test_that("a bogus argument is an error in the print, summary and estimator meth
   for (cl in calls)
     expect_error(eval(cl), "bogus", label = deparse(cl))
 })
+
+test_that("a bogus argument is an error in the methods on results", {
+  set.seed(1)
+  m <- rbm(matrix(c(0.1, -0.2, 0.3, 0.1), 2, 2))
+  fit <- ais(m, schedule_linear(5), n_chains = 2, progress = FALSE)
+  s <- astar_sample(astar_example("peaky", a = 2), 3, progress = FALSE)
+  mp <- mip_sample(ising_grid(2, 2), 2, progress = FALSE)
+  calls <- list(quote(confint(fit, bogus = 1)), quote(generics::glance(fit, bogus = 1)),
+                quote(generics::tidy(fit, bogus = 1)), quote(print(s, bogus = 1)),
+                quote(summary(s, bogus = 1)), quote(print(mp, bogus = 1)),
+                quote(summary(mp, bogus = 1)), quote(print(schedule_linear(4), bogus = 1)),
+                quote(print(astar_example("peaky"), bogus = 1)))
+  if (requireNamespace("posterior", quietly = TRUE))
+    calls <- c(calls, quote(posterior::as_draws_df(fit, bogus = 1)))
+  for (cl in calls)
+    expect_error(eval(cl), "bogus", label = deparse(cl))
+})
