@@ -248,11 +248,6 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
   threads <- check_threads(threads)
-  if (threads != 1L && bound == "lp" && !use_cut)
-    stop_no_call(sprintf(paste0("`threads` must be 1 when GLPK solves the LPs, not %d: GLPK's global ",
-                                "environment and its longjmp error trap are not thread-safe (see ",
-                                "?mip_sample, Threads). Threads work with the min-cut LP ",
-                                "(attractive models) and the simple bound."), threads))
   check_flag(progress, "progress")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
@@ -268,6 +263,10 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                         progress)
     mip_merge_runs(parts)
   } else mip_run(p, n, control, encoding, progress)
+  if (isTRUE(res$lp_serial) && threads > 1L)
+    message(sprintf(paste0("mip_sample(): the LPs were solved on 1 thread, not %d: this GLPK keeps ",
+                           "one global environment (glp_config(\"TLS\") is NULL; see ?mip_sample, ",
+                           "Threads). Threads work with the min-cut LP and the simple bound."), threads))
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
@@ -336,7 +335,8 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        upper = cat_field("upper") + c0, exact = cat_field("exact"),
        rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
        lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
-       time = cat_field("time"), helped = cat_field("helped"), trace = tr)
+       time = cat_field("time"), helped = cat_field("helped"), trace = tr,
+       threads = max(cat_field("threads")), lp_serial = any(cat_field("lp_serial")))
 }
 
 # One call of the engine (src/mip.c, mip_sample_call; its only .Call site):
@@ -375,9 +375,11 @@ glpk_what <- function(p, perturb = 1L) {
 mip_merge_runs <- function(parts) {
   offset <- cumsum(c(0, vapply(parts, function(r) length(r$value), numeric(1))))
   for (i in seq_along(parts)) parts[[i]]$trace[1, ] <- parts[[i]]$trace[1, ] + offset[i]
-  out <- lapply(setdiff(names(parts[[1]]), c("states", "trace")), function(f)
-    unlist(lapply(parts, `[[`, f), use.names = FALSE))
-  names(out) <- setdiff(names(parts[[1]]), c("states", "trace"))
+  per_sample <- setdiff(names(parts[[1]]), c("states", "trace", "threads", "lp_serial"))
+  out <- lapply(per_sample, function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE))
+  names(out) <- per_sample
+  out$threads <- max(vapply(parts, function(r) as.double(r$threads), numeric(1)))
+  out$lp_serial <- any(vapply(parts, function(r) isTRUE(r$lp_serial), logical(1)))
   c(out, list(states = do.call(rbind, lapply(parts, `[[`, "states")),
               trace = do.call(cbind, lapply(parts, `[[`, "trace"))))
 }
@@ -409,6 +411,7 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
             counts = c(samples = n, exact = sum(exact), nodes = sum(res$nodes),
                        lp_solves = sum(res$lp_solves), lp_failures = sum(res$lp_failures)),
             diagnostics = diag, trace = trace, seed = seed, call = call, model = model,
+            threads = if (!is.null(res$threads)) as.integer(res$threads) else 1L,
             se_note = if (!all_exact) "not all samples exact; log Z is only bounded (log_z_bounds())",
             flags = if (!all_exact) sprintf("%d of %d samples not exact within the time/node limit",
                                             n - sum(exact), n))
