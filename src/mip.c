@@ -189,7 +189,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int ns;
     logz_stream *rs = streams_from_matrix(streams, &ns);
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
-    SEXP share = logz_get(control, "share");
+    SEXP share = logz_get(control, "share"), no_tls = logz_get(control, "no_tls");
 
     const char *nm[] = {"states", "value", "upper", "exact", "rank_bound", "nodes",
                         "lp_solves", "lp_failures", "time", "trace", "ntrace", "helped",
@@ -203,6 +203,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         .ns = ns, .trace_cap = trace_cap,
         .threads = asInteger(logz_need(control, "threads", INTSXP)),
         .selftest = asInteger(logz_need(control, "selftest", INTSXP)),
+        .no_tls = no_tls != R_NilValue && asLogical(no_tls) == TRUE,
         .share = share == R_NilValue ? MIP_SHARE_NONE : (mip_share) asInteger(share),
         .rs = rs, .states = INTEGER(VECTOR_ELT(out, 0)),
         .value = REAL(VECTOR_ELT(out, 1)), .upper = REAL(VECTOR_ELT(out, 2)),

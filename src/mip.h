@@ -243,6 +243,7 @@ int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
 typedef struct {
     int ns, trace_cap, threads;
     int selftest;            /* provoke a GLPK error: 1 on the first thread, 2 on the last */
+    int no_tls;              /* tests: treat GLPK as built without thread-local environments */
     mip_share share;
     logz_stream *rs;         /* per sample: its stream */
     int *states;             /* n x ns: the samples' sigma (0/1) */

@@ -192,7 +192,7 @@ int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip
 {
     int n = M->n, ns = B->ns, glpk = C->bound_lp && !C->cut;
     B->lp_error = NULL;
-    B->lp_serial = glpk && !mip_lp_threads_ok();
+    B->lp_serial = glpk && (B->no_tls || !mip_lp_threads_ok());
     /* each thread has its own work space, cut graph or GLPK problem; each
      * sample its own stream. GLPK without thread-local environments: one */
     int nt = B->lp_serial ? 1 : logz_threads(B->threads);
