@@ -102,6 +102,18 @@ test_that("GLPK without thread-local environments: one thread, a message, the sa
   expect_silent(logz:::mip_serial_note(a, 2L))
 })
 
+test_that("GLPK threads: searches stopped by time_limit give valid anytime results", {
+  skip_if_no_glpk()
+  m <- frustrated(40, 11, sd = 0.3)
+  set.seed(12)
+  s <- suppressWarnings(mip_sample(m, 4, time_limit = 0.1, threads = 2, progress = FALSE),
+                        classes = "logz_unreliable")
+  expect_identical(s$threads, 2L)
+  expect_false(all(s$exact))
+  expect_true(all(s$value <= s$upper))
+  expect_true(all(s$rank_bound >= 1))
+})
+
 test_that("bad `threads` errors name it", {
   m <- frustrated(4, 10)
   for (bad in list(0, -1, 1.5, NA, "2", c(1, 2), 2000, Inf))
