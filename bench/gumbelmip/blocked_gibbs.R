@@ -64,40 +64,70 @@ set.seed(4)
 init <- rbinom(nv + nh, 1, 0.5)
 
 # ---- the chains ----
+# Each chain runs in pieces (the next piece starts from the last state) until
+# its CPU budget is spent; the statistics are kept for every iteration or
+# sweep, the states of blocked chains all, of plain Gibbs every `snap`-th sweep
+# (for the picture).
+run_budget <- function(step, first) {
+  used <- 0
+  size <- first
+  out <- list()
+  while (used < budget) {
+    t <- timed(r <- step(size))
+    used <- used + t$cpu
+    out[[length(out) + 1L]] <- r
+    size <- max(first, min(20 * size, as.integer(size * (budget - used) / max(t$cpu, 1e-3)) + 1L))
+  }
+  list(pieces = out, cpu = used)
+}
 chains <- list()
 for (k in ks) {
   set.seed(100 + k)
-  pilot <- timed(blocked_gibbs(m, block_size = k, iterations = 10, init = init, progress = FALSE))
-  per <- max(pilot$cpu / 10, 1e-4)
-  iters <- max(20L, as.integer(budget / per))
-  thin <- max(1L, iters %/% 5000L)
-  set.seed(200 + k)
-  t <- timed(ch <- blocked_gibbs(m, block_size = k, iterations = iters, init = init, thin = thin,
-                                 progress = FALSE))
-  chains[[sprintf("blocked k=%d", k)]] <- list(states = unclass(ch$states), cpu = t$cpu, wall = t$wall,
-                                               iterations = iters, thin = thin, vars = k,
-                                               nodes = mean(ch$nodes), inexact = ch$inexact)
-  cat(sprintf("k = %3d: %6d iterations (thin %d) in %.1f CPU-s (%.1f s wall), %.4f CPU-s and %.1f search nodes per iteration\n",
-              k, iters, thin, t$cpu, t$wall, t$cpu / iters, mean(ch$nodes)))
+  s <- init
+  t0 <- proc.time()[["elapsed"]]
+  rb <- run_budget(function(size) {
+    ch <- blocked_gibbs(m, block_size = k, iterations = size, init = s, progress = FALSE)
+    s <<- as.integer(ch$states[nrow(ch$states), ])
+    list(states = unclass(ch$states), nodes = ch$nodes, inexact = ch$inexact)
+  }, first = 20L)
+  S <- do.call(rbind, lapply(rb$pieces, `[[`, "states"))
+  nodes <- unlist(lapply(rb$pieces, `[[`, "nodes"))
+  chains[[sprintf("blocked k=%d", k)]] <- list(
+    stat = list(logw = logw(S), active = rowSums(S)), snaps = S, snap_every = 1L, cpu = rb$cpu,
+    iterations = nrow(S), vars = k, nodes = mean(nodes))
+  cat(sprintf(paste0("k = %3d: %6d iterations in %.1f CPU-s (%.0f s wall), %.2e CPU-s and %.1f ",
+                     "search nodes per iteration (max %d), %d inexact\n"),
+              k, nrow(S), rb$cpu, proc.time()[["elapsed"]] - t0, rb$cpu / nrow(S), mean(nodes),
+              as.integer(max(nodes)), sum(vapply(rb$pieces, `[[`, 0L, "inexact"))))
 }
 # plain (layer-wise) Gibbs in C, at equal CPU time
-pilot <- timed(gibbs_sample(g01, 2000, sweeps = 1, burn_in = 0, init = init, progress = FALSE))
-sweeps <- max(100L, as.integer(budget / max(pilot$cpu / 2000, 1e-7)))
-thin <- max(1L, sweeps %/% 5000L)
 set.seed(300)
-t <- timed(gs <- gibbs_sample(g01, sweeps %/% thin, sweeps = thin, burn_in = 0, init = init,
-                              progress = FALSE))
-chains[["plain Gibbs (C)"]] <- list(states = matrix(as.integer(gs), nrow(gs)), cpu = t$cpu, wall = t$wall,
-                                    iterations = sweeps, thin = thin, vars = nv + nh, nodes = NA,
-                                    inexact = 0)
-cat(sprintf("plain Gibbs: %d sweeps (thin %d) in %.1f CPU-s (%.1f s wall), %.2e CPU-s per sweep\n",
-            sweeps, thin, t$cpu, t$wall, t$cpu / sweeps))
+s <- init
+snap <- 100L
+t0 <- proc.time()[["elapsed"]]
+rb <- run_budget(function(size) {
+  size <- snap * max(1L, size %/% snap)
+  gs <- gibbs_sample(g01, size, sweeps = 1, burn_in = 0, init = s, progress = FALSE)
+  S <- matrix(as.integer(gs), nrow(gs))
+  s <<- S[nrow(S), ]
+  list(logw = logw(S), active = rowSums(S), snaps = S[seq(snap, nrow(S), by = snap), , drop = FALSE])
+}, first = 1000L)
+lw <- unlist(lapply(rb$pieces, `[[`, "logw"))
+chains[["plain Gibbs (C)"]] <- list(
+  stat = list(logw = lw, active = unlist(lapply(rb$pieces, `[[`, "active"))),
+  snaps = do.call(rbind, lapply(rb$pieces, `[[`, "snaps")), snap_every = snap, cpu = rb$cpu,
+  iterations = length(lw), vars = nv + nh, nodes = NA)
+cat(sprintf("plain Gibbs: %d sweeps in %.1f CPU-s (%.0f s wall), %.2e CPU-s per sweep\n",
+            length(lw), rb$cpu, proc.time()[["elapsed"]] - t0, rb$cpu / length(lw)))
 
 # ---- mixing ----
 iat <- function(x) {         # integrated autocorrelation time (initial positive sequence)
   n <- length(x)
   if (n < 10 || stats::var(x) == 0) return(NA_real_)
-  r <- stats::acf(x, lag.max = min(n - 1, 2000), plot = FALSE)$acf[-1]
+  x <- x - mean(x)
+  f <- stats::fft(c(x, numeric(n)))
+  r <- Re(stats::fft(Mod(f)^2, inverse = TRUE))[seq_len(n)]
+  r <- (r / r[1])[-1]
   s <- 1
   for (i in seq(1, length(r) - 1, by = 2)) {
     pr <- r[i] + r[i + 1]
@@ -109,26 +139,38 @@ iat <- function(x) {         # integrated autocorrelation time (initial positive
 rows <- list()
 for (nm in names(chains)) {
   ch <- chains[[nm]]
-  keep <- seq_len(nrow(ch$states))
-  keep <- keep[keep > floor(0.2 * nrow(ch$states))]
-  S <- ch$states[keep, , drop = FALSE]
-  frac <- length(keep) / nrow(ch$states)
-  stats <- list(logw = logw(S), active = rowSums(S))
-  for (st in names(stats)) {
-    x <- stats[[st]]
+  keep <- seq_len(ch$iterations)
+  keep <- keep[keep > floor(0.2 * ch$iterations)]
+  frac <- length(keep) / ch$iterations
+  for (st in names(ch$stat)) {
+    x <- ch$stat[[st]][keep]
     ess <- posterior::ess_basic(x)
     rows[[length(rows) + 1L]] <- data.frame(
-      chain = nm, stat = st, iterations = ch$iterations, kept = length(x), mean = mean(x),
-      sd = stats::sd(x), iat_kept = iat(x), ess = ess,
-      ess_per_1k_iter = 1000 * ess / (frac * ch$iterations),
-      ess_per_1m_updates = 1e6 * ess / (frac * ch$iterations * ch$vars),
+      chain = nm, stat = st, iterations = ch$iterations, cpu = ch$cpu, mean = mean(x),
+      sd = stats::sd(x), iat = iat(x), ess = ess,
+      ess_per_1k_iter = 1000 * ess / length(x),
+      ess_per_1m_updates = 1e6 * ess / (length(x) * ch$vars),
       ess_per_cpu_s = ess / (frac * ch$cpu))
   }
 }
 tab <- do.call(rbind, rows)
-cat(sprintf("\n== mixing after a 20%% burn-in (CPU budget %.0f s per chain; iat_kept in kept states) ==\n",
+cat(sprintf("\n== mixing after a 20%% burn-in (CPU budget %.0f s per chain; iat in iterations / sweeps) ==\n",
             budget))
 print(tab, row.names = FALSE, digits = 3)
+cat("\n== reaching equilibrium: the first iteration with log-weight >= the equilibrium mean - 1 sd ==\n")
+ref <- chains[["plain Gibbs (C)"]]$stat$logw
+ref <- ref[-seq_len(length(ref) %/% 2)]
+thr <- mean(ref) - stats::sd(ref)
+conv <- do.call(rbind, lapply(names(chains), function(nm) {
+  ch <- chains[[nm]]
+  hit <- which(ch$stat$logw >= thr)[1]
+  data.frame(chain = nm, threshold = thr, first_iteration = hit,
+             variable_updates = hit * ch$vars, cpu_s = hit / ch$iterations * ch$cpu,
+             mean_logw_last_half = mean(ch$stat$logw[-seq_len(ch$iterations %/% 2)]))
+}))
+print(conv, row.names = FALSE, digits = 3)
+cat("(equilibrium: the second half of the plain Gibbs chain; NA: not reached within the budget;\n",
+    " cpu_s assumes a constant cost per iteration)\n", sep = "")
 cat("\n== ESS per CPU second relative to plain Gibbs (log-weight; active units) ==\n")
 base <- tab[tab$chain == "plain Gibbs (C)", ]
 rel <- do.call(rbind, lapply(unique(tab$chain), function(nm) {
@@ -143,12 +185,12 @@ png("bench/gumbelmip/blocked_gibbs.png", width = 900, height = 110 * length(chai
 op <- par(mfrow = c(length(chains), 10), mar = c(1.2, 0.2, 0.2, 0.2), oma = c(0, 7, 2, 0))
 for (nm in names(chains)) {
   ch <- chains[[nm]]
-  at <- unique(pmax(1L, round(seq(0.1, 1, by = 0.1) * nrow(ch$states))))
+  at <- unique(pmax(1L, round(seq(0.1, 1, by = 0.1) * nrow(ch$snaps))))
   at <- rep_len(at, 10)
   for (j in seq_along(at)) {
-    v <- ch$states[at[j], seq_len(nv)]
+    v <- ch$snaps[at[j], seq_len(nv)]
     image(matrix(v, 14, 14, byrow = TRUE)[, 14:1], col = gray(1:0), axes = FALSE, zlim = c(0, 1))
-    mtext(format(at[j] * ch$thin, big.mark = ","), side = 1, line = 0.1, cex = 0.6)
+    mtext(format(at[j] * ch$snap_every, big.mark = ","), side = 1, line = 0.1, cex = 0.6)
     if (j == 1) mtext(nm, side = 2, line = 0.5, las = 1, adj = 1, cex = 0.7)
   }
 }
