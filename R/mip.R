@@ -60,14 +60,21 @@
 #' branching variable depends only on the sub-problem (fixings, \eqn{\sigma},
 #' LP solution). So the samples under [set.seed()] are the same for any
 #' `threads`, `workers` split, `node_selection` and `progress`. Samples run
-#' in parallel (OpenMP) with the simple bound or the min-cut LP; when fewer
-#' samples are left than threads, idle threads join a running search (under
-#' a lock; `diagnostics$shared_nodes` counts the sub-problems they bounded),
-#' which can change `nodes`, `lp_solves` and times but not the samples. With
-#' a finite `node_limit` searches are not shared (the nodes reached by the
-#' limit would depend on timing); a finite `time_limit` makes early-stopped
-#' samples depend on timing for any `threads`. With GLPK `threads` must be
-#' 1: GLPK's environment and its error trap are not thread-safe.
+#' in parallel (OpenMP), each thread taking the next sample. With the simple
+#' bound or the min-cut LP, when fewer samples are left than threads, idle
+#' threads join a running search (under a lock; `diagnostics$shared_nodes`
+#' counts the sub-problems they bounded), which can change `nodes`,
+#' `lp_solves` and times but not the samples. With a finite `node_limit`
+#' searches are not shared (the nodes reached by the limit would depend on
+#' timing); a finite `time_limit` makes early-stopped samples depend on
+#' timing for any `threads`. With GLPK (models that are not attractive) every
+#' thread solves its own LP, with its own GLPK environment and error trap;
+#' a sample's search is not shared, so `threads` helps only with several
+#' samples. This needs a GLPK built with thread-local environments
+#' (`glp_config("TLS")` not `NULL`, as in Debian's and Ubuntu's GLPK 5.0);
+#' with any other GLPK the LPs are solved on one thread, with a message.
+#' `threads` in the result is the number of threads that ran. A GLPK
+#' failure on any thread stops every thread and becomes an R error.
 #'
 #' **Primal heuristic** (`heuristic = "dive"`; not in the paper). After the
 #' root's LP bound the search rounds the LP solution, improves it by ICM
@@ -158,9 +165,10 @@
 #'   `"tree"` (the model on a maximum spanning forest), or a numeric vector
 #'   of \eqn{p} probabilities \eqn{q_i} of each variable's larger value
 #'   (\eqn{+1} for spins, 1 otherwise), finite and strictly inside (0, 1).
-#' @param threads number of threads for independent samples, also shared by
-#'   one sample's search when fewer samples than threads are left (see
-#'   Threads); the samples do not depend on it.
+#' @param threads number of threads (whole number, 1 to 1024) for independent
+#'   samples, also shared by one sample's search when fewer samples than
+#'   threads are left and no GLPK bounds (see Reproducibility and threads);
+#'   the samples do not depend on it.
 #' @param progress show a progress bar over samples.
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see
@@ -179,11 +187,12 @@
 #'     all samples are exact, else `NA` (use [log_z_bounds()]).}
 #'   \item{`trace`}{data frame (`sample`, `nodes`, `time`, `value`, `upper`)
 #'     at nodes 1, 2, 4, ... and at the end of each search.}
+#'   \item{`threads`}{the number of threads that ran (at most `threads`).}
 #'   \item{`method`, `time`, `counts`, `diagnostics`, `seed`, `call`,
 #'     `model`}{as for every [logz_estimate].}
 #' }
 #' @section Errors: `model` not a supported model; `n`, `threads` not whole
-#'   numbers (`threads` other than 1); `proposal` not one of the names nor
+#'   numbers (`threads` outside 1 to 1024); `proposal` not one of the names nor
 #'   \eqn{p} probabilities strictly inside (0, 1), or `"marginals"` for a
 #'   model that is not an ising model; `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
@@ -248,11 +257,6 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
   threads <- check_threads(threads)
-  if (threads != 1L && bound == "lp" && !use_cut)
-    stop_no_call(sprintf(paste0("`threads` must be 1 when GLPK solves the LPs, not %d: GLPK's global ",
-                                "environment and its longjmp error trap are not thread-safe (see ",
-                                "?mip_sample, Threads). Threads work with the min-cut LP ",
-                                "(attractive models) and the simple bound."), threads))
   check_flag(progress, "progress")
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
@@ -268,6 +272,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                         progress)
     mip_merge_runs(parts)
   } else mip_run(p, n, control, encoding, progress)
+  mip_serial_note(res, threads)
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
@@ -275,6 +280,17 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
   out
+}
+
+# The note when GLPK bounded the search on one thread although `threads` > 1
+# (GLPK built without thread-local environments; mip_batch.c).
+mip_serial_note <- function(res, threads) {
+  if (isTRUE(res$lp_serial) && threads > 1L)
+    message(sprintf(paste0("mip_sample(): the LPs were solved on 1 thread, not %d: this GLPK keeps ",
+                           "one global environment (glp_config(\"TLS\") is NULL; see ?mip_sample, ",
+                           "Reproducibility and threads). Threads work with the min-cut LP and ",
+                           "the simple bound."), threads))
+  invisible(res)
 }
 
 check_limit <- function(x, name) {
@@ -336,7 +352,8 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        upper = cat_field("upper") + c0, exact = cat_field("exact"),
        rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
        lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
-       time = cat_field("time"), helped = cat_field("helped"), trace = tr)
+       time = cat_field("time"), helped = cat_field("helped"), trace = tr,
+       threads = max(cat_field("threads")), lp_serial = any(cat_field("lp_serial")))
 }
 
 # One call of the engine (src/mip.c, mip_sample_call; its only .Call site):
@@ -375,9 +392,11 @@ glpk_what <- function(p, perturb = 1L) {
 mip_merge_runs <- function(parts) {
   offset <- cumsum(c(0, vapply(parts, function(r) length(r$value), numeric(1))))
   for (i in seq_along(parts)) parts[[i]]$trace[1, ] <- parts[[i]]$trace[1, ] + offset[i]
-  out <- lapply(setdiff(names(parts[[1]]), c("states", "trace")), function(f)
-    unlist(lapply(parts, `[[`, f), use.names = FALSE))
-  names(out) <- setdiff(names(parts[[1]]), c("states", "trace"))
+  per_sample <- setdiff(names(parts[[1]]), c("states", "trace", "threads", "lp_serial"))
+  out <- lapply(per_sample, function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE))
+  names(out) <- per_sample
+  out$threads <- max(vapply(parts, function(r) as.double(r$threads), numeric(1)))
+  out$lp_serial <- any(vapply(parts, function(r) isTRUE(r$lp_serial), logical(1)))
   c(out, list(states = do.call(rbind, lapply(parts, `[[`, "states")),
               trace = do.call(cbind, lapply(parts, `[[`, "trace"))))
 }
@@ -409,6 +428,7 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
             counts = c(samples = n, exact = sum(exact), nodes = sum(res$nodes),
                        lp_solves = sum(res$lp_solves), lp_failures = sum(res$lp_failures)),
             diagnostics = diag, trace = trace, seed = seed, call = call, model = model,
+            threads = if (!is.null(res$threads)) as.integer(res$threads) else 1L,
             se_note = if (!all_exact) "not all samples exact; log Z is only bounded (log_z_bounds())",
             flags = if (!all_exact) sprintf("%d of %d samples not exact within the time/node limit",
                                             n - sum(exact), n))

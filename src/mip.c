@@ -1,7 +1,9 @@
 /* GumbelMIP's .Call glue (the top layer of mip.h): reading the model, LP,
- * proposal and control lists that R/mip*.R build, the GLPK error trap
- * (setjmp; the hook longjmps here through mip_lp_trap), R errors, and the
- * result lists. The engines below work on plain C types. */
+ * proposal and control lists that R/mip*.R build, the GLPK error trap of
+ * the LP bounds call (setjmp; the hook longjmps here through mip_lp_trap; a
+ * batch of samples traps on each of its threads, mip_batch.c, and reports
+ * MIP_LP_ERROR), R errors, and the result lists. The engines below work on
+ * plain C types. */
 #include <string.h>
 #include <setjmp.h>
 #include "mip.h"
@@ -187,10 +189,11 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     int ns;
     logz_stream *rs = streams_from_matrix(streams, &ns);
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
-    SEXP share = logz_get(control, "share");
+    SEXP share = logz_get(control, "share"), no_tls = logz_get(control, "no_tls");
 
     const char *nm[] = {"states", "value", "upper", "exact", "rank_bound", "nodes",
-                        "lp_solves", "lp_failures", "time", "trace", "ntrace", "helped", ""};
+                        "lp_solves", "lp_failures", "time", "trace", "ntrace", "helped",
+                        "threads", "lp_serial", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, nm));
     SET_VECTOR_ELT(out, 0, allocMatrix(INTSXP, n, ns));
     for (int k = 1; k <= 8; k++) SET_VECTOR_ELT(out, k, allocVector(k == 3 ? LGLSXP : REALSXP, ns));
@@ -200,6 +203,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         .ns = ns, .trace_cap = trace_cap,
         .threads = asInteger(logz_need(control, "threads", INTSXP)),
         .selftest = asInteger(logz_need(control, "selftest", INTSXP)),
+        .no_tls = no_tls != R_NilValue && asLogical(no_tls) == TRUE,
         .share = share == R_NilValue ? MIP_SHARE_NONE : (mip_share) asInteger(share),
         .rs = rs, .states = INTEGER(VECTOR_ELT(out, 0)),
         .value = REAL(VECTOR_ELT(out, 1)), .upper = REAL(VECTOR_ELT(out, 2)),
@@ -214,16 +218,18 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         mip_work_free(W);
         error("mip_sample: out of memory");
     }
-    mip_lp_trap trap;
-    if (setjmp(trap.jmp)) glpk_failed(W, &trap, 1, "mip_sample()");
-    mip_lp_hooks_on(&trap);
     int status = mip_batch_run(&B, W, &M, &L, &C);
-    mip_lp_close(W);
-    mip_lp_hooks_off();
     mip_work_free(W);
+    if (status == MIP_LP_ERROR) {
+        UNPROTECT(1);
+        error("GLPK failed in mip_sample(): %s",
+              B.lp_error && B.lp_error[0] ? B.lp_error : "(no message)");
+    }
     if (status == MIP_OUT_OF_MEMORY) { UNPROTECT(1); error("mip_sample: out of memory for search nodes"); }
     if (status == MIP_INTERRUPTED) { UNPROTECT(1); error("mip_sample: interrupted"); }
     SET_VECTOR_ELT(out, 10, ScalarInteger(B.ntrace));
+    SET_VECTOR_ELT(out, 12, ScalarInteger(B.threads_used));
+    SET_VECTOR_ELT(out, 13, ScalarLogical(B.lp_serial));
     UNPROTECT(1);
     return out;
 }
@@ -247,13 +253,14 @@ SEXP mip_lp_bounds_call(SEXP cm, SEXP lpdef, SEXP fix)
     mip_lp_trap trap;
     if (setjmp(trap.jmp)) glpk_failed(W, &trap, 1, "an LP bound");
     mip_lp_hooks_on(&trap);
-    mip_lp_open(W, &L, n);
-    int status = mip_lp_bounds(W, &L, n, INTEGER(fix), J, REAL(out));
+    int status = mip_lp_open(W, &L, n) ? MIP_OUT_OF_MEMORY :
+        mip_lp_bounds(W, &L, n, INTEGER(fix), J, REAL(out));
     mip_lp_close(W);
     mip_lp_hooks_off();
     mip_work_free(W);
     UNPROTECT(1);
     if (status == MIP_INTERRUPTED) error("interrupted");
+    if (status == MIP_OUT_OF_MEMORY) error("out of memory");
     return out;
 }
 

@@ -14,9 +14,11 @@
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
  *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
  *                 with the join/release of threads sharing it
- *   mip_batch.c   a batch of samples over threads (sample_job, run_samples)
- *   mip.c         .Call glue: reading the R lists, the GLPK error trap
- *                 (setjmp), error(), building the results
+ *   mip_batch.c   a batch of samples over threads (sample_job, run_samples),
+ *                 and each thread's GLPK error trap (setjmp on the thread
+ *                 that runs GLPK: no longjmp crosses threads)
+ *   mip.c         .Call glue: reading the R lists, the GLPK error trap of
+ *                 calls outside a batch (setjmp), error(), building the results
  * Everything below mip.c works on plain C types and reports failures by
  * status codes; only mip.c raises R errors. */
 #ifndef LOGZ_MIP_H
@@ -47,7 +49,8 @@ typedef enum {
 #define MIP_SIGMA_FIXED (MIP_SIGMA | MIP_FIXED)
 
 /* ---- status codes ------------------------------------------------------------ */
-enum { MIP_OK = 0, MIP_OUT_OF_MEMORY = 1, MIP_INTERRUPTED = 2 };       /* a search, a batch */
+enum { MIP_OK = 0, MIP_OUT_OF_MEMORY = 1, MIP_INTERRUPTED = 2,       /* a search, a batch */
+       MIP_LP_ERROR = 3 };                                               /* a batch: GLPK failed */
 enum { MIP_POLL_GO = 0, MIP_POLL_TIME_LIMIT = 1, MIP_POLL_INTERRUPT = 2 };   /* mip_poll() */
 enum {                                                                   /* mip_lp_solve() */
     MIP_LP_OPTIMAL = 1, MIP_LP_INFEASIBLE = 0, MIP_LP_FAILED = -1,
@@ -153,9 +156,10 @@ double mip_tree_region(const mip_tree *T, const unsigned char *st, double *bel);
 void mip_tree_draw(const mip_tree *T, unsigned char *st, const double *bel, logz_stream *rs);
 
 /* ---- mip_glpk.c ---------------------------------------------------------------- */
-/* GLPK's error trap: the glue sets jmp (setjmp) and passes the trap to
- * mip_lp_hooks_on(); GLPK's error hook gets it through its info pointer,
- * frees GLPK's environment and longjmps to jmp; msg holds GLPK's output. */
+/* GLPK's error trap: the thread that runs GLPK sets jmp (setjmp) and passes
+ * the trap to mip_lp_hooks_on(); GLPK's error hook gets it through its info
+ * pointer, frees the thread's GLPK environment and longjmps to jmp; msg holds
+ * GLPK's output. */
 typedef struct {
     jmp_buf jmp;
     char msg[600];
@@ -165,7 +169,9 @@ int mip_lp_available(void);
 const char *mip_lp_version(void);   /* NULL without GLPK */
 void mip_lp_hooks_on(mip_lp_trap *trap);
 void mip_lp_hooks_off(void);
-void mip_lp_open(mip_work *W, const mip_lp_def *L, int n);
+int mip_lp_threads_ok(void);        /* GLPK built with thread-local environments */
+void mip_lp_env_free(void);         /* free the calling thread's GLPK environment */
+int mip_lp_open(mip_work *W, const mip_lp_def *L, int n);   /* 1: out of memory */
 void mip_lp_close(mip_work *W);
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
@@ -235,7 +241,9 @@ int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
 /* A batch of samples: inputs, then the per-sample outputs (arrays of ns; the
  * glue points them into the result list). */
 typedef struct {
-    int ns, trace_cap, threads, selftest;
+    int ns, trace_cap, threads;
+    int selftest;            /* provoke a GLPK error: 1 on the first thread, 2 on the last */
+    int no_tls;              /* tests: treat GLPK as built without thread-local environments */
     mip_share share;
     logz_stream *rs;         /* per sample: its stream */
     int *states;             /* n x ns: the samples' sigma (0/1) */
@@ -243,6 +251,9 @@ typedef struct {
     int *exact;
     double *trace;           /* 5 x (trace_cap ns): sample, nodes, time, v*, U */
     int ntrace;              /* columns of trace filled */
+    int threads_used;        /* threads run */
+    int lp_serial;           /* 1: GLPK bounds on one thread (no thread-local environments) */
+    const char *lp_error;    /* MIP_LP_ERROR: GLPK's output on the failing thread */
 } mip_batch;
 
 int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip_lp_def *L,

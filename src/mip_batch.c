@@ -4,8 +4,16 @@
  * node's draws come from the node's key (mip_key.c), so neither does it
  * depend on how many threads share its search. No R API is called inside the
  * parallel region except mip_poll()'s interrupt check on the master thread
- * (through R_ToplevelExec). */
+ * (through R_ToplevelExec).
+ *
+ * GLPK bounds: every thread has its own GLPK problem and error trap, set
+ * here on the thread itself (run_glpk()), so GLPK's longjmp never leaves the
+ * thread; this needs GLPK's thread-local environments (mip_lp_threads_ok()),
+ * else one thread runs. A failure stops every thread and reaches the caller
+ * as MIP_LP_ERROR with GLPK's message. Searches are then not shared: a
+ * helper's longjmp would leave the owner waiting for it. */
 #include <string.h>
+#include <setjmp.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -32,6 +40,9 @@ typedef struct {
     int nt;
     mip_share share;
     int active;              /* threads owning a search (or about to) */
+    mip_lp_trap *trap;       /* per thread: its GLPK error trap (GLPK bounds) */
+    int *tstat;              /* per thread: MIP_OK, MIP_LP_ERROR or MIP_OUT_OF_MEMORY */
+    int selftest;
 } sample_job;
 
 static void run_one(sample_job *J, int t, int s)
@@ -128,27 +139,67 @@ static void run_samples(sample_job *J, int t)
     }
 }
 
+/* run_samples() on thread t with its own GLPK problem (in Wt[t]) and error
+ * trap. GLPK's error hook frees the thread's GLPK environment and longjmps
+ * back here, on the same thread: the thread records the failure, stops the
+ * others and leaves. Threads other than the caller's free their GLPK
+ * environment when done (the caller's, R's thread, may hold other GLPK
+ * objects). */
+static void run_glpk(sample_job *J, int t)
+{
+    mip_work *W = J->Wt[t];
+    if (setjmp(J->trap[t].jmp)) {
+        W->lp = NULL;        /* freed with the environment */
+        J->tstat[t] = MIP_LP_ERROR;
+        *J->stop = 1;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->running--;
+        return;
+    }
+    mip_lp_hooks_on(&J->trap[t]);
+    if (mip_lp_open(W, J->L, J->M->n)) {
+        J->tstat[t] = MIP_OUT_OF_MEMORY;
+        *J->stop = 1;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+        J->running--;
+    } else {
+        if ((J->selftest == 1 && t == 0) || (J->selftest == 2 && t == J->nt - 1))
+            mip_lp_selftest(W, J->L);
+        run_samples(J, t);
+    }
+    mip_lp_close(W);
+    mip_lp_hooks_off();
+    if (t > 0) mip_lp_env_free();
+}
+
+static void run_thread(sample_job *J, int t, int glpk)
+{
+    if (glpk) run_glpk(J, t);
+    else run_samples(J, t);
+}
+
 /* The samples of B (B->ns streams in B->rs) on the model M with control C:
  * W is the master thread's work space (mip_work_search() done), L the LP
- * when GLPK bounds (then one thread, and B->selftest provokes a GLPK error).
- * Fills B's outputs; returns MIP_OK, MIP_OUT_OF_MEMORY or MIP_INTERRUPTED.
- * GLPK's error hook may longjmp out of here (the caller's mip_lp_trap); the
- * caller then frees W. */
+ * when GLPK bounds (then B->selftest provokes a GLPK error). Fills B's
+ * outputs; returns MIP_OK, MIP_OUT_OF_MEMORY, MIP_INTERRUPTED or
+ * MIP_LP_ERROR (B->lp_error: GLPK's message). */
 int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
                   const mip_control *C)
 {
     int n = M->n, ns = B->ns, glpk = C->bound_lp && !C->cut;
-    if (glpk) {
-        mip_lp_open(W, L, n);
-        if (B->selftest) mip_lp_selftest(W, L);
-    }
-    /* Threads only without GLPK (simple bound or min cut; checked in R): each
-     * thread has its own work space and cut graph; each sample its own stream. */
-    int nt = glpk ? 1 : logz_threads(B->threads);
-    /* sharing one search needs unlimited nodes: with a node limit the nodes
-     * explored would depend on timing */
+    B->lp_error = NULL;
+    B->lp_serial = glpk && (B->no_tls || !mip_lp_threads_ok());
+    /* each thread has its own work space, cut graph or GLPK problem; each
+     * sample its own stream. GLPK without thread-local environments: one */
+    int nt = B->lp_serial ? 1 : logz_threads(B->threads);
+    /* sharing one search needs unlimited nodes (with a node limit the nodes
+     * explored would depend on timing) and no GLPK (see the top) */
     mip_share share = B->share;
-    if (nt == 1 || R_FINITE(C->node_limit) ||
+    if (nt == 1 || R_FINITE(C->node_limit) || glpk ||
         (share != MIP_SHARE_IDLE && share != MIP_SHARE_FORCED)) share = MIP_SHARE_NONE;
     if (nt > ns && share == MIP_SHARE_NONE) nt = ns > 0 ? ns : 1;
     mip_work **Wt = (mip_work **) R_alloc(nt, sizeof(mip_work *));
@@ -173,21 +224,32 @@ int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip
     for (int s = 0; s < ns; s++) { sstat[s] = MIP_OK; tlen[s] = 0; B->helped[s] = 0.0; }
     mip_shared *S = (mip_shared *) R_alloc(nt, sizeof(mip_shared));
     for (int t = 0; t < nt; t++) mip_shared_init(&S[t], share, nt);
+    mip_lp_trap *trap = glpk ? (mip_lp_trap *) R_alloc(nt, sizeof(mip_lp_trap)) : NULL;
+    int *tstat = (int *) R_alloc(nt, sizeof(int));
+    for (int t = 0; t < nt; t++) tstat[t] = MIP_OK;
     sample_job J = {.M = M, .L = L, .B = B, .Wt = Wt, .Ct = Ct, .S = S, .tball = tball,
                     .tlen = tlen, .sstat = sstat, .stop = &stop, .next = 0, .running = nt,
-                    .nt = nt, .share = share, .active = 0};
+                    .nt = nt, .share = share, .active = 0, .trap = trap, .tstat = tstat,
+                    .selftest = B->selftest};
+    B->threads_used = nt;
     if (!oom) {
-        if (nt == 1) run_samples(&J, 0);    /* no OpenMP region around GLPK's longjmp */
+        if (nt == 1) run_thread(&J, 0, glpk);
         else {
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
-            run_samples(&J, omp_get_thread_num());
+            run_thread(&J, omp_get_thread_num(), glpk);
 #endif
         }
     }
     for (int t = 0; t < nt; t++) mip_shared_done(&S[t]);
     for (int t = 1; t < nt; t++) mip_work_free(Wt[t]);
     int status = oom ? MIP_OUT_OF_MEMORY : MIP_OK;
+    for (int t = 0; t < nt && !status; t++)
+        if (tstat[t] == MIP_LP_ERROR) {
+            status = MIP_LP_ERROR;
+            B->lp_error = trap[t].msg;
+        }
+    for (int t = 0; t < nt && !status; t++) status = tstat[t];
     for (int s = 0; s < ns && !status; s++) status = sstat[s];
     B->ntrace = 0;
     for (int s = 0; s < ns && !status; s++)

@@ -3,12 +3,20 @@
  * not find it) the same functions exist as stubs at the end of this file; R
  * checks logz_has_glpk() before asking for them.
  *
- * One GLPK problem per call is kept and warm-started: a search node only
+ * One GLPK problem per thread is kept and warm-started: a search node only
  * changes the bounds of the columns it fixes, then the dual simplex restarts
  * from the previous optimal basis. GLPK errors reach the error hook, which
  * gets the caller's mip_lp_trap through its info pointer, frees GLPK's
- * environment and longjmps to the trap's jmp_buf (set by the .Call glue,
- * mip.c, which frees our memory and raises the R error). */
+ * environment and longjmps to the trap's jmp_buf (set on the same thread:
+ * by the .Call glue, mip.c, or by each thread of a batch, mip_batch.c).
+ *
+ * Threads: GLPK keeps its environment (problem objects, hooks, memory
+ * accounting) in one global unless it was built with thread-local storage;
+ * glp_config("TLS") names the storage class then (NULL otherwise). With
+ * it, every thread has its own environment: its own problem, error hook and
+ * trap; a thread frees its environment when it is done (mip_lp_env_free()).
+ * Only mip_lp_bounds() (R's thread) allocates through R: the others run on
+ * any thread. */
 #include <string.h>
 #include <setjmp.h>
 #include "mip.h"
@@ -20,6 +28,13 @@
 int mip_lp_available(void) { return 1; }
 
 const char *mip_lp_version(void) { return glp_version(); }
+
+/* 1 if GLPK keeps its environment per thread (built with thread-local
+ * storage), so that threads may each solve their own LPs. */
+int mip_lp_threads_ok(void) { return glp_config("TLS") != NULL; }
+
+/* Free the calling thread's GLPK environment (every GLPK object it made). */
+void mip_lp_env_free(void) { glp_free_env(); }
 
 static void error_hook(void *info)
 {
@@ -53,8 +68,15 @@ void mip_lp_hooks_off(void)
     glp_term_hook(NULL, NULL);
 }
 
+/* The LP of L as a GLPK problem; NULL when out of memory (our arrays; GLPK's
+ * own allocations fail through the error hook). */
 static glp_prob *mip_lp_create(const mip_lp_def *L)
 {
+    /* GLPK arrays are 1-based */
+    size_t nz = (size_t) L->nnz + 1;
+    int *ia = malloc(nz * sizeof(int)), *ja = malloc(nz * sizeof(int));
+    double *ar = malloc(nz * sizeof(double));
+    if (!ia || !ja || !ar) { free(ia); free(ja); free(ar); return NULL; }
     glp_prob *lp = glp_create_prob();
     glp_set_obj_dir(lp, GLP_MAX);
     glp_add_cols(lp, L->ncol);
@@ -71,10 +93,6 @@ static glp_prob *mip_lp_create(const mip_lp_def *L)
                        !R_FINITE(hi) ? GLP_LO : lo == hi ? GLP_FX : GLP_DB;
             glp_set_row_bnds(lp, r + 1, type, R_FINITE(lo) ? lo : 0.0, R_FINITE(hi) ? hi : 0.0);
         }
-        /* GLPK arrays are 1-based */
-        int *ia = (int *) R_alloc(L->nnz + 1, sizeof(int));
-        int *ja = (int *) R_alloc(L->nnz + 1, sizeof(int));
-        double *ar = (double *) R_alloc(L->nnz + 1, sizeof(double));
         for (int k = 0; k < L->nnz; k++) {
             ia[k + 1] = L->ia[k] + 1;
             ja[k + 1] = L->ja[k] + 1;
@@ -82,6 +100,7 @@ static glp_prob *mip_lp_create(const mip_lp_def *L)
         }
         glp_load_matrix(lp, L->nnz, ia, ja, ar);
     }
+    free(ia); free(ja); free(ar);
     glp_std_basis(lp);
     return lp;
 }
@@ -138,10 +157,12 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
     return MIP_LP_OPTIMAL;
 }
 
-void mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
+/* W's LP (the calling thread's GLPK problem); 1 if out of memory. */
+int mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
 {
     W->lp = mip_lp_create(L);
     for (int j = 0; j < n; j++) W->cur[j] = -1;
+    return W->lp == NULL;
 }
 
 void mip_lp_close(mip_work *W)
@@ -162,10 +183,13 @@ int mip_lp_available(void) { return 0; }
 const char *mip_lp_version(void) { return NULL; }
 void mip_lp_hooks_on(mip_lp_trap *trap) { trap->msg[0] = '\0'; }
 void mip_lp_hooks_off(void) {}
+int mip_lp_threads_ok(void) { return 0; }
+void mip_lp_env_free(void) {}
 
-void mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
+int mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
 {
     (void) W; (void) L; (void) n;
+    return 0;
 }
 
 void mip_lp_close(mip_work *W) { W->lp = NULL; }

@@ -129,6 +129,7 @@ test_that("long GumbelMIP runs stop at a time limit: GLPK, threads, MAPs, blocke
                                         progress = FALSE)))
   if (logz_has_glpk()) runs <- c(runs, list(
     mip_glpk = quote(mip_sample(mixed60, 100, progress = FALSE)),
+    mip_glpk_threads = quote(mip_sample(mixed60, 100, threads = 2, progress = FALSE)),
     perturb_and_map = quote(perturb_and_map(mixed60, 1000, progress = FALSE)),
     rejection = quote(rejection_sample(ising_clique(18, coupling = 1.5, type = "mixed"), 1e6))))
   for (nm in names(runs)) {

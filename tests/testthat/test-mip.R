@@ -216,7 +216,7 @@ test_that("bad input errors name the argument", {
   expect_error(mip_sample(m, 0), "`n`")
   expect_error(mip_sample(m, 2, time_limit = -1), "`time_limit`")
   expect_error(mip_sample(m, 2, node_limit = NA), "`node_limit`")
-  expect_error(mip_sample(ising_clique(4, type = "mixed"), 2, threads = 2), "`threads`")
+  expect_error(mip_sample(ising_clique(4, type = "mixed"), 2, threads = 0), "`threads`")
   expect_error(mip_sample(m, 2, bound = "cut"), "`bound`")
   expect_error(mip_sample(m, 2, encoding = 1), "`encoding`")
   expect_error(mip_model(c(1, NA)), "`objective`")
