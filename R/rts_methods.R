@@ -5,12 +5,15 @@ print.logz_rts <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("<logz_rts> %s estimate of log Z (Rao-Blackwellized tempered sampling)\n",
               x$method))
-  cat(sprintf("  log Z = %.4f nats (se %s nats, Eq. 16)\n", x$log_z,
-              if (is.na(x$se)) "NA" else sprintf("%.4f", x$se)))
+  cat(sprintf("  log Z = %.4f nats (se %s nats, %s)\n", x$log_z,
+              if (is.na(x$se)) "NA" else sprintf("%.4f", x$se),
+              if (is.null(x$groups)) "Eq. 16" else
+                sprintf("the larger of Eq. 16, %.4f, and the spread of %d independent groups, %.4f",
+                        x$se_parts[["eq16"]], nrow(x$groups), x$se_parts[["groups"]])))
   cat(sprintf("  K = %d temperatures, %d chains x %s sweeps; %d initial iteration(s) (%s)\n",
               x$counts[["K"]], x$counts[["chains"]], format(x$counts[["sweeps"]], big.mark = ","),
               x$counts[["init_iterations"]],
-              if (x$init$converged) "converged" else "not converged"))
+              if (isTRUE(x$converged)) "converged" else "not converged"))
   if (isTRUE(x$counts[["pilot_sweeps"]] > 0))
     cat(sprintf("  started by a %d-sweep annealing pilot and %d discarded burn-in sweeps\n",
                 as.integer(x$counts[["pilot_sweeps"]]), as.integer(x$counts[["burn_in_sweeps"]])))
@@ -23,7 +26,9 @@ print.logz_rts <- function(x, ...) {
   cat("  estimators at beta = 1 (log Z in nats):\n")
   for (i in seq_len(nrow(e)))
     cat(sprintf("    %-13s %12.4f  (se %s)\n", e$estimator[i], e$log_z[i],
-                if (is.na(e$se[i])) "NA" else sprintf("%.4f", e$se[i])))
+                if (!is.na(e$se[i])) sprintf("%.4f", e$se[i])
+                else if (e$estimator[i] == "mbar") paste("NA:", rts_mbar_no_se(x))
+                else "NA"))
   cat(base_line(x))
   print_flags(x)
   invisible(x)
@@ -112,3 +117,6 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
     })
   invisible(x)
 }
+
+# Why MBAR has no se in a printed RTS result.
+rts_mbar_no_se <- function(x) or_default(x$mbar_se_note, "not available")
