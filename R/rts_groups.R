@@ -37,7 +37,8 @@ rts_between_se <- function(x, w) {
 # One logz_rts from the group results `fits` (chains `sizes`): estimates and
 # ladders averaged with weights sizes / sum(sizes); each estimator's se the
 # larger of the combined within-group se and the between-group se; counts
-# summed; flags pooled; init, pilot and the trace those of group 1.
+# summed; flags pooled; init, pilot and the ladder log_z_hat those of group 1
+# (the trace averaged).
 rts_merge_groups <- function(fits, sizes) {
   w <- sizes / sum(sizes)
   G <- length(fits)
@@ -50,7 +51,7 @@ rts_merge_groups <- function(fits, sizes) {
   out$se <- max(within, b[["se"]], na.rm = TRUE)
   out$se_parts <- c(eq16 = within, groups = b[["se"]])
   # ladders: every numeric column but k, beta, prior averaged; se per k combined
-  cols <- setdiff(names(out$log_z_k), c("k", "beta", "prior", "se"))
+  cols <- setdiff(names(out$log_z_k), c("k", "beta", "prior", "se", "log_z_hat"))
   for (nm in cols)
     out$log_z_k[[nm]] <- Reduce(`+`, Map(function(f, wg) wg * f$log_z_k[[nm]], fits, w))
   out$log_z_k$se <- sqrt(Reduce(`+`, Map(function(f, wg) wg^2 * f$log_z_k$se^2, fits, w)))

@@ -78,7 +78,7 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       # the lower corner away from the minimum.
       corner <- if (d$beta[which.min(y)] > 0.5) "bottomleft" else "bottomright"
       graphics::legend(corner, bty = "n", cex = 0.8,
-                       legend = c("RTS (Eq. 12)", "+/- 2 se (Eq. 16)",
+                       legend = c("RTS (Eq. 12)", "+/- 2 se",
                                   if (!is.null(exact)) "exact"),
                        pch = c(20, NA, if (!is.null(exact)) NA),
                        lty = c(NA, 1, if (!is.null(exact)) 1),
@@ -112,7 +112,7 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
            main = "RTS estimate of log Z over the final run", ...)
       graphics::abline(h = x$log_z + c(-2, 2) * x$se, lty = 2, col = "grey40")
       graphics::legend("topright", bty = "n", cex = 0.8,
-                       legend = c("running estimate", "final +/- 2 se (Eq. 16)"),
+                       legend = c("running estimate", "final +/- 2 se"),
                        lty = c(1, 2), col = c("black", "grey40"))
     })
   invisible(x)
