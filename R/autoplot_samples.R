@@ -18,7 +18,8 @@
 #' @param object a `logz_samples`, `logz_mip`, `logz_comparison`,
 #'   `logz_schedule` or `rbm` object.
 #' @param type as for the object's `plot()` method.
-#' @param truth for a comparison: an optional reference log Z (nats).
+#' @param truth for a comparison: an optional reference log Z (nats; default
+#'   the comparison's `exact`, see [compare_estimates()]).
 #' @param n_filters for an RBM: the number of filters drawn.
 #' @param ... for schedules: more schedules to draw with `object`; otherwise
 #'   ignored (an error if named arguments are given).
@@ -128,7 +129,7 @@ autoplot.logz_mip <- function(object, type = c("bounds", "cost", "estimate"), ..
 
 #' @rdname autoplot.logz_samples
 #' @exportS3Method ggplot2::autoplot
-autoplot.logz_comparison <- function(object, truth = NULL, ...) {
+autoplot.logz_comparison <- function(object, truth = attr(object, "exact"), ...) {
   check_dots_used(...)
   d <- data.frame(name = factor(object$name, levels = unique(object$name)), log_z = object$log_z,
                   se = ifelse(is.na(object$se), 0, object$se),
@@ -141,6 +142,7 @@ autoplot.logz_comparison <- function(object, truth = NULL, ...) {
     ggplot2::scale_shape_manual(values = c(reliable = 19, "flagged unreliable" = 1))
   lty <- c("+/- 2 se" = 1)
   if (!is.null(truth)) {
+    truth <- exact_value(truth)
     p <- p + ggplot2::geom_hline(ggplot2::aes(yintercept = truth, linetype = "reference"),
                                  colour = "grey40")
     lty <- c(lty, reference = 2)

@@ -33,15 +33,22 @@
 #' @param conf.level confidence level of `conf.low`/`conf.high` (in (0, 1)).
 #' @param ... for `compare_estimates()`: `logz_estimate`s, named or not, or
 #'   lists of them; otherwise unused (an error if given).
-#' @param truth for `plot()`: an optional reference value of log Z drawn as a
-#'   horizontal line.
+#' @param exact for `compare_estimates()`: a known log Z (one number, or a
+#'   [logz_exact] from [exact_log_z()] or [log_partition()]), shown as the
+#'   first row (`name` `"exact"`, se 0) and as a line on the plot; each
+#'   estimate then gets its `error` (estimate - exact, nats) and `z`
+#'   (error / se).
+#' @param truth for `plot()`: a reference value of log Z drawn as a
+#'   horizontal line (default: the comparison's `exact`).
 #' @param main for `plot()`: the title; `NULL` for the default.
 #' @return `glance()` and `as.data.frame()`: a one-row data frame with the
 #'   columns above; `tidy()` and `log_z_trace()`: the trace data frame (zero
 #'   rows for methods without one, e.g. exact values and EP);
 #'   `compare_estimates()`: a data frame of class `logz_comparison`, one row per
-#'   estimate, the glance columns preceded by `name`; its `plot()` returns it
-#'   invisibly.
+#'   estimate, the glance columns preceded by `name` (with `exact`: the
+#'   reference row first, and the columns `error` and `z`); its `print()` shows
+#'   log Z, se, interval and error with the decimals the smallest se calls for
+#'   (two significant figures of it); its `plot()` returns it invisibly.
 #' @section Errors: `x` (or an element of `...`) not a `logz_estimate`;
 #'   `conf.level` not a number in (0, 1); `compare_estimates()` with nothing to
 #'   compare; unused arguments in `...`.
@@ -52,10 +59,11 @@
 #' fit <- ais(g, schedule_linear(100), n_chains = 50, progress = FALSE)
 #' as.data.frame(fit)
 #' head(log_z_trace(fit))
-#' tab <- compare_estimates(exact = log_partition(g), ais = fit,
-#'                          rts = rts(g, K = 10, n_chains = 10, sweeps = 200, progress = FALSE))
-#' tab[, c("name", "log_z", "se", "reliable")]
-#' plot(tab, truth = exact_log_z(g))
+#' tab <- compare_estimates(ais = fit,
+#'                          rts = rts(g, K = 10, n_chains = 10, sweeps = 200, progress = FALSE),
+#'                          exact = exact_log_z(g))
+#' tab
+#' plot(tab)
 #' @name glance.logz_estimate
 NULL
 
@@ -110,7 +118,7 @@ log_z_trace <- function(x) {
 
 #' @rdname glance.logz_estimate
 #' @export
-compare_estimates <- function(..., conf.level = 0.95) {
+compare_estimates <- function(..., exact = NULL, conf.level = 0.95) {
   fits <- list(...)
   nms <- names(fits)
   if (is.null(nms)) nms <- character(length(fits))
@@ -130,24 +138,63 @@ compare_estimates <- function(..., conf.level = 0.95) {
       flat_names <- c(flat_names, nms[i])
     }
   }
-  if (!length(flat)) stop_no_call("compare_estimates() needs at least one logz_estimate in `...`.")
+  ref <- compare_reference(exact)
+  if (!length(flat) && is.null(ref))
+    stop_no_call("compare_estimates() needs at least one logz_estimate in `...`.")
   for (i in seq_along(flat))
     check_estimate(flat[[i]], if (nzchar(flat_names[i])) flat_names[i] else sprintf("..%d", i))
+  if (!is.null(ref)) {
+    flat <- c(list(ref), flat)
+    flat_names <- c("exact", flat_names)
+  }
   rows <- lapply(flat, estimate_row, conf.level = conf.level)
   tab <- do.call(rbind, rows)
   auto <- !nzchar(flat_names)
   flat_names[auto] <- make.unique(tab$method[auto])
   tab <- cbind(data.frame(name = flat_names, stringsAsFactors = FALSE), tab)
+  if (!is.null(ref)) {
+    err <- tab$log_z - exact_value(ref)
+    err[1] <- NA_real_
+    tab$error <- err
+    tab$z <- ifelse(is.finite(tab$se) & tab$se > 0, err / tab$se, NA_real_)
+    tab <- tab[, c(setdiff(names(tab), c("error", "z", "seed")), "error", "z", "seed")]
+  }
   rownames(tab) <- NULL
-  structure(tab, conf.level = conf.level, class = c("logz_comparison", "data.frame"))
+  structure(tab, conf.level = conf.level, exact = if (!is.null(ref)) exact_value(ref),
+            class = c("logz_comparison", "data.frame"))
+}
+
+# The reference of compare_estimates(exact =): NULL, or a logz_exact made of a
+# number or of an exact result.
+compare_reference <- function(exact) {
+  if (is.null(exact)) return(NULL)
+  if (inherits(exact, "logz_exact")) return(exact)
+  if (inherits(exact, "logz_estimate"))
+    stop_no_call(sprintf(paste0("`exact` must be a known log Z (a number, or a logz_exact from ",
+                                "exact_log_z() or log_partition()), not a %s estimate with se %s; ",
+                                "pass it in `...` to compare it."), exact$method, format(exact$se)))
+  if (!is.numeric(exact) || length(exact) != 1L || !is.finite(exact))
+    stop_no_call(sprintf(paste0("`exact` must be a known log Z (one finite number, or a logz_exact ",
+                                "from exact_log_z() or log_partition()), not %s."), describe(exact)))
+  new_logz_exact(as.double(exact), how = "given")
+}
+
+# Decimals for log Z values whose standard errors are `se`: enough that the
+# smallest positive se shows two significant figures (at least 2, at most 10;
+# 4 when no se is known).
+se_decimals <- function(se) {
+  se <- se[is.finite(se) & se > 0]
+  if (!length(se)) return(4L)
+  as.integer(min(10, max(2, 1 - floor(log10(min(se))))))
 }
 
 #' @rdname glance.logz_estimate
 #' @export
-plot.logz_comparison <- function(x, truth = NULL, main = NULL, ...) {
+plot.logz_comparison <- function(x, truth = attr(x, "exact"), main = NULL, ...) {
   n <- nrow(x)
   lo <- x$log_z - 2 * ifelse(is.na(x$se), 0, x$se)
   hi <- x$log_z + 2 * ifelse(is.na(x$se), 0, x$se)
+  if (!is.null(truth)) truth <- exact_value(truth)
   yl <- range(c(lo, hi, truth), finite = TRUE)
   yl[2] <- yl[2] + 0.25 * max(diff(yl), 1e-3)   # room for the legend
   graphics::plot(seq_len(n), x$log_z, type = "n", xlim = c(0.5, n + 0.5), ylim = yl, xaxt = "n",
@@ -172,12 +219,24 @@ plot.logz_comparison <- function(x, truth = NULL, main = NULL, ...) {
 }
 
 #' @export
-print.logz_comparison <- function(x, digits = 4, ...) {
+print.logz_comparison <- function(x, digits = NULL, ...) {
   check_dots_used(...)
   d <- as.data.frame(unclass(x)[setdiff(names(x), "seed")], stringsAsFactors = FALSE)
-  cat(sprintf("<logz_comparison> %d estimate%s of log Z (%g%% intervals)\n", nrow(d),
-              if (nrow(d) == 1L) "" else "s", 100 * attr(x, "conf.level")))
-  print(format(d, digits = digits), row.names = FALSE)
+  dec <- if (is.null(digits)) se_decimals(d$se) else check_count(digits, "digits", min = 0L)
+  fix <- function(v, k = dec) ifelse(is.na(v), "NA", formatC(v, format = "f", digits = k))
+  for (nm in intersect(c("log_z", "se", "conf.low", "conf.high", "error"), names(d)))
+    d[[nm]] <- fix(d[[nm]])
+  if (!is.null(d$z)) d$z <- fix(d$z, 1L)
+  d$ess <- ifelse(is.na(d$ess), "", formatC(d$ess, format = "f", digits = 1L))
+  d$time <- fix(d$time, 2L)
+  if (all(!nzchar(d$ess))) d$ess <- NULL
+  if (all(!nzchar(d$flags))) d$flags <- NULL
+  ex <- attr(x, "exact")
+  cat(sprintf("<logz_comparison> %d estimate%s of log Z (%g%% intervals)%s\n", nrow(d),
+              if (nrow(d) == 1L) "" else "s", 100 * attr(x, "conf.level"),
+              if (is.null(ex)) "" else sprintf("; error and z = error / se against exact %s",
+                                               formatC(ex, format = "f", digits = dec))))
+  print(d, row.names = FALSE, right = TRUE)
   invisible(x)
 }
 

@@ -71,7 +71,11 @@ exact_log_z.ising <- function(model, method = c("auto", "enumerate", "junction_t
   validate_model(model)
   method <- match_arg(method, "method")
   check_flag(progress, "progress")
-  ising_exact(model, method, "none", max_states, max_treewidth, threads, progress)$log_z
+  t0 <- proc.time()[["elapsed"]]
+  res <- ising_exact(model, method, "none", max_states, max_treewidth, threads, progress)
+  how <- if (identical(res$method, "junction_tree")) "junction tree (min-fill order)" else
+    sprintf("enumeration of the 2^%d states", as.integer(model$n))
+  logz_exact_of(res$log_z, how, proc.time()[["elapsed"]] - t0, match.call())
 }
 
 #' @rdname exact_log_z.ising

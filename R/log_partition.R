@@ -56,7 +56,8 @@
 #'   `base_rate` (one built by [rbm()]) the moment-matched product of its own
 #'   marginals from a short Gibbs run; the result's `base` field says which.
 #' @return A `logz_estimate` (see [logz_estimate]); for the exact methods a
-#'   `c("logz_exact", "logz_estimate")` with `se = 0`. Its `method` says which
+#'   [logz_exact] (`c("logz_exact", "logz_estimate")`, a number with `se = 0`,
+#'   as [exact_log_z()] returns it). Its `method` says which
 #'   estimator was used; `flags` and `reliable` say whether it may be
 #'   unreliable (see [logz_reliability]); `method = "ep"` gives no se (EP is a
 #'   deterministic approximation), and `print()` says so.
@@ -149,13 +150,7 @@ ising_treewidth_ok <- function(model) {
   isTRUE(o$complete) && o$width <= 20L
 }
 
-exact_estimate <- function(model, ...) {
-  t0 <- proc.time()[["elapsed"]]
-  lz <- exact_log_z(model, ...)
-  new_logz_estimate(list(log_z = lz, se = 0, method = "exact", time = proc.time()[["elapsed"]] - t0,
-                         counts = c(evaluations = NA_real_), diagnostics = data.frame(),
-                         seed = NULL, call = match.call()), "logz_exact")
-}
+exact_estimate <- function(model, ...) exact_log_z(model, ...)
 
 ep_estimate <- function(model, progress = FALSE, ...) {
   t0 <- proc.time()[["elapsed"]]

@@ -220,3 +220,39 @@ raise_rbm_chunk <- function(model, betas, state, control) {
                   sweeps = internal_count(control$sweeps, "sweeps"))
   .Call(C_raise_rbm, model, betas, state, control)
 }
+
+# The AIS/RAISE sandwich of a log-likelihood: `lower` from RAISE (stochastic
+# lower bound, se `se_lower`) and `upper` from AIS (stochastic upper bound, se
+# `se_upper`), vectors of the same length (one average, or one per example).
+# The bounds are stochastic, so within their noise the lower one can come out
+# above the upper one; such an inverted interval is never returned: rows that
+# cross become the union of the two points widened by 2 se each,
+# [min(l - 2 se_l, u - 2 se_u), max(l + 2 se_l, u + 2 se_u)], and the
+# crossing of the average (the first row) is flagged. Returns list(interval
+# (cbind(lower, upper)), crossed (logical per row), flag).
+sandwich_check <- function(lower, upper, se_lower, se_upper) {
+  sl <- ifelse(is.finite(se_lower), se_lower, 0)
+  su <- ifelse(is.finite(se_upper), se_upper, 0)
+  crossed <- lower > upper
+  lo <- ifelse(crossed, pmin(lower - 2 * sl, upper - 2 * su), lower)
+  hi <- ifelse(crossed, pmax(lower + 2 * sl, upper + 2 * su), upper)
+  flag <- character(0)
+  if (isTRUE(crossed[1])) {
+    gap <- lower[1] - upper[1]
+    s <- sqrt(sl[1]^2 + su[1]^2)
+    noise <- s > 0 && gap <= 3 * s
+    flag <- flag_estimate(character(0), sprintf(
+      "sandwich crossed: RAISE lower bound - AIS upper bound = %.3g nats > 0 (%s)", gap,
+      if (noise) sprintf("within 3 combined se = %.3g", 3 * s)
+      else sprintf("beyond 3 combined se = %.3g", 3 * s)), sprintf(paste0(
+      "The AIS/RAISE bounds crossed: the RAISE lower bound %.4f lies %.3g nats above the AIS ",
+      "upper bound %.4f, %s. Both bounds are stochastic; the interval returned is their union ",
+      "widened by 2 se each, [%.4f, %.4f]. %s"), lower[1], gap, upper[1],
+      if (noise) sprintf("within their noise (3 combined se = %.3g)", 3 * s)
+      else sprintf("more than their noise (3 combined se = %.3g) allows", 3 * s),
+      lo[1], hi[1],
+      if (noise) "The log-likelihood is pinned down to about that width; more chains narrow it."
+      else "A bias is likely: use a longer schedule or more chains for both."))
+  }
+  list(interval = cbind(lower = lo, upper = hi), crossed = crossed, flag = flag)
+}

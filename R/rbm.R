@@ -244,10 +244,17 @@ free_energy.rbm <- function(model, data) {
 #'   log-likelihood bound). With `method = "sandwich"`, the number is the
 #'   AIS-based value and the attributes are `"interval"` (`c(lower = <RAISE>,
 #'   upper = <AIS>)`, or an `nrow(data)` x 2 matrix with columns `lower`,
-#'   `upper` when `per_example = TRUE`), `"ais"` and `"raise"` (the two fits).
-#'   Both ends are
-#'   stochastic: they bracket the truth on average, and a single pair can cross
-#'   when both are within their Monte Carlo error of the truth.
+#'   `upper` when `per_example = TRUE`), `"crossed"`, `"flags"`, `"ais"` and
+#'   `"raise"` (the two fits). Both ends are stochastic: they bracket the truth
+#'   on average, and a single pair can cross when both are within their Monte
+#'   Carlo error of the truth. An inverted interval is never returned: when the
+#'   RAISE lower end comes out above the AIS upper end, `"crossed"` is `TRUE`,
+#'   the interval is the union of the two ends widened by 2 se each
+#'   (\eqn{[\min(l - 2 se_l, u - 2 se_u), \max(l + 2 se_l, u + 2 se_u)]}, with
+#'   the RAISE se over examples and the AIS se), and a "sandwich crossed" flag
+#'   (in `"flags"`, warned with class `logz_unreliable`) says by how much and
+#'   whether the crossing lies within 3 combined se (noise) or beyond (a bias;
+#'   see [logz_reliability]).
 #' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
 #'   number or estimate; a missing `log_z` for a model too large to enumerate;
 #'   with `method = "sandwich"`, a `log_z` that is not an [ais()] estimate.
@@ -299,14 +306,18 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
                                 "`method = \"sandwich\"`, not %s."), describe(log_z)))
   }
   fit_raise <- raise(model, data, schedule = schedule, n_chains = raise_chains, ...)
+  neg_f <- -free_energy(model, data)
+  avg <- sandwich_check(fit_raise$log_likelihood, mean(neg_f) - fit_ais$log_z, fit_raise$se,
+                        fit_ais$se)
   if (per_example) {
-    upper <- -free_energy(model, data) - fit_ais$log_z
-    interval <- cbind(lower = fit_raise$log_p, upper = upper)
+    upper <- neg_f - fit_ais$log_z
+    interval <- sandwich_check(fit_raise$log_p, upper, fit_raise$se, fit_ais$se)$interval
   } else {
-    upper <- mean(-free_energy(model, data)) - fit_ais$log_z
-    interval <- c(lower = fit_raise$log_likelihood, upper = upper)
+    upper <- mean(neg_f) - fit_ais$log_z
+    interval <- avg$interval[1, ]
   }
-  structure(upper, interval = interval, ais = fit_ais, raise = fit_raise)
+  structure(upper, interval = interval, crossed = avg$crossed, flags = avg$flag, ais = fit_ais,
+            raise = fit_raise)
 }
 
 #' @rdname exact_log_z
@@ -319,18 +330,21 @@ exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
   check_number(max_states, "max_states", lower = 1)
   threads <- check_threads(threads)
   check_flag(progress, "progress")
+  t0 <- proc.time()[["elapsed"]]
+  done <- function(lz, how) logz_exact_of(lz, how, proc.time()[["elapsed"]] - t0, match.call())
   nv <- model$n_visible
   nh <- model$n_hidden
   if (nh == 0L || all(model$W == 0))
-    return(sum(softplus(model$a)) + sum(softplus(model$b)))
+    return(done(sum(softplus(model$a)) + sum(softplus(model$b)), "closed form (no couplings)"))
   if (layer == "auto") layer <- if (nh <= nv) "hidden" else "visible"
   n <- if (layer == "hidden") nh else nv
   if (n > 40 || 2^n > max_states)
     stop_no_call(sprintf(paste0("exact_log_z(): enumerating the %s layer needs 2^%d states, ",
                                 "more than `max_states` = %s. Use ais() for this model, ",
                                 "or raise `max_states`."), layer, n, format(max_states)))
-  if (progress && n >= chunk_min_units) return(rbm_exact_chunked(model, layer, threads))
-  rbm_exact_log_z(model$W, model$a, model$b, layer, threads)
+  how <- sprintf("enumeration of the 2^%d states of the %s layer", n, layer)
+  if (progress && n >= chunk_min_units) return(done(rbm_exact_chunked(model, layer, threads), how))
+  done(rbm_exact_log_z(model$W, model$a, model$b, layer, threads), how)
 }
 
 # The layer of an RBM that rbm_exact_log_z() enumerates (enum logz_rbm_layer in

@@ -46,7 +46,10 @@
 #' **Other flags.** GumbelMIP samples that stopped at the time or node limit
 #' before being proved exact ("not exact within the time/node limit"): log Z
 #' is then only bounded ([log_z_bounds()]). EP that did not converge. RTS
-#' flags visit deficits, outlier chains and ladder drift (see [rts()]). On RBMs with at most
+#' flags visit deficits, outlier chains and ladder drift (see [rts()]). The
+#' AIS/RAISE sandwich of [log_likelihood()] flags "sandwich crossed" when the
+#' RAISE lower bound comes out above the AIS upper bound (saying whether by
+#' less than 3 combined se, i.e. noise, or more). On RBMs with at most
 #' 64 hidden units every annealing estimate is checked against a rigorous lower
 #' bound from the hidden states of largest mass, and [ais()] also checks that
 #' its final states visit those states in proportion to their known mass

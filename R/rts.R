@@ -48,7 +48,11 @@
 #' For an RBM \eqn{\Delta} is the joint-space energy difference
 #' \eqn{v'(a - a_0) + h'b + v'Wh} with h summed out (its conditional mean given
 #' v; its variance adds the conditional variance). The estimators other than
-#' RTS get a delete-a-group jackknife `se` over 20 groups of chains (MBAR: NA).
+#' RTS get a delete-a-group jackknife `se` over 20 sets of chains within a
+#' group; MBAR gets its asymptotic se (Shirts & Chodera 2008, Eq. D8, for
+#' \eqn{\log Z_K - \log Z_1}, which treats the stored samples as independent
+#' draws). With G > 1 groups each estimator's se is, as for RTS, the larger
+#' of the combined within-group se and the spread between the groups.
 #'
 #' @param model an [rbm()], an [ising()] model, or an R function giving the log
 #'   unnormalised density of a continuous target (see Details).
@@ -103,16 +107,31 @@
 #'   [future::plan()] after the initial iterations (whose ladder all pieces
 #'   share), with the Rao-Blackwell statistics pooled exactly (see
 #'   [scale_out]).
+#' @param groups RBMs and Ising models: the number G of independent groups the
+#'   chains are split into (each runs its own pilot, initial iterations and
+#'   final run, so it learns its own ladder; the estimates are averaged, and
+#'   the spread between groups gives the se its Eq. 16 part cannot see; see
+#'   Value). `NULL` (default): `min(4, n_chains %/% 25)`, at least 1; 1 runs
+#'   all chains as one group (Eq. 16 se only). Each group needs at least 2
+#'   chains.
 #' @param ... must be empty: an unused or misspelt argument (e.g. `n_sweeps`)
 #'   is an error that names it.
 #' @return An object of class `c("logz_rts", "logz_estimate")` (see
 #'   [logz_estimate]) with, besides the common fields:
 #' \describe{
-#'   \item{`log_z`, `se`}{the RTS estimate at \eqn{\beta = 1} and its Eq. 16
-#'     standard error: the sampling error of the final run given its start;
-#'     it does not include what the estimate
-#'     inherits from the ladder and the start when the chains relax slowly,
-#'     which the ladder-drift flag detects (see Warnings).}
+#'   \item{`log_z`, `se`}{the RTS estimate at \eqn{\beta = 1} (with G > 1
+#'     groups, the mean of the groups' estimates weighted by their chains) and
+#'     its standard error. Eq. 16 gives the sampling error of a final run given
+#'     its start and ladder; it does not see what the estimate inherits from
+#'     the ladder and the start when the chains relax slowly, nor how the
+#'     chains of a run happen to occupy the modes. With G > 1 independent
+#'     groups, `se` is the larger of Eq. 16 combined over the groups,
+#'     \eqn{\sqrt{\sum_g w_g^2 se_g^2}}, and the spread between the groups,
+#'     \eqn{\sqrt{\sum_g w_g^2 \cdot \sum_g w_g (\hat L_g - \hat L)^2 /
+#'     (1 - \sum_g w_g^2)}} (\eqn{w_g} the share of chains, \eqn{\hat L_g} the
+#'     group estimates), which sees both. `se_parts` holds the two, and
+#'     `groups` a data frame (`group`, `chains`, `log_z`, `se` (Eq. 16),
+#'     `init_iterations`, `converged`, `flags`).}
 #'   \item{`log_z_k`}{data frame, one row per temperature: `k`, `beta`,
 #'     `prior`, `log_z` (RTS), `se`, `c_hat`, `log_z_hat` (the
 #'     \eqn{\log \hat Z_k} of the final run) and one column per other
@@ -221,7 +240,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
                          pilot_sweeps = NULL, kernel = c("sparse", "dense"), workers = NULL,
-                         burn_in = NULL, ...) {
+                         burn_in = NULL, groups = NULL, ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   validate_model(model)
@@ -239,16 +258,21 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                         "2 sweeps or more; not 1."))
   args$burn_in <- if (is.null(burn_in)) args$init_sweeps else
     check_count(burn_in, "burn_in", min = 0L)
+  G <- rts_groups(groups, args$n_chains)
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   seed <- rng_state()
   base <- resolve_base(model, base, args$threads)   # the default base and its record
   a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
-  p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
-  args$pilot <- if (pilot_sweeps > 0L) rts_pilot(p$run, p$X, args, pilot_sweeps)
-  res <- rts_engine(p$run, p$X, p$log_z1, args)
-  with_base(new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0,
-                           seed = seed, call = call), base)
+  one_group <- function(args) {
+    p <- prepare(model, a0, args)   # log_z1, initial states X (drawn from the base), run()
+    args$pilot <- if (pilot_sweeps > 0L) rts_pilot(p$run, p$X, args, pilot_sweeps)
+    res <- rts_engine(p$run, p$X, p$log_z1, args)
+    new_rts_result(res, args, p$log_z1, time = NA_real_, seed = seed, call = call)
+  }
+  fit <- if (G == 1L) one_group(args) else rts_run_groups(one_group, args, G, workers)
+  fit$time <- proc.time()[["elapsed"]] - t0
+  with_base(fit, base)
 }
 
 #' @rdname rts

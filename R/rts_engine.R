@@ -514,7 +514,7 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
   log_z_k <- data.frame(k = seq_len(K), beta = args$betas, prior = args$prior,
                         log_z = ladders$rts, se = se_k, c_hat = s[, "sum_q"] / sum(s[, "sum_q"]),
                         log_z_hat = res$zeta + log_z1)
-  for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- ladders[[nm]]
+  for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- as.vector(ladders[[nm]])
   jse <- rts_jackknife_se(res$acc, res$zeta, log_r, log_z1, args$betas,
                           setdiff(which, c("rts", "mbar")))
   est_names <- names(ladders)
@@ -523,6 +523,7 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
     log_z = vapply(ladders, function(x) x[K], 0),
     se = vapply(est_names, function(nm) {
       if (nm == "rts") se_k[K] else if (!is.null(jse) && nm %in% names(jse)) jse[[nm]]
+      else if (nm == "mbar") or_default(attr(ladders$mbar, "se"), NA_real_)
       else NA_real_
     }, 0), row.names = NULL)
   flags <- rts_check_visits(log_z_k$c_hat, args$prior)
@@ -546,6 +547,8 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
     pilot = if (!is.null(args$pilot)) list(log_z_hat = args$pilot$zeta + log_z1),
     converged = isTRUE(res$init$converged),
     pieces = if (!is.null(args$pieces) && args$pieces > 1L) args$pieces,
+    mbar_se_note = if ("mbar" %in% which) or_default(attr(ladders$mbar, "se_note"),
+                                                   "no samples were stored for MBAR"),
     diagnostics = diagnostics, seed = seed, call = call, flags = flags), extra), "logz_rts")
 }
 

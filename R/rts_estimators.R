@@ -1,5 +1,6 @@
 # The comparators computed from the same final RTS run: TS, TI (Riemann,
-# trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18) and their jackknife se.
+# trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18), their jackknife se and MBAR's
+# asymptotic se.
 
 # All estimators from the final run's accumulators (K x 6 x M array named by
 # RTS_STAT, see R/rts_engine.R), as ladders of log Z_k.
@@ -82,7 +83,34 @@ rts_mbar <- function(U, store_k, log_z1, init = NULL, max_iter = 100L) {
   }
   logden <- col_lse(UA - g + lN)
   gall <- col_lse(t(U - rep(logden, each = K)))
-  log_z1 + gall - gall[1]
+  se <- rts_mbar_se(U, gall, logden, N)
+  structure(log_z1 + gall - gall[1], se = se$se, se_note = se$note)
+}
+
+# The asymptotic se of the MBAR estimate of log Z_K - log Z_1 (Shirts &
+# Chodera 2008, Eq. D8): with the S x K weights W[n, k] = f_k(x_n) / (Z_k
+# sum_j N_j f_j(x_n) / Z_j) (columns summing to 1) and N = diag(N_k), the
+# covariance of the log Z_k is Theta = W'(I - W N W')^+ W, computed in K x K
+# form from the thin SVD W = U S V': Theta = V S (I - S V' N V S)^+ S V'.
+# Treats the stored samples as independent draws. U: K x S log f_k(x_n);
+# gall: log Z_k up to a constant; logden: log sum_j N_j f_j(x_n) / Z_j; N: K
+# counts. Returns list(se, note) (se NA with a note when it cannot be had).
+rts_mbar_se <- function(U, gall, logden, N) {
+  K <- nrow(U)
+  if (sum(N > 0) < 1L || ncol(U) < 2L)
+    return(list(se = NA_real_, note = "too few stored samples"))
+  W <- exp(t(U - gall) - logden)   # S x K
+  if (!all(is.finite(W))) return(list(se = NA_real_, note = "weights overflowed"))
+  sv <- svd(W)
+  SV <- sv$v %*% diag(sv$d, length(sv$d))        # V S (K x r)
+  inner <- diag(length(sv$d)) - crossprod(SV, N * SV)   # I - S V' N V S
+  e <- eigen(inner, symmetric = TRUE)
+  keep <- e$values > max(abs(e$values)) * 1e-10
+  pinv <- e$vectors[, keep, drop = FALSE] %*% (t(e$vectors[, keep, drop = FALSE]) / e$values[keep])
+  theta <- SV %*% pinv %*% t(SV)
+  v <- theta[1, 1] + theta[K, K] - 2 * theta[1, K]
+  if (!is.finite(v) || v < 0) return(list(se = NA_real_, note = "the covariance estimate is not positive"))
+  list(se = sqrt(v), note = NULL)
 }
 
 # Estimates at beta = 1 from chain groups removed one at a time (delete-a-group

@@ -5,12 +5,15 @@ print.logz_rts <- function(x, ...) {
   check_dots_used(...)
   cat(sprintf("<logz_rts> %s estimate of log Z (Rao-Blackwellized tempered sampling)\n",
               x$method))
-  cat(sprintf("  log Z = %.4f nats (se %s nats, Eq. 16)\n", x$log_z,
-              if (is.na(x$se)) "NA" else sprintf("%.4f", x$se)))
+  cat(sprintf("  log Z = %.4f nats (se %s nats, %s)\n", x$log_z,
+              if (is.na(x$se)) "NA" else sprintf("%.4f", x$se),
+              if (is.null(x$groups)) "Eq. 16" else
+                sprintf("the larger of Eq. 16, %.4f, and the spread of %d independent groups, %.4f",
+                        x$se_parts[["eq16"]], nrow(x$groups), x$se_parts[["groups"]])))
   cat(sprintf("  K = %d temperatures, %d chains x %s sweeps; %d initial iteration(s) (%s)\n",
               x$counts[["K"]], x$counts[["chains"]], format(x$counts[["sweeps"]], big.mark = ","),
               x$counts[["init_iterations"]],
-              if (x$init$converged) "converged" else "not converged"))
+              if (isTRUE(x$converged)) "converged" else "not converged"))
   if (isTRUE(x$counts[["pilot_sweeps"]] > 0))
     cat(sprintf("  started by a %d-sweep annealing pilot and %d discarded burn-in sweeps\n",
                 as.integer(x$counts[["pilot_sweeps"]]), as.integer(x$counts[["burn_in_sweeps"]])))
@@ -23,7 +26,9 @@ print.logz_rts <- function(x, ...) {
   cat("  estimators at beta = 1 (log Z in nats):\n")
   for (i in seq_len(nrow(e)))
     cat(sprintf("    %-13s %12.4f  (se %s)\n", e$estimator[i], e$log_z[i],
-                if (is.na(e$se[i])) "NA" else sprintf("%.4f", e$se[i])))
+                if (!is.na(e$se[i])) sprintf("%.4f", e$se[i])
+                else if (e$estimator[i] == "mbar") paste("NA:", rts_mbar_no_se(x))
+                else "NA"))
   cat(base_line(x))
   print_flags(x)
   invisible(x)
@@ -73,7 +78,7 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       # the lower corner away from the minimum.
       corner <- if (d$beta[which.min(y)] > 0.5) "bottomleft" else "bottomright"
       graphics::legend(corner, bty = "n", cex = 0.8,
-                       legend = c("RTS (Eq. 12)", "+/- 2 se (Eq. 16)",
+                       legend = c("RTS (Eq. 12)", "+/- 2 se",
                                   if (!is.null(exact)) "exact"),
                        pch = c(20, NA, if (!is.null(exact)) NA),
                        lty = c(NA, 1, if (!is.null(exact)) 1),
@@ -107,8 +112,11 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
            main = "RTS estimate of log Z over the final run", ...)
       graphics::abline(h = x$log_z + c(-2, 2) * x$se, lty = 2, col = "grey40")
       graphics::legend("topright", bty = "n", cex = 0.8,
-                       legend = c("running estimate", "final +/- 2 se (Eq. 16)"),
+                       legend = c("running estimate", "final +/- 2 se"),
                        lty = c(1, 2), col = c("black", "grey40"))
     })
   invisible(x)
 }
+
+# Why MBAR has no se in a printed RTS result.
+rts_mbar_no_se <- function(x) or_default(x$mbar_se_note, "not available")

@@ -107,11 +107,17 @@ test_that("log_likelihood(method = 'sandwich') brackets the exact log-likelihood
   x <- sample_visible(m, 30)
   exact <- log_likelihood(m, x)
   set.seed(45)
-  ll <- log_likelihood(m, x, method = "sandwich", schedule = schedule_linear(300),
-                       n_chains = 200, raise_chains = 5, base = rep(0, 10), progress = FALSE)
+  # with this seed the two stochastic bounds cross (by 0.018 nats, within their noise)
+  expect_warning(ll <- log_likelihood(m, x, method = "sandwich", schedule = schedule_linear(300),
+                                      n_chains = 200, raise_chains = 5, base = rep(0, 10),
+                                      progress = FALSE), "bounds crossed", class = "logz_unreliable")
   iv <- attr(ll, "interval")
   expect_named(iv, c("lower", "upper"))
-  expect_equal(ll[[1]], iv[["upper"]])
+  expect_true(attr(ll, "crossed"))
+  expect_match(attr(ll, "flags"), "^sandwich crossed: .*within 3 combined se")
+  expect_gt(attr(ll, "raise")$log_likelihood, ll[[1]])   # the raw pair is inverted
+  expect_lt(iv[["lower"]], ll[[1]])                       # the interval is not
+  expect_gt(iv[["upper"]], attr(ll, "raise")$log_likelihood)
   expect_s3_class(attr(ll, "ais"), "logz_ais")
   expect_s3_class(attr(ll, "raise"), "logz_raise")
   expect_lt(iv[["lower"]], exact + 0.02)
@@ -119,15 +125,20 @@ test_that("log_likelihood(method = 'sandwich') brackets the exact log-likelihood
   expect_lt(iv[["upper"]] - iv[["lower"]], 0.2)
   # per example: the same fits give one interval per row, averaging to the above
   set.seed(45)
-  pe <- log_likelihood(m, x, method = "sandwich", per_example = TRUE,
-                       schedule = schedule_linear(300), n_chains = 200, raise_chains = 5,
-                       base = rep(0, 10), progress = FALSE)
+  pe <- suppressWarnings(log_likelihood(m, x, method = "sandwich", per_example = TRUE,
+                                        schedule = schedule_linear(300), n_chains = 200,
+                                        raise_chains = 5, base = rep(0, 10), progress = FALSE))
   ipe <- attr(pe, "interval")
   expect_equal(dim(ipe), c(30L, 2L))
   expect_equal(colnames(ipe), c("lower", "upper"))
   expect_equal(mean(pe), ll[[1]])
-  expect_equal(colMeans(ipe), iv)
-  expect_equal(attr(pe, "raise")$log_p, ipe[, "lower"])
+  expect_true(all(ipe[, "lower"] <= ipe[, "upper"]))
+  # rows whose bounds do not cross are the raw pair
+  raw_lo <- attr(pe, "raise")$log_p
+  ok <- raw_lo <= as.vector(pe)
+  expect_gt(sum(ok), 0)
+  expect_equal(ipe[ok, "lower"], raw_lo[ok])
+  expect_equal(ipe[ok, "upper"], as.vector(pe)[ok])
   exact_pe <- log_likelihood(m, x, per_example = TRUE)
   expect_equal(as.vector(pe) - exact_pe, rep(exact_log_z(m) - attr(pe, "ais")$log_z, 30))
   expect_lt(mean(ipe[, "lower"] - exact_pe), 0.02)

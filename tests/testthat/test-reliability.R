@@ -156,7 +156,7 @@ test_that("estimates without an se say why and how to get one", {
   expect_output(print(ep), "nats \\(no se: EP is a deterministic approximation")
   expect_output(print(summary(ep)), "NA \\(EP is a deterministic")
   ex <- log_partition(ising_grid(3, 3, coupling = 0.3))
-  expect_output(print(ex), "log Z = [0-9.]+ nats \\(exact\\)")
+  expect_output(print(ex), "log Z = [0-9.]+ nats \\(exact: ")
 })
 
 test_that("GumbelMIP samples stopped at the node limit are flagged", {
@@ -275,7 +275,9 @@ flag_cases <- function() {
       init <- list(log_z = cbind(0, 0, c(10, 11, 12, 12.5)),
                    se = cbind(0, 0, c(0.3, 0.3, 0.4, 0.4)))
       logz:::rts_check_drift(13, 0.3, init)$flag
-    }))
+    }),
+    sandwich = list(flag = "^sandwich crossed: RAISE lower bound - AIS upper bound = [0-9.e-]+ nats",
+                    run = function() logz:::sandwich_check(-209.2327, -209.2651, 0.02, 0.01)$flag))
 }
 
 # Run `run()` collecting (and muffling) every warning: list(value, warnings).
@@ -322,5 +324,7 @@ test_that("the flag table covers every function that sets a flag", {
     "rbm_auto_base", "with_base",                                # base_pilot_sd (carried)
     "check_against_base", "check_mode_occupancy",                # below_pilot, mode_*
     "rts_check_visits", "rts_chain_shares", "rts_check_drift",   # rts_*
-    "check_laplace_width"))                                      # laplace_width
+    "check_laplace_width",                                       # laplace_width
+    "sandwich_check",                                            # sandwich
+    "rts_run_groups"))                                           # rts_* (merged groups)
 })

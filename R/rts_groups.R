@@ -1,0 +1,86 @@
+# Independent groups of RTS chains: each group runs its own pilot, initial
+# iterations and final run (its own ladder); the estimates are averaged and the
+# spread between the groups enters the se beside Eq. 16.
+
+# The number of groups: `groups` checked, or the default min(4, n_chains %/% 25).
+rts_groups <- function(groups, n_chains) {
+  if (is.null(groups)) return(as.integer(max(1L, min(4L, n_chains %/% 25L))))
+  G <- check_count(groups, "groups", max = 100000L)
+  if (G > 1L && n_chains < 2L * G)
+    stop_no_call(sprintf(paste0("`groups` = %d needs at least 2 chains per group (`n_chains` >= %d); ",
+                                "`n_chains` is %d."), G, 2L * G, n_chains))
+  G
+}
+
+# Run one_group(args) for G groups of the chains (sizes as piece_sizes()),
+# muffling each group's warnings, and merge; the merged flags are warned once.
+rts_run_groups <- function(one_group, args, G, workers) {
+  sizes <- piece_sizes(args$n_chains, G)
+  fits <- lapply(sizes, function(n) {
+    a <- args
+    a$n_chains <- n
+    a$pieces <- resolve_pieces(workers, n)
+    muffle_unreliable(one_group(a))
+  })
+  warn_unreliable(rts_merge_groups(fits, sizes))
+}
+
+# Weighted mean of the group values `x` (weights w summing to 1) and the se of
+# that mean from their spread, sqrt(sum w^2 * sum w (x - mean)^2 / (1 - sum w^2))
+# (sd / sqrt(G) for equal weights).
+rts_between_se <- function(x, w) {
+  m <- sum(w * x)
+  s2 <- sum(w^2)
+  c(mean = m, se = sqrt(s2 * sum(w * (x - m)^2) / (1 - s2)))
+}
+
+# One logz_rts from the group results `fits` (chains `sizes`): estimates and
+# ladders averaged with weights sizes / sum(sizes); each estimator's se the
+# larger of the combined within-group se and the between-group se; counts
+# summed; flags pooled; init, pilot and the ladder log_z_hat those of group 1
+# (the trace averaged).
+rts_merge_groups <- function(fits, sizes) {
+  w <- sizes / sum(sizes)
+  G <- length(fits)
+  out <- fits[[1]]
+  lz <- vapply(fits, function(f) f$log_z, 0)
+  se16 <- vapply(fits, function(f) f$se, 0)
+  b <- rts_between_se(lz, w)
+  within <- sqrt(sum(w^2 * se16^2))
+  out$log_z <- b[["mean"]]
+  out$se <- max(within, b[["se"]], na.rm = TRUE)
+  out$se_parts <- c(eq16 = within, groups = b[["se"]])
+  # ladders: every numeric column but k, beta, prior averaged; se per k combined
+  cols <- setdiff(names(out$log_z_k), c("k", "beta", "prior", "se", "log_z_hat"))
+  for (nm in cols)
+    out$log_z_k[[nm]] <- Reduce(`+`, Map(function(f, wg) wg * f$log_z_k[[nm]], fits, w))
+  out$log_z_k$se <- sqrt(Reduce(`+`, Map(function(f, wg) wg^2 * f$log_z_k$se^2, fits, w)))
+  est <- out$estimates
+  for (i in seq_len(nrow(est))) {
+    x <- vapply(fits, function(f) f$estimates$log_z[i], 0)
+    s <- vapply(fits, function(f) f$estimates$se[i], 0)
+    bi <- rts_between_se(x, w)
+    est$log_z[i] <- bi[["mean"]]
+    est$se[i] <- suppressWarnings(max(sqrt(sum(w^2 * s^2)), bi[["se"]], na.rm = TRUE))
+  }
+  est$se[est$estimator == "rts"] <- out$se
+  out$estimates <- est
+  cnt <- Reduce(`+`, lapply(fits, function(f) f$counts))
+  keep <- c("K", "sweeps", "pilot_sweeps", "burn_in_sweeps")
+  cnt[keep] <- out$counts[keep]
+  cnt[["init_iterations"]] <- max(vapply(fits, function(f) f$counts[["init_iterations"]], 0))
+  out$counts <- cnt
+  out$converged <- all(vapply(fits, function(f) isTRUE(f$converged), TRUE))
+  out$groups <- data.frame(group = seq_len(G), chains = as.integer(sizes), log_z = lz, se = se16,
+                           init_iterations = vapply(fits, function(f)
+                             as.integer(f$counts[["init_iterations"]]), 0L),
+                           converged = vapply(fits, function(f) isTRUE(f$converged), TRUE),
+                           flags = vapply(fits, function(f) paste(f$flags, collapse = "; "), ""))
+  tr <- lapply(fits, function(f) f$diagnostics)
+  if (length(unique(vapply(tr, nrow, 0L))) == 1L)
+    out$diagnostics$log_z <- Reduce(`+`, Map(function(d, wg) wg * d$log_z, tr, w))
+  out$flags <- unique(unlist(lapply(fits, function(f) f$flags)))
+  if (is.null(out$flags)) out$flags <- character(0)
+  out$reliable <- !length(out$flags)
+  out
+}
