@@ -269,6 +269,10 @@ check_dots_used <- function(..., .fn = NULL, .valid = NULL) {
   hints <- character()
   for (nm in named) {
     s <- suggest_name(nm, .valid)
+    if (!is.na(s) && identical(s, nm)) {
+      msg <- paste0(msg, sprintf(" `%s` does not apply to this kind of model.", nm))
+      next
+    }
     if (!is.na(s)) hints <- c(hints, if (length(named) > 1L)
       sprintf("`%s` (for `%s`)", s, nm) else sprintf("`%s`", s))
   }
