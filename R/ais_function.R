@@ -91,7 +91,7 @@
 #'   \pkg{progressr} when its handlers are on, see [logz_progress]), counted
 #'   in density evaluations (pilot run included).
 #' @param target_se `NULL` (one run), or the se of log Z (nats) to reach:
-#'   the run is repeated (at least 4 times, each round at most doubling the
+#'   the run is repeated (at least 8 times, each round at most doubling the
 #'   number of runs) until the se over the runs, by the delta method on
 #'   their estimates of Z, is at most `target_se`; the estimate is the log of
 #'   their mean Z (the pooled weights). `counts` then adds `replicates`.

@@ -31,18 +31,24 @@
 #' weighted mean and covariance (a dense mass matrix), and
 #' its step is adapted after every transition towards `target_accept`
 #' (\eqn{\log \epsilon \leftarrow \log \epsilon + (a - a^*)}, \eqn{a} the
-#' mean acceptance probability; each particle's step is \eqn{\epsilon}
+#' mean acceptance probability, in the pilot run of `schedule = "pilot"`, whose
+#' steps the replicates then use; each particle's step is \eqn{\epsilon}
 #' times a uniform draw in \eqn{[0.8, 1.2]}, so that no trajectory length is
-#' resonant for every particle): both depend only on the particles so far,
-#' so the estimate is consistent as `particles` grows (Zhou et al. 2016,
-#' Section 3.3), though no longer exactly unbiased for \eqn{Z}.
+#' resonant for every particle). The position scales of the particles in
+#' one half (by their ancestor at the last resampling) come from the other
+#' half, so that no particle's kernel depends on its own state: the kernel
+#' then leaves \eqn{\pi_{\beta'}} invariant for each particle given the
+#' other half, and the estimate is consistent as `particles` grows (Zhou et
+#' al. 2016, Section 3.3) with no bias from tuning a kernel on the particle it
+#' moves.
 #'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
 #' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
 #' its se \eqn{\mathrm{sd}(\hat Z_r) / (\bar Z \sqrt R)} (delta method).
-#' With `target_se`, replicates are added (each round at most doubling their
-#' number) until the se is at most `target_se`; a run stopped first by
+#' With `target_se`, replicates are added (from at least 8, each round at
+#' most doubling their number) until the se is at most `target_se`; a run
+#' stopped first by
 #' `max_time` or `max_evaluations` is flagged.
 #'
 #' **Path estimates from the same runs.** Thermodynamic integration
@@ -72,14 +78,23 @@
 #' @param particles particles per replicate N (>= 10).
 #' @param replicates independent runs R (>= 1; >= 2 for an se); with
 #'   `target_se`, the first round.
+#' @param schedule `"pilot"` (default): a pilot run of `particles` particles
+#'   chooses the betas (by the conditional ESS) and the kernel's step at each,
+#'   and every replicate then runs on them, so that its estimate of Z is
+#'   unbiased but for the position scales taken from the particles (the
+#'   pilot's evaluations are counted); `"adaptive"`: each replicate chooses
+#'   its own as it goes (consistent, no pilot, but biased upwards by
+#'   \eqn{O(1/N)}: the step to the next beta is fitted to the same particles
+#'   whose weights estimate its ratio of normalising constants).
 #' @param cess the conditional ESS fraction held at each new beta, in (0, 1).
 #' @param resample_threshold resample when the ESS is below this fraction of
 #'   N, in (0, 1].
 #' @param move_steps kernel transitions per particle at each beta (>= 1).
 #' @param n_leapfrog leapfrog steps per HMC transition (>= 1); `NULL`
-#'   (default) sets them at each move to make a trajectory of about
-#'   \eqn{\pi/2} position scales (a quarter period of a standardised
-#'   Gaussian, where the end point is independent of the start), at most 100.
+#'   (default) sets them at each move so that the trajectory makes a quarter
+#'   turn on a standardised Gaussian (where the end point is independent of
+#'   the start): \eqn{L = \mathrm{round}((\pi/2) / \arccos(1 - \epsilon^2/2))},
+#'   the phase a leapfrog step of size \eqn{\epsilon} turns (between 1 and 100).
 #' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
 #'   points (for a `bayes_model`, given to [bayes_model()]).
 #' @param start for the Laplace base: a point where the log density is finite.
@@ -166,8 +181,8 @@ smc.default <- function(model, ...) {
 #' @rdname smc
 #' @export
 smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL,
-                         particles = 500L, replicates = 4L, cess = 0.9, resample_threshold = 0.5,
-                         move_steps = 2L, n_leapfrog = NULL, vectorized = FALSE, start = NULL,
+                         particles = 500L, replicates = 4L, schedule = c("pilot", "adaptive"),
+                         cess = 0.9, resample_threshold = 0.5, move_steps = 2L, n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, workers = NULL,
                          progress = interactive(), ...) {
@@ -182,6 +197,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   kernel <- resolve_kernel(kernel, gradient, d)
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
+  ctl$schedule <- match_arg(schedule, "schedule")
   target <- if (is.null(base$laplace)) list(model = model, gradient = gradient) else
     laplace_whiten(base$laplace, model, gradient, vectorized)
   vec <- vectorized || !is.null(base$laplace)
@@ -215,7 +231,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
 #' @rdname smc
 #' @export
 smc.logz_bayes_model <- function(model, kernel = NULL, particles = 500L, replicates = 4L,
-                                 cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
+                                 schedule = c("pilot", "adaptive"), cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
                                  n_leapfrog = NULL, target_accept = NULL, target_se = NULL,
                                  max_time = 600, max_evaluations = Inf, max_steps = 1000L,
                                  workers = NULL, progress = interactive(), ...) {
@@ -233,6 +249,7 @@ smc.logz_bayes_model <- function(model, kernel = NULL, particles = 500L, replica
                          kernel))
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
+  ctl$schedule <- match_arg(schedule, "schedule")
   seed <- rng_state()
   make_path <- function() smc_path_bayes(model, kernel)
   fit <- smc_fit(make_path, ctl, call, seed, progress, workers, extra = c(density = 0, gradient = 0))
@@ -259,7 +276,7 @@ smc_control <- function(kernel, d, particles, replicates, cess, resample_thresho
        target_accept = if (is.null(target_accept)) kernel_target_accept(kernel, rwm = 0.3) else
          check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
                       upper_open = TRUE),
-       trajectory = pi / 2, max_leapfrog = 100L, jitter = 0.2,
+       max_leapfrog = 100L, jitter = 0.2,
        log_step0 = kernel_log_step0(kernel, d), gain = 1,
        max_steps = check_count(max_steps, "max_steps", max = 1e6),
        target_se = tse$target_se, max_time = tse$max_time, max_evaluations = tse$max_evaluations)
@@ -268,12 +285,19 @@ smc_control <- function(kernel, d, particles, replicates, cess, resample_thresho
 # The replicates of a run (to a target se when asked) and the result.
 smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra) {
   t0 <- proc.time()[["elapsed"]]
-  pb <- progress_bar(progress, ctl$replicates * 1000)
+  pilot <- ctl$schedule == "pilot"
+  pb <- progress_bar(progress, (ctl$replicates + pilot) * 1000)
   on.exit(pb$close())
+  if (pilot) {
+    pr <- smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+    ctl$betas <- pr$trace$beta
+    ctl$log_steps <- log(pr$trace$step_size)[-1L]
+    extra <- extra + c(density = pr$evaluations, gradient = pr$gradient_evaluations)
+  }
   run_one <- function(i) {
     path <- make_path()
     r <- smc_once(path, ctl, function(beta)
-      if (i <= ctl$replicates) pb$update((i - 1) * 1000 + floor(1000 * beta)))
+      if (i <= ctl$replicates) pb$update((i - 1 + pilot) * 1000 + floor(1000 * beta)))
     r$X <- unname(r$X)
     r
   }
@@ -299,7 +323,7 @@ new_smc_result <- function(rep, ctl, extra, call, seed, time) {
     ti = across(vapply(runs, `[[`, 0, "ti")),
     ti_corrected = across(vapply(runs, `[[`, 0, "ti_corrected")),
     stepping_stone = across(vapply(runs, `[[`, 0, "ss")),
-    method = "SMC", kernel = ctl$kernel, n_leapfrog = if (ctl$kernel == "rwm") NA_integer_ else
+    method = "SMC", kernel = ctl$kernel, schedule = ctl$schedule, n_leapfrog = if (ctl$kernel == "rwm") NA_integer_ else
       ctl$n_leapfrog, cess = ctl$cess, resample_threshold = ctl$resample,
     move_steps = ctl$move_steps, target_accept = ctl$target_accept, target_se = ctl$target_se,
     schedules = lapply(runs, function(r) r$trace$beta),

@@ -44,6 +44,15 @@ resample_systematic <- function(w, N) {
   pmin(findInterval(u, cw, left.open = TRUE) + 1L, length(w))
 }
 
+# Leapfrog steps of size h for a quarter turn on a standard Gaussian (where
+# the end point is independent of the start): each step turns the phase by
+# acos(1 - h^2 / 2), not h (for h near 1.4 one step already makes a quarter
+# turn, and two would make a half turn, x -> -x, mixing nothing).
+smc_auto_leapfrog <- function(h, max_leapfrog) {
+  if (h >= 2) return(1L)
+  as.integer(min(max_leapfrog, max(1, round((pi / 2) / acos(1 - h^2 / 2)))))
+}
+
 # Weighted mean and variance of the finite l under normalised weights w.
 weighted_moments <- function(w, ell) {
   ok <- w > 0
@@ -71,12 +80,15 @@ weighted_frame <- function(X, w) {
   list(mu = mu, L = L)
 }
 
-# One run. path: list(d, init(N) -> state, ell(state), subset(state, idx),
+# One run. path: list(d, init(N) -> state, ell(state), subset(state, idx,
+# streams) (the particles idx, with their streams when `streams`),
+# assign(state, rows, sub) (put a moved subset back),
 # frame(state, w) (the kernel's scales from the weighted particles),
 # move(state, beta, steps (N), frame, n_leapfrog) -> state with accept (N),
 # X(state), counts(state)). ctl: list(particles, cess, resample, move_steps,
 # n_leapfrog (NA: auto), trajectory, max_leapfrog, jitter, target_accept,
-# log_step0, gain, max_steps). Returns list(log_z, trace (data frame), betas, X, log_w, evaluations,
+# log_step0, gain, max_steps, betas and log_steps: NULL (adapt them from the
+# particles), or the schedule and the log step at each beta (fixed)). Returns list(log_z, trace (data frame), betas, X, log_w, evaluations,
 # gradient_evaluations, ti, ti_corrected, ss).
 smc_once <- function(path, ctl, tick = function(beta) NULL) {
   N <- ctl$particles
@@ -86,6 +98,7 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
     stop_no_call(paste0("the log density is -Inf at every particle drawn at beta = 0: the target's ",
                         "support must overlap the start distribution's."))
   lw <- rep(-log(N), N)
+  family <- seq_len(N) %% 2L
   m0 <- weighted_moments(exp(lw), ell)
   beta <- 0
   log_z <- 0
@@ -99,7 +112,7 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
     if (t > ctl$max_steps)
       stop_no_call(sprintf(paste0("adaptive tempering did not reach beta = 1 in %d steps (beta = %.3g): ",
                                   "lower `cess` or check the target."), ctl$max_steps, beta))
-    nb <- smc_next_beta(lw, ell, beta, ctl$cess)
+    nb <- if (is.null(ctl$betas)) smc_next_beta(lw, ell, beta, ctl$cess) else ctl$betas[t + 1L]
     inc <- ifelse(ell == -Inf, -Inf, (nb - beta) * ell)
     lz_inc <- log_sum_exp(lw + inc)
     log_z <- log_z + lz_inc
@@ -117,21 +130,21 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
       if (ess < ctl$resample * N) {
         idx <- resample_systematic(w, N)
         st <- path$subset(st, idx)
+        family <- idx %% 2L
         lw <- rep(-log(N), N)
         w <- exp(lw)
         resampled <- TRUE
       }
-      frame <- path$frame(st, w)
+      halves <- split(seq_len(N), family)
       a <- numeric(ctl$move_steps)
+      if (!is.null(ctl$log_steps)) log_step <- ctl$log_steps[t]
       for (s in seq_len(ctl$move_steps)) {
-        # leapfrog steps for a trajectory of `trajectory` position scales
-        L <- if (is.na(ctl$n_leapfrog))
-          as.integer(min(ctl$max_leapfrog, max(1, ceiling(ctl$trajectory / exp(log_step)))))
+        L <- if (is.na(ctl$n_leapfrog)) smc_auto_leapfrog(exp(log_step), ctl$max_leapfrog)
           else ctl$n_leapfrog
         eps <- exp(log_step) * stats::runif(N, 1 - ctl$jitter, 1 + ctl$jitter)
-        st <- path$move(st, beta, eps, frame, L)
+        st <- smc_cross_move(path, st, w, halves, beta, eps, L)
         a[s] <- mean(st$accept)
-        log_step <- log_step + ctl$gain * (a[s] - ctl$target_accept)
+        if (is.null(ctl$log_steps)) log_step <- log_step + ctl$gain * (a[s] - ctl$target_accept)
       }
       ell <- path$ell(st)
       acc <- mean(a)
@@ -148,6 +161,29 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
   c(list(log_z = log_z, trace = trace, X = path$X(st), log_w = lw,
          evaluations = cnt[["density"]], gradient_evaluations = cnt[["gradient"]]),
     smc_path_estimates(trace))
+}
+
+# Move the particles of each half (rows in `halves`) in the frame of the
+# other half's weighted particles, so that no particle's kernel depends on its
+# own state or on its copies from the last resampling (a kernel tuned on the
+# particle it moves is not exactly invariant, which biased log Z upwards by
+# O(1/N) in the frame of all the particles). Returns the state with `accept`.
+smc_cross_move <- function(path, st, w, halves, beta, eps, L) {
+  if (length(halves) < 2L || min(lengths(halves)) < 2L) halves <- list(seq_along(w))
+  accept <- numeric(length(w))
+  frames <- lapply(seq_along(halves), function(h) {
+    other <- if (length(halves) == 1L) halves[[1L]] else halves[[3L - h]]
+    wo <- w[other]
+    path$frame(path$subset(st, other), if (sum(wo) > 0) wo / sum(wo) else rep(1 / length(wo), length(wo)))
+  })
+  for (h in seq_along(halves)) {
+    rows <- halves[[h]]
+    sub <- path$move(path$subset(st, rows, streams = TRUE), beta, eps[rows], frames[[h]], L)
+    st <- path$assign(st, rows, sub)
+    accept[rows] <- sub$accept
+  }
+  st$accept <- accept
+  st
 }
 
 # Thermodynamic integration (trapezoid on E_beta[l] over the chosen betas, and

@@ -18,19 +18,40 @@ smc_path_function <- function(fn, p0, kernel) {
       streams <- rng_streams(N)
       lf <- fn(X, 0L)
       list(X = X, lf = as.double(lf), lb = proposal_log_density(p0, X), gf = NULL, gb = NULL,
-           streams = streams, evaluations = N, gradient_evaluations = 0)
+           has_grad = rep(FALSE, N), streams = streams, evaluations = N,
+           gradient_evaluations = 0)
     },
     ell = function(st) ifelse(st$lf == -Inf, -Inf, st$lf - st$lb),
     X = function(st) st$X,
     frame = function(st, w) weighted_col_sd(st$X, w),
-    subset = function(st, idx) {
+    subset = function(st, idx, streams = FALSE) {
       st$X <- st$X[idx, , drop = FALSE]
       st$lf <- st$lf[idx]
       st$lb <- st$lb[idx]
-      if (!is.null(st$gf)) {
+      st$has_grad <- st$has_grad[idx]
+      # gradients where every particle has them, else NULL (cont_sweep computes them)
+      if (!is.null(st$gf) && all(st$has_grad)) {
         st$gf <- st$gf[idx, , drop = FALSE]
         st$gb <- st$gb[idx, , drop = FALSE]
+      } else {
+        st["gf"] <- list(NULL)
+        st["gb"] <- list(NULL)
       }
+      if (streams) st$streams <- st$streams[, idx, drop = FALSE]
+      st
+    },
+    assign = function(st, rows, sub) {
+      st$X[rows, ] <- sub$X
+      st$lf[rows] <- sub$lf
+      st$lb[rows] <- sub$lb
+      if (!is.null(sub$gf)) {
+        if (is.null(st$gf)) st$gf <- st$gb <- matrix(NA_real_, nrow(st$X), d)
+        st$gf[rows, ] <- sub$gf
+        st$gb[rows, ] <- sub$gb
+        st$has_grad[rows] <- TRUE
+      }
+      st$streams[, rows] <- sub$streams
+      st[c("evaluations", "gradient_evaluations")] <- sub[c("evaluations", "gradient_evaluations")]
       st
     },
     move = function(st, beta, step, scale, n_leapfrog) {
@@ -108,7 +129,7 @@ smc_path_bayes <- function(model, kernel) {
     ell = function(st) st$ll,
     X = function(st) st$X,
     frame = function(st, w) weighted_frame(st$X, w),
-    subset = function(st, idx) {
+    subset = function(st, idx, streams = FALSE) {
       st$X <- st$X[idx, , drop = FALSE]
       st$lp <- st$lp[idx]
       st$ll <- st$ll[idx]
@@ -116,6 +137,19 @@ smc_path_bayes <- function(model, kernel) {
         st$gp <- st$gp[idx, , drop = FALSE]
         st$gl <- st$gl[idx, , drop = FALSE]
       }
+      if (streams) st$streams <- st$streams[, idx, drop = FALSE]
+      st
+    },
+    assign = function(st, rows, sub) {
+      st$X[rows, ] <- sub$X
+      st$lp[rows] <- sub$lp
+      st$ll[rows] <- sub$ll
+      if (grad) {
+        st$gp[rows, ] <- sub$gp
+        st$gl[rows, ] <- sub$gl
+      }
+      st$streams[, rows] <- sub$streams
+      st[c("evaluations", "gradient_evaluations")] <- sub[c("evaluations", "gradient_evaluations")]
       st
     },
     move = function(st, beta, step, frame, n_leapfrog) {

@@ -25,7 +25,7 @@ run_replicates <- function(idx, run_one, workers, progress) {
 }
 
 # Replicates until the se of the combined log Z is below `target_se` (at least
-# `first` of them; each round at most doubles their number, aiming at the
+# `first` of them, and 8; each round at most doubles their number, aiming at the
 # count the se so far implies) or a cap is hit: `max_time` seconds or
 # `max_evaluations` density evaluations (counted by `evals(run)`), or
 # `max_replicates`. `target_se = NULL`: exactly `first` replicates.
@@ -33,6 +33,8 @@ run_replicates <- function(idx, run_one, workers, progress) {
 replicate_to_target <- function(run_one, first, target_se, max_time, max_evaluations,
                                 evals, log_z, workers, progress, max_replicates = 10000L) {
   t0 <- proc.time()[["elapsed"]]
+  # an se from a handful of replicates is itself too noisy to stop on
+  if (!is.null(target_se)) first <- max(first, 8L)
   runs <- run_replicates(seq_len(first), run_one, workers, progress)
   if (is.null(target_se)) return(list(runs = runs, reached = NA, why = NULL))
   repeat {
@@ -89,7 +91,7 @@ ais_function_to_target <- function(args, call, control) {
   t0 <- proc.time()[["elapsed"]]
   seed <- rng_state()
   one <- function(i) muffle_unreliable(do.call(ais.function, args))
-  rep <- replicate_to_target(one, 4L, control$target_se, control$max_time,
+  rep <- replicate_to_target(one, 8L, control$target_se, control$max_time,
                              control$max_evaluations,
                              evals = function(r) r$counts[["density_evaluations"]],
                              log_z = function(r) r$log_z, workers = NULL, progress = FALSE)

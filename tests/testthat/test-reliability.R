@@ -269,7 +269,7 @@ flag_cases <- function() {
       smc(function(x) -sum(x^2) / 2, base = proposal_normal(c(0, 0), 3), kernel = "rwm",
           target_accept = 0.005, particles = 50, replicates = 2, progress = FALSE)
     }),
-    target_se = list(flag = "^target se 1e-04 not reached: se [0-9.e-]+ after [0-9]+ replicates",
+    target_se = list(flag = "^target se (1e-04|0.0001) not reached: se [0-9.e-]+ after [0-9]+ replicates",
                      run = function() {
       set.seed(1)
       smc(function(x) -sum(x^2) / 2, base = proposal_normal(c(0, 0), 3), kernel = "rwm",

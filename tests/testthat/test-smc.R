@@ -36,7 +36,7 @@ test_that("random-walk Metropolis and MALA reach the same answer", {
                base = proposal_normal(c(0, 0), 3), particles = 200, move_steps = 3,
                progress = FALSE)
     expect_identical(fit$kernel, k)
-    expect_lt(abs(fit$log_z - tg$log_z), 3 * fit$se + 0.01)
+    expect_lt(abs(fit$log_z - tg$log_z), 3 * fit$se + 0.01, label = k)
     acc <- mean(fit$diagnostics$accept, na.rm = TRUE)
     expect_gt(acc, 0.15)
   }
@@ -47,6 +47,11 @@ test_that("the conditional ESS of each step is held at `cess`", {
   set.seed(4)
   fit <- smc(p$model, particles = 300, replicates = 2, cess = 0.8, progress = FALSE)
   expect_equal(fit$cess, 0.8)
+  # with the pilot's schedule every replicate runs on the same betas
+  expect_identical(fit$schedules[[1]], fit$schedules[[2]])
+  set.seed(4)
+  ad <- smc(p$model, particles = 300, replicates = 2, schedule = "adaptive", progress = FALSE)
+  expect_false(identical(ad$schedules[[1]], ad$schedules[[2]]))
   # bisection: the chosen step's CESS fraction is 0.8 (except the last one, capped at beta = 1)
   lw <- log(rep(1 / 5, 5))
   ell <- c(-1, 0, 2, 3, -4)
@@ -81,12 +86,14 @@ test_that("Bayesian linear regression (d = 10): SMC, TI and stepping-stone match
 
 test_that("the se covers the truth over seeds (|z| <= 3)", {
   p <- normal_mean_model(7)
-  z <- vapply(1:12, function(s) {
+  z <- vapply(1:20, function(s) {
     set.seed(100 + s)
-    fit <- smc(p$model, particles = 100, replicates = 5, progress = FALSE)
+    fit <- smc(p$model, particles = 100, replicates = 8, progress = FALSE)
     (fit$log_z - p$exact) / fit$se
   }, numeric(1))
-  expect_true(all(abs(z) <= 3))
+  expect_gte(mean(abs(z) <= 3), 0.95)
+  # no bias beyond the se: the mean z is near 0
+  expect_lt(abs(mean(z)), 3 / sqrt(20))
   # and is not vastly too wide
   expect_gt(max(abs(z)), 0.2)
 })
@@ -109,24 +116,30 @@ test_that("target_se adds replicates until the se is reached, or flags the cap",
   set.seed(11)
   fit <- smc(p$model, particles = 100, target_se = 0.02, progress = FALSE)
   expect_lte(fit$se, 0.02)
-  expect_gt(fit$counts[["replicates"]], 4)
+  expect_gte(fit$counts[["replicates"]], 8)
   expect_lt(abs(fit$log_z - p$exact), 3 * 0.02)
   expect_true(fit$reliable)
   set.seed(11)
   expect_warning(capped <- smc(p$model, particles = 100, target_se = 1e-4, max_evaluations = 1e5,
                                progress = FALSE), class = "logz_unreliable")
   expect_false(capped$reliable)
-  expect_match(capped$flags, "^target se 1e-04 not reached: se [0-9.e-]+ after [0-9]+ replicates \\(stopped by the evaluation cap")
-  expect_output(print(capped), "target se 1e-04")
+  expect_match(capped$flags, "^target se (1e-04|0.0001) not reached: se [0-9.e-]+ after [0-9]+ replicates \\(stopped by the evaluation cap")
+  expect_output(print(capped), "target se (1e-04|0.0001)")
 })
 
 test_that("target_se = 0.01 on the d = 10 regression ends within 0.03 nats", {
-  skip_on_cran()
+  # the posterior as an R function, from the default Laplace base
   r <- regression_model(12)
-  set.seed(13)
-  fit <- smc(r$model, target_se = 0.01, progress = FALSE)
-  expect_lte(fit$se, 0.01)
-  expect_lt(abs(fit$log_z - r$exact), 0.03)
+  f <- function(B) r$model$log_prior(B) + r$model$log_lik(B)
+  g <- function(B) r$model$gradient_prior(B) + r$model$gradient_lik(B)
+  for (s in 13:15) {
+    set.seed(s)
+    fit <- smc(f, gradient = g, start = rep(0, 10), vectorized = TRUE, target_se = 0.01,
+               progress = FALSE)
+    expect_lte(fit$se, 0.01)
+    expect_gte(fit$counts[["replicates"]], 8)
+    expect_lt(abs(fit$log_z - r$exact), 0.03)
+  }
 })
 
 test_that("ais() on a function runs to a target se too", {
@@ -136,7 +149,7 @@ test_that("ais() on a function runs to a target se too", {
              vectorized = TRUE, target_se = 0.03, progress = FALSE)
   expect_s3_class(fit, "logz_ais_function")
   expect_lte(fit$se, 0.03)
-  expect_gte(fit$counts[["replicates"]], 4)
+  expect_gte(fit$counts[["replicates"]], 8)
   expect_length(fit$log_z_runs, fit$counts[["replicates"]])
   expect_length(fit$log_weights, 50 * fit$counts[["replicates"]])
   expect_lt(abs(fit$log_z - tg$log_z), 3 * fit$se + 0.01)
@@ -163,7 +176,7 @@ test_that("log_partition() reaches smc for functions and picks it for Bayesian m
   expect_s3_class(b, "logz_smc")
   expect_lt(abs(b$log_z - tg$log_z), 3 * b$se + 0.01)
   expect_error(log_partition(p$model, method = "ais"), "does not apply to a bayes model")
-  expect_error(log_partition(p$model, particle = 10), "particle")
+  expect_error(log_partition(p$model, particels = 10), "particels")
 })
 
 test_that("bad input is an error naming the argument", {
@@ -179,8 +192,8 @@ test_that("bad input is an error naming the argument", {
   expect_error(smc(p$model, particels = 100), "particels")
   expect_error(smc(tg$f, vectorized = TRUE), "`start`")
   expect_error(smc(tg$f, vectorized = TRUE, start = c(0, 0), kernel = "mala"), "needs `gradient`")
-  expect_error(smc(tg$f, gradient = function(X) -2 * tg$g(X), vectorized = TRUE, start = c(0, 0)),
-               "`gradient` disagrees")
+  expect_error(smc(tg$f, gradient = function(X) -2 * tg$g(X), vectorized = TRUE,
+                   base = proposal_normal(c(0, 0), 2)), "`gradient` disagrees")
   expect_error(smc(function(x) NaN, base = proposal_normal(0, 1), progress = FALSE),
                "finite log density or -Inf")
   expect_error(smc(function(x) -Inf, base = proposal_normal(0, 1), progress = FALSE),
