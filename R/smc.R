@@ -301,14 +301,14 @@ smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra) {
     r$X <- unname(r$X)
     r
   }
-  rep <- replicate_to_target(run_one, ctl$replicates, ctl$target_se, ctl$max_time,
+  reps <- replicate_to_target(run_one, ctl$replicates, ctl$target_se, ctl$max_time,
                              ctl$max_evaluations, evals = function(r) r$evaluations,
                              log_z = function(r) r$log_z, workers = workers, progress = progress)
-  new_smc_result(rep, ctl, extra, call, seed, time = proc.time()[["elapsed"]] - t0)
+  new_smc_result(reps, ctl, extra, call, seed, time = proc.time()[["elapsed"]] - t0)
 }
 
-new_smc_result <- function(rep, ctl, extra, call, seed, time) {
-  runs <- rep$runs
+new_smc_result <- function(reps, ctl, extra, call, seed, time) {
+  runs <- reps$runs
   R <- length(runs)
   lz <- vapply(runs, `[[`, 0, "log_z")
   comb <- combine_log_z(lz)
@@ -338,7 +338,7 @@ new_smc_result <- function(rep, ctl, extra, call, seed, time) {
     x = do.call(rbind, lapply(runs, `[[`, "X")),
     log_weights = unlist(lapply(runs, `[[`, "log_w"), use.names = FALSE),
     run = rep(seq_len(R), each = ctl$particles),
-    stopped_by = rep$why,
+    stopped_by = reps$why,
     seed = seed, call = call,
     se_note = if (R < 2L) "one replicate; use replicates = 4 (or more) for an se"),
     "logz_smc")

@@ -166,8 +166,8 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
 # Move the particles of each half (rows in `halves`) in the frame of the
 # other half's weighted particles, so that no particle's kernel depends on its
 # own state or on its copies from the last resampling (a kernel tuned on the
-# particle it moves is not exactly invariant, which biased log Z upwards by
-# O(1/N) in the frame of all the particles). Returns the state with `accept`.
+# particle it moves is not exactly invariant for it, which biases log Z by
+# O(1/N)). Returns the state with `accept`.
 smc_cross_move <- function(path, st, w, halves, beta, eps, L) {
   if (length(halves) < 2L || min(lengths(halves)) < 2L) halves <- list(seq_along(w))
   accept <- numeric(length(w))

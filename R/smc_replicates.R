@@ -91,11 +91,11 @@ ais_function_to_target <- function(args, call, control) {
   t0 <- proc.time()[["elapsed"]]
   seed <- rng_state()
   one <- function(i) muffle_unreliable(do.call(ais.function, args))
-  rep <- replicate_to_target(one, 8L, control$target_se, control$max_time,
+  reps <- replicate_to_target(one, 8L, control$target_se, control$max_time,
                              control$max_evaluations,
                              evals = function(r) r$counts[["density_evaluations"]],
                              log_z = function(r) r$log_z, workers = NULL, progress = FALSE)
-  runs <- rep$runs
+  runs <- reps$runs
   fit <- runs[[1L]]
   lz <- vapply(runs, `[[`, 0, "log_z")
   comb <- combine_log_z(lz)
@@ -104,7 +104,9 @@ ais_function_to_target <- function(args, call, control) {
   fit$log_z_runs <- lz
   fit$log_weights <- unlist(lapply(runs, `[[`, "log_weights"), use.names = FALSE)
   fit$bounds <- c(lower = fit$log_z - 3 * fit$se, upper = fit$log_z + 3 * fit$se)
-  fit$ess <- weight_diagnostics(fit$log_weights)$ess
+  fit$bounds_method <- "delta"
+  wd <- weight_diagnostics(fit$log_weights)
+  fit[c("ess", "ess_ratio", "khat")] <- wd[c("ess", "ess_ratio", "khat")]
   for (nm in c("density_evaluations", "gradient_evaluations", "divergences", "metropolis_steps",
                "chains"))
     if (nm %in% names(fit$counts)) fit$counts[[nm]] <- sum(vapply(runs, function(r) r$counts[[nm]], 0))
@@ -115,6 +117,6 @@ ais_function_to_target <- function(args, call, control) {
   fit$call <- call
   fit$flags <- character()
   fit$reliable <- TRUE
-  flag_target_se(fit, control$target_se, rep$why,
+  flag_target_se(fit, control$target_se, reps$why,
                  carried = unlist(lapply(runs, `[[`, "flags")))
 }

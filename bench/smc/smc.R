@@ -13,7 +13,7 @@ args <- commandArgs(TRUE)
 n_seeds <- if (length(args)) as.integer(args[1]) else 20L
 cat("R BLAS:", extSoftVersion()[["BLAS"]], "| LAPACK:", La_library(), "\n")
 cat(sprintf("seeds per cell: %d; %s; load average %s\n\n", n_seeds, format(Sys.time()),
-            paste(utils::head(scan("/proc/loadavg", quiet = TRUE), 3), collapse = " ")))
+            paste(utils::head(strsplit(readLines("/proc/loadavg"), " ")[[1]], 3), collapse = " ")))
 options(logz.warn_unreliable = FALSE)
 
 regression <- function(seed, n = 50, d = 10, tau = 2) {
