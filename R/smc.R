@@ -118,7 +118,8 @@
 #'   and temperature: `run`, `step`, `beta`, `ess`, `log_z` (running),
 #'   `mean_ell`, `var_ell` (weighted mean and variance of \eqn{\ell}),
 #'   `resampled`, `accept` (mean acceptance of the moves), `step_size`,
-#'   `n_leapfrog` (of the last move)),
+#'   `n_leapfrog` (of the last move)), `schedule_from` (`"pilot"` or
+#'   `"adaptive"`),
 #'   `counts` (`density_evaluations`, `gradient_evaluations` (per point,
 #'   Laplace fit included), `particles`, `replicates`, `temperatures` (mean
 #'   per replicate), `resamples`), `x` and `log_weights` (the final weighted
@@ -182,7 +183,8 @@ smc.default <- function(model, ...) {
 #' @export
 smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL,
                          particles = 500L, replicates = 4L, schedule = c("pilot", "adaptive"),
-                         cess = 0.9, resample_threshold = 0.5, move_steps = 2L, n_leapfrog = NULL, vectorized = FALSE, start = NULL,
+                         cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
+                         n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, workers = NULL,
                          progress = interactive(), ...) {
@@ -323,8 +325,9 @@ new_smc_result <- function(reps, ctl, extra, call, seed, time) {
     ti = across(vapply(runs, `[[`, 0, "ti")),
     ti_corrected = across(vapply(runs, `[[`, 0, "ti_corrected")),
     stepping_stone = across(vapply(runs, `[[`, 0, "ss")),
-    method = "SMC", kernel = ctl$kernel, schedule = ctl$schedule, n_leapfrog = if (ctl$kernel == "rwm") NA_integer_ else
-      ctl$n_leapfrog, cess = ctl$cess, resample_threshold = ctl$resample,
+    method = "SMC", kernel = ctl$kernel, schedule_from = ctl$schedule,
+    n_leapfrog = if (ctl$kernel == "rwm") NA_integer_ else ctl$n_leapfrog, cess = ctl$cess,
+    resample_threshold = ctl$resample,
     move_steps = ctl$move_steps, target_accept = ctl$target_accept, target_se = ctl$target_se,
     schedules = lapply(runs, function(r) r$trace$beta),
     ess = mean(final$ess), time = time,

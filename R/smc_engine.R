@@ -86,10 +86,12 @@ weighted_frame <- function(X, w) {
 # frame(state, w) (the kernel's scales from the weighted particles),
 # move(state, beta, steps (N), frame, n_leapfrog) -> state with accept (N),
 # X(state), counts(state)). ctl: list(particles, cess, resample, move_steps,
-# n_leapfrog (NA: auto), trajectory, max_leapfrog, jitter, target_accept,
+# n_leapfrog (NA: auto), max_leapfrog, jitter, target_accept,
 # log_step0, gain, max_steps, betas and log_steps: NULL (adapt them from the
-# particles), or the schedule and the log step at each beta (fixed)). Returns list(log_z, trace (data frame), betas, X, log_w, evaluations,
-# gradient_evaluations, ti, ti_corrected, ss).
+# particles), or the schedule and the log step at each beta (fixed)).
+# Returns list(log_z, trace (data frame, one row per beta), X, log_w (final
+# normalised log weights), evaluations, gradient_evaluations, ti,
+# ti_corrected, ss).
 smc_once <- function(path, ctl, tick = function(beta) NULL) {
   N <- ctl$particles
   st <- path$init(N)
