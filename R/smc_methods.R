@@ -14,8 +14,10 @@ print.logz_smc <- function(x, ...) {
     else sprintf("%s NA", nm)
   cat(sprintf("  same runs: %s; %s; %s\n", pe("TI", x$ti), pe("TI corrected", x$ti_corrected),
               pe("stepping-stone", x$stepping_stone)))
-  cat(sprintf("  %.1f temperatures per run (CESS %g), %d resamples; ESS at beta = 1: %.1f\n",
-              x$counts[["temperatures"]], x$cess, as.integer(x$counts[["resamples"]]), x$ess))
+  cat(sprintf("  %.1f temperatures per run (CESS %g, %s), %d resamples; ESS at beta = 1: %.1f\n",
+              x$counts[["temperatures"]], x$cess,
+              if (identical(x$schedule_from, "adaptive")) "chosen by each run"
+              else "chosen by a pilot run", as.integer(x$counts[["resamples"]]), x$ess))
   cat(sprintf("  %s x %d per temperature, mean acceptance %.2f\n",
               switch(x$kernel, rwm = "random-walk Metropolis", mala = "MALA",
                      hmc = if (is.na(x$n_leapfrog))

@@ -4,7 +4,8 @@
 # d = 10, b ~ N(0, 2^2 I), sigma = 1) as a function (both from the Laplace
 # base) and as a bayes_model() (SMC along the power posteriors from the
 # prior), and a correlated 10-D Gaussian (AIS default from the Laplace base,
-# SMC from a wide proposal). Over seeds: bias, RMSE, coverage of the reported se
+# SMC from a wide proposal); SMC with 4 replicates of 500 particles (the
+# default 8 x 250 is measured by smc_coverage.R). Over seeds: bias, RMSE, coverage of the reported se
 # (|z| <= 3), density + gradient evaluations and CPU seconds per run, and
 # ratios against the AIS default on the same target.
 # Run from the package root: Rscript bench/smc/smc.R [seeds]
@@ -16,29 +17,7 @@ cat(sprintf("seeds per cell: %d; %s; load average %s\n\n", n_seeds, format(Sys.t
             paste(utils::head(strsplit(readLines("/proc/loadavg"), " ")[[1]], 3), collapse = " ")))
 options(logz.warn_unreliable = FALSE)
 
-regression <- function(seed, n = 50, d = 10, tau = 2) {
-  set.seed(1000 + seed)
-  A <- matrix(rnorm(n * d), n, d)
-  y <- as.vector(A %*% rnorm(d, 0, tau) + rnorm(n))
-  V <- diag(n) + tau^2 * tcrossprod(A)
-  resid <- function(B) matrix(y, nrow(B), n, byrow = TRUE) - B %*% t(A)
-  lp <- function(B) -0.5 * rowSums(B^2) / tau^2 - d / 2 * log(2 * pi * tau^2)
-  ll <- function(B) -0.5 * rowSums(resid(B)^2) - n / 2 * log(2 * pi)
-  gp <- function(B) -B / tau^2
-  gl <- function(B) resid(B) %*% A
-  list(d = d, log_z = -0.5 * (n * log(2 * pi) + as.numeric(determinant(V)$modulus) +
-                                sum(y * solve(V, y))),
-       f = function(B) lp(B) + ll(B), g = function(B) gp(B) + gl(B),
-       model = bayes_model(lp, ll, function(k) matrix(rnorm(k * d, 0, tau), k, d), gp, gl,
-                           vectorized = TRUE))
-}
-gaussian <- function(seed, d = 10, rho = 0.8) {
-  S <- rho^abs(outer(seq_len(d), seq_len(d), "-")) * rep(seq(0.5, 2, length.out = d), each = d)
-  S <- (S + t(S)) / 2
-  P <- solve(S)
-  list(d = d, log_z = 0.5 * d * log(2 * pi) + 0.5 * as.numeric(determinant(S)$modulus),
-       f = function(X) -0.5 * rowSums((X %*% P) * X), g = function(X) -X %*% P)
-}
+source("bench/smc/smc_models.R")
 
 cell <- function(label, make, run) {
   rows <- lapply(seq_len(n_seeds), function(s) {
@@ -63,15 +42,16 @@ cell <- function(label, make, run) {
 cells <- list(
   list("regression: AIS default (Laplace, HMC)", regression, function(tg)
     ais(tg$f, gradient = tg$g, start = rep(0, tg$d), vectorized = TRUE, progress = FALSE)),
-  list("regression: SMC default (Laplace, HMC)", regression, function(tg)
-    smc(tg$f, gradient = tg$g, start = rep(0, tg$d), vectorized = TRUE, progress = FALSE)),
+  list("regression: SMC 4x500 (Laplace, HMC)", regression, function(tg)
+    smc(tg$f, gradient = tg$g, start = rep(0, tg$d), vectorized = TRUE, particles = 500,
+        replicates = 4, progress = FALSE)),
   list("regression: SMC bayes_model (prior path)", regression, function(tg)
-    smc(tg$model, progress = FALSE)),
+    smc(tg$model, particles = 500, replicates = 4, progress = FALSE)),
   list("gaussian: AIS default (Laplace, HMC)", gaussian, function(tg)
     ais(tg$f, gradient = tg$g, start = rep(1, tg$d), vectorized = TRUE, progress = FALSE)),
   list("gaussian: SMC wide proposal", gaussian, function(tg)
     smc(tg$f, proposal_normal(rep(0, tg$d), 5), gradient = tg$g, vectorized = TRUE,
-        progress = FALSE)))
+        particles = 500, replicates = 4, progress = FALSE)))
 tab <- NULL
 for (cl in cells) {
   tab <- rbind(tab, cell(cl[[1]], cl[[2]], cl[[3]]))
@@ -94,7 +74,7 @@ tt <- t(vapply(1:5, function(s) {
   set.seed(s)
   t0 <- proc.time()[["user.self"]]
   fit <- smc(tg$f, gradient = tg$g, start = rep(0, tg$d), vectorized = TRUE, target_se = 0.01,
-             progress = FALSE)
+             particles = 500, progress = FALSE)
   c(seed = s, error = fit$log_z - tg$log_z, se = fit$se, replicates = fit$counts[["replicates"]],
     evals = fit$counts[["density_evaluations"]] + fit$counts[["gradient_evaluations"]],
     cpu = proc.time()[["user.self"]] - t0)

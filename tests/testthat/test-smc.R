@@ -9,7 +9,7 @@ test_that("a correlated Gaussian: the estimate matches the closed form", {
   expect_true(fit$reliable)
   expect_lt(fit$se, 0.1)
   expect_lt(abs(fit$log_z - tg$log_z), 3 * fit$se + 0.01)
-  expect_equal(length(fit$log_z_runs), 4L)
+  expect_equal(length(fit$log_z_runs), 8L)
   # the final particles are (weighted) draws from the target
   w <- exp(fit$log_weights - max(fit$log_weights))
   expect_lt(max(abs(colSums(w * fit$x) / sum(w) - tg$mu)), 0.15)
@@ -81,7 +81,7 @@ test_that("Bayesian linear regression (d = 10): SMC, TI and stepping-stone match
   w <- exp(fit$log_weights - max(fit$log_weights))
   expect_lt(max(abs(colSums(w * fit$x) / sum(w) - post_mean)), 0.05)
   expect_gt(fit$counts[["gradient_evaluations"]], 0)
-  expect_equal(fit$counts[["replicates"]], 4)
+  expect_equal(fit$counts[["replicates"]], 8)
 })
 
 test_that("the se covers the truth over seeds (|z| <= 3)", {
