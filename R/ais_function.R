@@ -90,6 +90,14 @@
 #' @param progress show progress (default: in interactive sessions; through
 #'   \pkg{progressr} when its handlers are on, see [logz_progress]), counted
 #'   in density evaluations (pilot run included).
+#' @param target_se `NULL` (one run), or the se of log Z (nats) to reach:
+#'   the run is repeated (at least 8 times, each round at most doubling the
+#'   number of runs) until the se over the runs, by the delta method on
+#'   their estimates of Z, is at most `target_se`; the estimate is the log of
+#'   their mean Z (the pooled weights). `counts` then adds `replicates`.
+#' @param max_time,max_evaluations with `target_se`: stop repeating after
+#'   this many seconds or density evaluations; the result is then flagged
+#'   ("target se ... not reached").
 #' @param ... ignored.
 #' @return An object of class `c("logz_ais_function", "logz_ais",
 #'   "logz_estimate")`: the fields of [ais()] (`log_z`, `se`, `bounds`, `ess`,
@@ -139,9 +147,13 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                          gradient = NULL, kernel = NULL, n_leapfrog = 10L, start = NULL,
                          step_size = NULL, adapt = c("pilot", "online", "none"),
                          pilot_chains = NULL, target_accept = NULL, progress = interactive(),
-                         ...) {
+                         target_se = NULL, max_time = 600, max_evaluations = Inf, ...) {
   call <- match.call()
   check_dots_used(...)
+  if (!is.null(target_se))
+    return(ais_function_to_target(mget(setdiff(names(formals(ais.function)), c("...", "target_se",
+                                         "max_time", "max_evaluations"))), call,
+                                  check_target_se(target_se, max_time, max_evaluations)))
   check_flag(progress, "progress")
   check_gradient_arg(gradient)
   check_flag(vectorized, "vectorized")

@@ -47,7 +47,9 @@
 #'   `base` proposal; `"auto"` uses [ais.function()]).
 #' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
 #'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of
-#'   discrete models by [mip_sample()], whose Gumbel values give log Z).
+#'   discrete models by [mip_sample()], whose Gumbel values give log Z),
+#'   `"smc"` (adaptive tempering SMC, [smc()], for R log densities and
+#'   [bayes_model()]s, for which `"auto"` picks it).
 #' @param exact_max for `"auto"`: the largest number of units enumerated (the
 #'   smaller RBM layer, or the Ising variables); default 20.
 #' @param ... passed to the chosen estimator (e.g. `n_chains`, `schedule`,
@@ -87,7 +89,7 @@
 #'               gradient = function(x) -x - x^3, progress = FALSE)
 #' @export
 log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm", "ep", "astar",
-                                            "mip"),
+                                            "mip", "smc"),
                           exact_max = 20L, ...) {
   method <- match_arg(method, "method")
   auto <- method == "auto"
@@ -96,19 +98,20 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
           else if (inherits(model, "gpc")) "gpc"
           else if (inherits(model, "logz_astar_target")) "astar"
           else if (is.function(model)) "function"
+          else if (inherits(model, "logz_bayes_model")) "bayes"
           else stop_no_call(sprintf(paste0("log_partition() does not know how to handle `model` ",
-                                           "of class %s (expected an rbm, ising, gpc model or an ",
-                                           "astar_target)."), paste(class(model), collapse = "/")))
+                                           "of class %s (expected an rbm, ising, gpc model, an ",
+                                           "astar_target, a function or a bayes_model)."), paste(class(model), collapse = "/")))
   validate_model(model)
   if (method == "auto") {
     method <- switch(kind,
       rbm = if (min(model$n_visible, model$n_hidden) <= exact_max) "exact" else "ais",
       ising = if (model$n <= exact_max || ising_treewidth_ok(model)) "exact" else "ais",
-      gpc = "arm", astar = "astar", "function" = "ais")
+      gpc = "arm", astar = "astar", "function" = "ais", bayes = "smc")
   }
   allowed <- switch(kind, rbm = c("exact", "ais", "rts", "arm", "mip"),
                     ising = c("exact", "ais", "rts", "arm", "mip"), gpc = c("ais", "arm", "ep"),
-                    astar = "astar", "function" = c("ais", "rts"))
+                    astar = "astar", "function" = c("ais", "rts", "smc"), bayes = "smc")
   if (!method %in% allowed)
     stop_no_call(sprintf("`method = \"%s\"` does not apply to %s; use one of %s.", method,
                          if (kind == "astar") "an A* target" else sprintf("a %s model", kind),
@@ -130,7 +133,8 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
     arm = if (kind == "gpc") arm_gpc_with_se(model, ...) else arm(model, ...),
     ep = ep_estimate(model, ...),
     astar = astar_sample(model, ...),
-    mip = mip_sample(model, ...))
+    mip = mip_sample(model, ...),
+    smc = smc(model, ...))
 }
 
 # ARM on a GP classifier with an se by default: unless `repeats` is given, 4

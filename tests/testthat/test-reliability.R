@@ -263,6 +263,18 @@ flag_cases <- function() {
       logz:::check_mode_occupancy(fake_estimate(b$mode_bound$log_z, log_weights = rep(0, 5)),
                                   b, peaked, matrix(0, 20, 5))
     }),
+    smc_accept = list(flag = "^mean acceptance [0-9.]+ < 0.05 at some temperature",
+                      run = function() {
+      set.seed(1)
+      smc(function(x) -sum(x^2) / 2, base = proposal_normal(c(0, 0), 3), kernel = "rwm",
+          target_accept = 0.005, particles = 50, replicates = 2, progress = FALSE)
+    }),
+    target_se = list(flag = "^target se (1e-04|0.0001) not reached: se [0-9.e-]+ after [0-9]+ replicates",
+                     run = function() {
+      set.seed(1)
+      smc(function(x) -sum(x^2) / 2, base = proposal_normal(c(0, 0), 3), kernel = "rwm",
+          particles = 50, target_se = 1e-4, max_evaluations = 2e4, progress = FALSE)
+    }),
     rts_visits = list(flag = "^visit deficit: ", run = function()
       logz:::rts_check_visits(c(0, rep(1 / 9, 9)), rep(0.1, 10))),
     rts_outlier = list(flag = "^outlier chain: chain 2 ", run = function() {
@@ -326,5 +338,6 @@ test_that("the flag table covers every function that sets a flag", {
     "rts_check_visits", "rts_chain_shares", "rts_check_drift",   # rts_*
     "check_laplace_width",                                       # laplace_width
     "sandwich_check",                                            # sandwich
-    "rts_run_groups"))                                           # rts_* (merged groups)
+    "rts_run_groups",                                            # rts_* (merged groups)
+    "flag_target_se"))                                           # smc_accept, target_se
 })

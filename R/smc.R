@@ -1,0 +1,361 @@
+#' Adaptive tempering sequential Monte Carlo for log Z and model evidence
+#'
+#' `smc()` estimates \eqn{\log Z} of an unnormalised density given as an R
+#' function (the same contract as [ais.function()]), or the evidence of a
+#' [bayes_model()], by sequential Monte Carlo along a tempered path whose
+#' temperatures are chosen as the run goes (Zhou, Johansen and Aston 2016).
+#'
+#' **Paths.** For an R log density \eqn{\log f}, the geometric path
+#' \eqn{\log \pi_\beta = (1-\beta)\log p_0 + \beta \log f} from a normalised
+#' base \eqn{p_0} (by default the Laplace fit at the mode, in its whitened
+#' coordinates, as for [ais.function()]); the log ratio
+#' \eqn{\ell = \log f - \log p_0}. For a [bayes_model()], the power
+#' posteriors \eqn{\log \pi_\beta = \log p(\theta) + \beta \log L(\theta)}
+#' from the prior (Friel and Pettitt 2008), \eqn{\ell = \log L}.
+#'
+#' **The run.** `particles` draws from \eqn{\pi_0} with equal weights; then,
+#' until \eqn{\beta = 1}: the next \eqn{\beta'} is the largest whose
+#' conditional effective sample size (Zhou et al. 2016, Eq. 3.3)
+#' \eqn{CESS = N (\sum_i W_i w_i)^2 / \sum_i W_i w_i^2}, with \eqn{W} the
+#' normalised weights and \eqn{w_i = \exp((\beta'-\beta)\ell_i)}, is at least
+#' `cess` \eqn{\times N} (found by bisection); \eqn{\log Z} gains
+#' \eqn{\log \sum_i W_i w_i} and the weights become \eqn{W_i w_i}
+#' (normalised); when the ESS \eqn{1/\sum W_i^2} falls below
+#' `resample_threshold` \eqn{\times N} the particles are resampled
+#' (systematic resampling); then each particle takes `move_steps`
+#' transitions of `kernel` (random-walk Metropolis, MALA or HMC of
+#' `src/cont_kernel.c`) targeting \eqn{\pi_{\beta'}}. The kernel's
+#' position scales are the particles' weighted sd in each coordinate (for a
+#' function target, whose Laplace base has whitened it already) or, for a
+#' [bayes_model()], the kernel runs in the affine frame of the particles'
+#' weighted mean and covariance (a dense mass matrix), and
+#' its step is adapted after every transition towards `target_accept`
+#' (\eqn{\log \epsilon \leftarrow \log \epsilon + (a - a^*)}, \eqn{a} the
+#' mean acceptance probability, in the pilot run of `schedule = "pilot"`, whose
+#' steps the replicates then use; each particle's step is \eqn{\epsilon}
+#' times a uniform draw in \eqn{[0.8, 1.2]}, so that no trajectory length is
+#' resonant for every particle). The position scales of the particles in
+#' one half (by their ancestor at the last resampling) come from the other
+#' half, so that no particle's kernel depends on its own state: the kernel
+#' then leaves \eqn{\pi_{\beta'}} invariant for each particle given the
+#' other half, and the estimate is consistent as `particles` grows (Zhou et
+#' al. 2016, Section 3.3) with no bias from tuning a kernel on the particle it
+#' moves.
+#'
+#' **Replicates and se.** `replicates` independent runs (on the active
+#' [future::plan()] when it has several workers, or with `workers`) give
+#' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
+#' its se \eqn{\mathrm{sd}(\hat Z_r) / (\bar Z \sqrt R)} (delta method).
+#' With `target_se`, replicates are added (from at least 8, each round at
+#' most doubling their number) until the se is at most `target_se`; a run
+#' stopped first by
+#' `max_time` or `max_evaluations` is flagged.
+#'
+#' **Path estimates from the same runs.** Thermodynamic integration
+#' \eqn{\log Z = \int_0^1 E_\beta[\ell]\, d\beta} (Gelman and Meng 1998;
+#' Friel and Pettitt 2008) by the trapezoid rule over the chosen betas, with
+#' \eqn{E_\beta[\ell]} the weighted particle mean at each beta, and with the
+#' correction \eqn{-\sum_k (\Delta\beta_k)^2 (V_k - V_{k-1}) / 12} (Friel,
+#' Hurn and Wyse 2014, Eq. 10; \eqn{V_k} the weighted variance of \eqn{\ell},
+#' the derivative of \eqn{E_\beta[\ell]}); and the stepping-stone estimate
+#' (Xie et al. 2011, Eq. 7), the sum over the rungs of the log weighted mean
+#' of \eqn{w_i}. With weighted particles the stepping-stone product of one
+#' run is the SMC estimate itself; across replicates it is averaged on the
+#' log scale (as stepping-stone estimates are), while the SMC estimate
+#' averages \eqn{\hat Z}. Each has its se over the replicates (`ti`,
+#' `ti_corrected`, `stepping_stone`: `c(log_z, se)`). TI is `NA` when
+#' \eqn{\ell = -\infty} at a draw from \eqn{\pi_0}.
+#'
+#' @param model a function returning the log of an unnormalised density (see
+#'   [ais.function()] for the contract), or a [bayes_model()].
+#' @param base for a function: `"laplace"` (default; needs `start`),
+#'   `"laplace_normal"`, a [laplace_base()] fit or a `logz_proposal`, as in
+#'   [ais.function()].
+#' @param gradient for a function: `NULL` or its gradient (as in
+#'   [ais.function()]; checked against finite differences).
+#' @param kernel `"rwm"`, `"mala"` or `"hmc"`; default `"hmc"` with a
+#'   gradient, else `"rwm"`.
+#' @param particles particles per replicate N (>= 10).
+#' @param replicates independent runs R (>= 1; >= 2 for an se; the default
+#'   8 makes the se itself steady enough for \eqn{|z| \le 3} to hold in about
+#'   98% of runs, where 4 gives a t distribution with 3 degrees of freedom);
+#'   with `target_se`, the first round.
+#' @param schedule `"pilot"` (default): a pilot run of `particles` particles
+#'   chooses the betas (by the conditional ESS) and the kernel's step at each,
+#'   and every replicate then runs on them, so that its estimate of Z is
+#'   unbiased but for the position scales taken from the particles (the
+#'   pilot's evaluations are counted); `"adaptive"`: each replicate chooses
+#'   its own as it goes (consistent, no pilot, but biased upwards by
+#'   \eqn{O(1/N)}: the step to the next beta is fitted to the same particles
+#'   whose weights estimate its ratio of normalising constants).
+#' @param cess the conditional ESS fraction held at each new beta, in (0, 1).
+#' @param resample_threshold resample when the ESS is below this fraction of
+#'   N, in (0, 1].
+#' @param move_steps kernel transitions per particle at each beta (>= 1).
+#' @param n_leapfrog leapfrog steps per HMC transition (>= 1); `NULL`
+#'   (default) sets them at each move so that the trajectory makes a quarter
+#'   turn on a standardised Gaussian (where the end point is independent of
+#'   the start): \eqn{L = \mathrm{round}((\pi/2) / \arccos(1 - \epsilon^2/2))},
+#'   the phase a leapfrog step of size \eqn{\epsilon} turns (between 1 and 100).
+#' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
+#'   points (for a `bayes_model`, given to [bayes_model()]).
+#' @param start for the Laplace base: a point where the log density is finite.
+#' @param target_accept the acceptance rate the step aims at, in (0, 1);
+#'   default 0.3 for `"rwm"`, 0.57 for `"mala"`, 0.65 for `"hmc"`.
+#' @param target_se `NULL` (run `replicates` replicates), or the se of log Z
+#'   (nats) to reach by adding replicates.
+#' @param max_time,max_evaluations with `target_se`: stop adding replicates
+#'   after this many seconds, or density evaluations (then the result is
+#'   flagged).
+#' @param max_steps the most temperatures a run may take (an error beyond).
+#' @param workers `NULL` (the active future plan's workers) or the number of
+#'   pieces to split the replicates into (see [scale_out]).
+#' @param progress show progress (see [logz_progress]).
+#' @param ... must be empty (an unknown argument is an error).
+#' @return An object of class `c("logz_smc", "logz_estimate")` (see
+#'   [logz_estimate]) with `log_z`, `se`, `log_z_runs` (one per replicate),
+#'   `ti`, `ti_corrected`, `stepping_stone` (each `c(log_z = , se = )`),
+#'   `schedules` (a list: the betas each replicate chose), `ess` (mean over
+#'   replicates of the ESS at beta = 1), `diagnostics` (one row per replicate
+#'   and temperature: `run`, `step`, `beta`, `ess`, `log_z` (running),
+#'   `mean_ell`, `var_ell` (weighted mean and variance of \eqn{\ell}),
+#'   `resampled`, `accept` (mean acceptance of the moves), `step_size`,
+#'   `n_leapfrog` (of the last move)), `schedule_from` (`"pilot"` or
+#'   `"adaptive"`),
+#'   `counts` (`density_evaluations`, `gradient_evaluations` (per point,
+#'   Laplace fit included), `particles`, `replicates`, `temperatures` (mean
+#'   per replicate), `resamples`), `x` and `log_weights` (the final weighted
+#'   particles of every replicate, approximate draws from \eqn{f/Z} or the
+#'   posterior; `run` says which replicate), `kernel`, `cess`, `target_se`,
+#'   `base`, `time`, `seed`, `call`, `flags`, `reliable`.
+#' @section Reliability flags: a run to `target_se` that a cap stopped
+#'   first ("target se ... not reached"); a mean acceptance below 0.05 at
+#'   some temperature (the particles hardly moved: the estimate may be far
+#'   off; more `move_steps`, another kernel); and, from the Laplace base, a
+#'   target much wider than the base (see [ais.function()]).
+#' @section Errors: those of [ais.function()] for a function target (bad
+#'   `base`, `start`, `gradient`, values of `model`); `kernel = "mala"` or
+#'   `"hmc"` without gradients; numeric arguments out of range; a run that
+#'   does not reach beta = 1 in `max_steps` temperatures; a log density that
+#'   is `-Inf` at every particle drawn at beta = 0.
+#' @references Zhou, Y., Johansen, A. M. and Aston, J. A. D. (2016). Toward
+#'   automatic model comparison: an adaptive sequential Monte Carlo approach.
+#'   JCGS 25, 701-726. Del Moral, P., Doucet, A. and Jasra, A. (2006).
+#'   Sequential Monte Carlo samplers. JRSS B 68, 411-436. Friel, N. and
+#'   Pettitt, A. N. (2008). Marginal likelihood estimation via power
+#'   posteriors. JRSS B 70, 589-607. Friel, N., Hurn, M. and Wyse, J. (2014).
+#'   Improving power posterior estimation of statistical evidence. Statistics
+#'   and Computing 24, 709-723. Xie, W., Lewis, P. O., Fan, Y., Kuo, L. and
+#'   Chen, M.-H. (2011). Improving marginal likelihood estimation for Bayesian
+#'   phylogenetic model selection. Systematic Biology 60, 150-160.
+#' @seealso [bayes_model()], [ais.function()], [log_partition()]
+#' @examples
+#' # a correlated 2-D Gaussian: log Z = log(2 pi) + 0.5 log det(S)
+#' S <- matrix(c(1, 0.9, 0.9, 1), 2)
+#' P <- solve(S)
+#' f <- function(x) -0.5 * sum(x * (P %*% x))
+#' g <- function(x) -as.vector(P %*% x)
+#' set.seed(1)
+#' fit <- smc(f, gradient = g, start = c(1, 1), particles = 200, progress = FALSE)
+#' fit
+#' log(2 * pi) + 0.5 * log(det(S))
+#' # the evidence of a Bayesian model: y_i ~ N(theta, 1), theta ~ N(0, 2^2)
+#' y <- rnorm(20, 0.5)
+#' m <- bayes_model(function(th) dnorm(th, 0, 2, log = TRUE),
+#'                  function(th) sum(dnorm(y, th, 1, log = TRUE)),
+#'                  function(n) rnorm(n, 0, 2),
+#'                  gradient_prior = function(th) -th / 4,
+#'                  gradient_lik = function(th) sum(y - th))
+#' ev <- smc(m, particles = 200, progress = FALSE)
+#' ev$ti_corrected
+#' # exact: y ~ N(0, I + 4 11')
+#' n <- length(y)
+#' V <- diag(n) + 4
+#' -0.5 * (n * log(2 * pi) + determinant(V)$modulus + sum(y * solve(V, y)))
+#' @export
+smc <- function(model, ...) UseMethod("smc")
+
+#' @export
+smc.default <- function(model, ...) {
+  stop_no_call(sprintf(paste0("smc() needs `model` to be a function returning a log density or a ",
+                              "bayes_model(), not %s."), describe(model)))
+}
+
+#' @rdname smc
+#' @export
+smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL,
+                         particles = 250L, replicates = 8L, schedule = c("pilot", "adaptive"),
+                         cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
+                         n_leapfrog = NULL, vectorized = FALSE, start = NULL,
+                         target_accept = NULL, target_se = NULL, max_time = 600,
+                         max_evaluations = Inf, max_steps = 1000L, workers = NULL,
+                         progress = interactive(), ...) {
+  call <- match.call()
+  check_dots_used(...)
+  check_flag(progress, "progress")
+  check_gradient_arg(gradient)
+  check_flag(vectorized, "vectorized")
+  base <- resolve_function_base(base, model, start, gradient, vectorized)
+  p0 <- base$proposal
+  d <- p0$dim
+  kernel <- resolve_kernel(kernel, gradient, d)
+  ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
+                     n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
+  ctl$schedule <- match_arg(schedule, "schedule")
+  target <- if (is.null(base$laplace)) list(model = model, gradient = gradient) else
+    laplace_whiten(base$laplace, model, gradient, vectorized)
+  vec <- vectorized || !is.null(base$laplace)
+  seed <- rng_state()
+  if (kernel != "rwm") {
+    X0 <- proposal_sample(p0, 2L, rep(-Inf, d), rep(Inf, d))
+    check_gradient_fd(target$model, target$gradient, X0, vec, d)
+  }
+  make_path <- function() {
+    fn <- cont_evaluator(target$model, target$gradient, vec, d)
+    smc_path_function(fn, p0, kernel)
+  }
+  fit <- smc_fit(make_path, ctl, call, seed, progress, workers,
+                 extra = c(density = base$evaluations[["density"]],
+                           gradient = base$evaluations[["gradient"]]))
+  fit$base <- base$record
+  fit$target <- "an R log density"
+  carried <- character()
+  if (!is.null(base$laplace)) {
+    w1 <- fit$run == 1L
+    probe <- fit
+    probe$flags <- character()
+    carried <- suppressWarnings(check_laplace_width(probe, fit$x[w1, , drop = FALSE],
+                                                    fit$log_weights[w1])$flags,
+                                classes = "logz_unreliable")
+    fit$x <- laplace_to_x(base$laplace, fit$x)
+  }
+  smc_flag(fit, carried)
+}
+
+#' @rdname smc
+#' @export
+smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replicates = 8L,
+                                 schedule = c("pilot", "adaptive"), cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
+                                 n_leapfrog = NULL, target_accept = NULL, target_se = NULL,
+                                 max_time = 600, max_evaluations = Inf, max_steps = 1000L,
+                                 workers = NULL, progress = interactive(), ...) {
+  call <- match.call()
+  check_dots_used(...)
+  check_flag(progress, "progress")
+  d <- model$dim
+  kernel <- if (is.null(kernel) && !model$has_gradient) {
+    if (d >= 5L) message(sprintf(paste0("the model has no gradients: using random-walk Metropolis ",
+                                        "(kernel = \"rwm\"), which mixes slowly in %d dimensions."), d))
+    "rwm"
+  } else if (is.null(kernel)) "hmc" else match_arg(kernel, "kernel", names(CONT_KERNEL))
+  if (kernel != "rwm" && !model$has_gradient)
+    stop_no_call(sprintf("`kernel = \"%s\"` needs the model's `gradient_prior` and `gradient_lik`.",
+                         kernel))
+  ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
+                     n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
+  ctl$schedule <- match_arg(schedule, "schedule")
+  seed <- rng_state()
+  make_path <- function() smc_path_bayes(model, kernel)
+  fit <- smc_fit(make_path, ctl, call, seed, progress, workers, extra = c(density = 0, gradient = 0))
+  fit$base <- list(type = "prior", how = "the power-posterior path starts at the prior")
+  fit$target <- "a Bayesian model (power posteriors from the prior)"
+  smc_flag(fit, character())
+}
+
+# Checked settings of a run.
+smc_control <- function(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
+                        n_leapfrog, target_accept, target_se, max_time, max_evaluations,
+                        max_steps) {
+  tse <- check_target_se(target_se, max_time, max_evaluations)
+  n_leapfrog <- if (is.null(n_leapfrog)) NA_integer_ else
+    check_count(n_leapfrog, "n_leapfrog", max = 10000L)
+  list(kernel = kernel,
+       particles = check_count(particles, "particles", min = 10L, max = 1e7),
+       replicates = check_count(replicates, "replicates", max = 1e5),
+       cess = check_number(cess, "cess", lower = 0, upper = 1, lower_open = TRUE, upper_open = TRUE),
+       resample = check_number(resample_threshold, "resample_threshold", lower = 0, upper = 1,
+                               lower_open = TRUE),
+       move_steps = check_count(move_steps, "move_steps", max = 10000L),
+       n_leapfrog = if (kernel == "hmc") n_leapfrog else 1L,
+       target_accept = if (is.null(target_accept)) kernel_target_accept(kernel, rwm = 0.3) else
+         check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
+                      upper_open = TRUE),
+       max_leapfrog = 100L, jitter = 0.2,
+       log_step0 = kernel_log_step0(kernel, d), gain = 1,
+       max_steps = check_count(max_steps, "max_steps", max = 1e6),
+       target_se = tse$target_se, max_time = tse$max_time, max_evaluations = tse$max_evaluations)
+}
+
+# The replicates of a run (to a target se when asked) and the result.
+smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra) {
+  t0 <- proc.time()[["elapsed"]]
+  pilot <- ctl$schedule == "pilot"
+  pb <- progress_bar(progress, (ctl$replicates + pilot) * 1000)
+  on.exit(pb$close())
+  if (pilot) {
+    pr <- smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+    ctl$betas <- pr$trace$beta
+    ctl$log_steps <- log(pr$trace$step_size)[-1L]
+    extra <- extra + c(density = pr$evaluations, gradient = pr$gradient_evaluations)
+  }
+  run_one <- function(i) {
+    path <- make_path()
+    r <- smc_once(path, ctl, function(beta)
+      if (i <= ctl$replicates) pb$update((i - 1 + pilot) * 1000 + floor(1000 * beta)))
+    r$X <- unname(r$X)
+    r
+  }
+  reps <- replicate_to_target(run_one, ctl$replicates, ctl$target_se, ctl$max_time,
+                             ctl$max_evaluations, evals = function(r) r$evaluations,
+                             log_z = function(r) r$log_z, workers = workers, progress = progress)
+  new_smc_result(reps, ctl, extra, call, seed, time = proc.time()[["elapsed"]] - t0)
+}
+
+new_smc_result <- function(reps, ctl, extra, call, seed, time) {
+  runs <- reps$runs
+  R <- length(runs)
+  lz <- vapply(runs, `[[`, 0, "log_z")
+  comb <- combine_log_z(lz)
+  across <- function(v) {
+    v[!is.finite(v)] <- NA_real_
+    c(log_z = mean(v), se = if (R > 1L) stats::sd(v) / sqrt(R) else NA_real_)
+  }
+  diagnostics <- do.call(rbind, lapply(seq_len(R), function(j) data.frame(run = j, runs[[j]]$trace)))
+  final <- diagnostics[diagnostics$beta == 1, ]
+  new_logz_estimate(list(
+    log_z = comb[["log_z"]], se = comb[["se"]], log_z_runs = lz,
+    ti = across(vapply(runs, `[[`, 0, "ti")),
+    ti_corrected = across(vapply(runs, `[[`, 0, "ti_corrected")),
+    stepping_stone = across(vapply(runs, `[[`, 0, "ss")),
+    method = "SMC", kernel = ctl$kernel, schedule_from = ctl$schedule,
+    n_leapfrog = if (ctl$kernel == "rwm") NA_integer_ else ctl$n_leapfrog, cess = ctl$cess,
+    resample_threshold = ctl$resample,
+    move_steps = ctl$move_steps, target_accept = ctl$target_accept, target_se = ctl$target_se,
+    schedules = lapply(runs, function(r) r$trace$beta),
+    ess = mean(final$ess), time = time,
+    counts = c(density_evaluations = extra[["density"]] + sum(vapply(runs, `[[`, 0, "evaluations")),
+               gradient_evaluations = extra[["gradient"]] +
+                 sum(vapply(runs, `[[`, 0, "gradient_evaluations")),
+               particles = ctl$particles, replicates = R,
+               temperatures = mean(vapply(runs, function(r) nrow(r$trace) - 1, 0)),
+               resamples = sum(diagnostics$resampled)),
+    diagnostics = diagnostics,
+    x = do.call(rbind, lapply(runs, `[[`, "X")),
+    log_weights = unlist(lapply(runs, `[[`, "log_w"), use.names = FALSE),
+    run = rep(seq_len(R), each = ctl$particles),
+    stopped_by = reps$why,
+    seed = seed, call = call,
+    se_note = if (R < 2L) "one replicate; use replicates = 8 (or more) for an se"),
+    "logz_smc")
+}
+
+# The flags of an SMC result (one warning for all): low acceptance, the
+# target se not reached, and those carried from the base check.
+smc_flag <- function(fit, carried) {
+  acc <- fit$diagnostics$accept
+  lo <- suppressWarnings(min(acc, na.rm = TRUE))
+  if (is.finite(lo) && lo < 0.05)
+    carried <- c(carried, sprintf("mean acceptance %.3f < 0.05 at some temperature: the particles hardly moved",
+                                  lo))
+  flag_target_se(fit, fit$target_se, fit$stopped_by, carried)
+}

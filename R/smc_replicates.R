@@ -1,0 +1,122 @@
+# Independent replicates of a run, their combination into one log Z with an
+# se, and running to a target se (smc(), and ais() on R log densities).
+
+# log Z of replicates each unbiased for Z: log of the mean Z, with the se by
+# the delta method, sd(Z_r) / (mean Z) / sqrt(R) (NA with one replicate).
+combine_log_z <- function(lz) {
+  R <- length(lz)
+  lm <- log_sum_exp(lz) - log(R)
+  se <- if (R > 1L && is.finite(lm)) sqrt(sum((exp(lz - lm) - 1)^2) / (R - 1L) / R) else NA_real_
+  c(log_z = lm, se = se)
+}
+
+# Run `run_one(i)` for replicates i in `idx`, in pieces on the active future
+# plan when `workers` asks (see scale_out), else here with `tick(i)` after each.
+run_replicates <- function(idx, run_one, workers, progress) {
+  pieces <- resolve_pieces(workers, length(idx))
+  if (pieces > 1L) {
+    sizes <- piece_sizes(length(idx), pieces)
+    starts <- cumsum(c(0L, sizes))
+    out <- run_pieces(length(idx), pieces, function(size, i)
+      lapply(idx[starts[i] + seq_len(size)], run_one), progress)
+    return(unlist(out, recursive = FALSE))
+  }
+  lapply(idx, run_one)
+}
+
+# Replicates until the se of the combined log Z is below `target_se` (at least
+# `first` of them, and 8; each round at most doubles their number, aiming at the
+# count the se so far implies) or a cap is hit: `max_time` seconds or
+# `max_evaluations` density evaluations (counted by `evals(run)`), or
+# `max_replicates`. `target_se = NULL`: exactly `first` replicates.
+# Returns list(runs, reached (NA without a target), why (the cap hit)).
+replicate_to_target <- function(run_one, first, target_se, max_time, max_evaluations,
+                                evals, log_z, workers, progress, max_replicates = 10000L) {
+  t0 <- proc.time()[["elapsed"]]
+  # an se from a handful of replicates is itself too noisy to stop on
+  if (!is.null(target_se)) first <- max(first, 8L)
+  runs <- run_replicates(seq_len(first), run_one, workers, progress)
+  if (is.null(target_se)) return(list(runs = runs, reached = NA, why = NULL))
+  repeat {
+    se <- combine_log_z(vapply(runs, log_z, 0))[["se"]]
+    if (is.finite(se) && se <= target_se) return(list(runs = runs, reached = TRUE, why = NULL))
+    R <- length(runs)
+    spent <- proc.time()[["elapsed"]] - t0
+    used <- sum(vapply(runs, evals, 0))
+    why <- if (spent >= max_time) sprintf("the time cap max_time = %g s", max_time)
+           else if (used >= max_evaluations)
+             sprintf("the evaluation cap max_evaluations = %g", max_evaluations)
+           else if (R >= max_replicates) sprintf("%d replicates", max_replicates)
+    if (!is.null(why)) return(list(runs = runs, reached = FALSE, why = why))
+    want <- if (is.finite(se)) ceiling(1.1 * R * (se / target_se)^2) else 2L * R
+    add <- min(max(want - R, 1L), R, max_replicates - R)
+    # keep within the caps: the cost of a replicate so far
+    add <- min(add, max(1L, floor((max_time - spent) / (spent / R))),
+               max(1L, floor((max_evaluations - used) / (used / R))))
+    runs <- c(runs, run_replicates(R + seq_len(add), run_one, workers, progress))
+  }
+}
+
+# Check the options of running to a target se; returns them cleaned.
+check_target_se <- function(target_se, max_time, max_evaluations) {
+  if (!is.null(target_se))
+    target_se <- check_number(target_se, "target_se", lower = 0, lower_open = TRUE)
+  cap <- function(x, name) {
+    if (is.numeric(x) && length(x) == 1L && identical(as.double(x), Inf)) return(Inf)
+    if (!is.numeric(x) || length(x) != 1L || is.na(x) || x <= 0)
+      stop_no_call(sprintf("`%s` must be a positive number (or Inf), not %s.", name, describe(x)))
+    as.double(x)
+  }
+  list(target_se = target_se, max_time = cap(max_time, "max_time"),
+       max_evaluations = cap(max_evaluations, "max_evaluations"))
+}
+
+# The flags of an estimate combined from replicates: those the replicates
+# carried, and, when a cap stopped the run before the target se, that one
+# (one warning for all).
+flag_target_se <- function(fit, target_se, why, carried = character()) {
+  flag <- carried
+  if (!is.null(why))
+    flag <- c(flag, sprintf("target se %g not reached: se %.3g after %d replicates (stopped by %s)",
+                            target_se, fit$se, as.integer(fit$counts[["replicates"]]), why))
+  flag_estimate(fit, unique(flag))
+}
+
+# ais() on an R log density run to a target se: replicates of the call with
+# `target_se = NULL` (each an unbiased estimate of Z with its own pilot),
+# combined as log of the mean Z (the pooled log weights of the replicates),
+# with the se from their spread.
+ais_function_to_target <- function(args, call, control) {
+  args$progress <- FALSE
+  t0 <- proc.time()[["elapsed"]]
+  seed <- rng_state()
+  one <- function(i) muffle_unreliable(do.call(ais.function, args))
+  reps <- replicate_to_target(one, 8L, control$target_se, control$max_time,
+                             control$max_evaluations,
+                             evals = function(r) r$counts[["density_evaluations"]],
+                             log_z = function(r) r$log_z, workers = NULL, progress = FALSE)
+  runs <- reps$runs
+  fit <- runs[[1L]]
+  lz <- vapply(runs, `[[`, 0, "log_z")
+  comb <- combine_log_z(lz)
+  fit$log_z <- comb[["log_z"]]
+  fit$se <- comb[["se"]]
+  fit$log_z_runs <- lz
+  fit$log_weights <- unlist(lapply(runs, `[[`, "log_weights"), use.names = FALSE)
+  fit$bounds <- c(lower = fit$log_z - 3 * fit$se, upper = fit$log_z + 3 * fit$se)
+  fit$bounds_method <- "delta"
+  wd <- weight_diagnostics(fit$log_weights)
+  fit[c("ess", "ess_ratio", "khat")] <- wd[c("ess", "ess_ratio", "khat")]
+  for (nm in c("density_evaluations", "gradient_evaluations", "divergences", "metropolis_steps",
+               "chains"))
+    if (nm %in% names(fit$counts)) fit$counts[[nm]] <- sum(vapply(runs, function(r) r$counts[[nm]], 0))
+  fit$counts <- c(fit$counts, replicates = length(runs))
+  fit$target_se <- control$target_se
+  fit$time <- proc.time()[["elapsed"]] - t0
+  fit$seed <- seed
+  fit$call <- call
+  fit$flags <- character()
+  fit$reliable <- TRUE
+  flag_target_se(fit, control$target_se, reps$why,
+                 carried = unlist(lapply(runs, `[[`, "flags")))
+}
