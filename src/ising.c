@@ -309,8 +309,12 @@ static void ising_gibbs_run(const ising_model *m, const int *order, int M,
 /* ---- AIS ---------------------------------------------------------------------- */
 
 /* Steps betas[1..L] from betas[0] for M chains (X, n x M); a0 the base field.
- * Each chain runs all L steps inside one parallel region (its state stays in
- * cache, and there is one fork/join per call rather than per step); its
+ * A chain's work is the sequence, for k = 1..L, of the weight update of step k
+ * and then `sweeps` sweeps at betas[k] (none after the last step when final);
+ * all chains advance through it in rounds of about GIBBS_ROUND_WORK updates a
+ * thread, one parallel region a round, with an interrupt check between rounds
+ * (also inside a long step). Each chain does the same work in the same order
+ * in any case, so the result does not depend on the rounds or threads. Its
  * running log weight after step k goes to hist[k * M + c], from which trace
  * (L x 2: ESS and running log Z after each step) is computed serially.
  * Returns the number of sweeps made per chain. */
@@ -321,19 +325,30 @@ static int ising_ais_run(const ising_model *m, const int *order, const double *a
 {
     int n = m->n;
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
+    long per_step = 1 + (long) sweeps;
+    long total = (long) L * per_step - (final && L > 0 ? sweeps : 0);
+    double per = (double) n + 2.0 * m->ne, chains_per_thread = ceil((double) M / nthreads);
+    double r = floor(GIBBS_ROUND_WORK / (per * chains_per_thread));
+    long rs = r < 1.0 ? 1 : (r > (double) total ? (total > 0 ? total : 1) : (long) r);
+    for (long t0 = 0; t0 < total; t0 += rs) {
+        long t1 = t0 + rs < total ? t0 + rs : total;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-    for (int c = 0; c < M; c++) {
-        double *x = X + (size_t) n * c, lw = logw[c];
-        for (int k = 1; k <= L; k++) {
-            double b0 = betas[k - 1], b1 = betas[k];
-            lw += (b1 - b0) * ising_energy(m, df, x);
-            hist[(size_t) (k - 1) * M + c] = lw;
-            if (final && k == L) break;
-            for (int sw = 0; sw < sweeps; sw++) ising_sweep(m, order, a0, b1, x, &st[c]);
+        for (int c = 0; c < M; c++) {
+            double *x = X + (size_t) n * c, lw = logw[c];
+            for (long t = t0; t < t1; t++) {
+                int k = (int) (t / per_step) + 1;
+                if (t % per_step == 0) {
+                    lw += (betas[k] - betas[k - 1]) * ising_energy(m, df, x);
+                    hist[(size_t) (k - 1) * M + c] = lw;
+                } else {
+                    ising_sweep(m, order, a0, betas[k], x, &st[c]);
+                }
+            }
+            logw[c] = lw;
         }
-        logw[c] = lw;
+        R_CheckUserInterrupt();
     }
     logz_ais_trace(hist, L, M, log_z0, trace);
     return (final ? L - 1 : L) * sweeps;

@@ -43,7 +43,7 @@ runs <- list(
   ais_rbm_bigM = quote(ais(m50, schedule_linear(1e4), n_chains = 1e4, progress = FALSE)),
   ais_ising = quote(ais(g, schedule_linear(1e6), n_chains = 100, progress = FALSE)),
   ais_ising_t2 = quote(ais(g, schedule_linear(1e6), n_chains = 100, threads = 2, progress = FALSE)),
-  # one annealing step of 1000 sweeps x 100 chains: the engine checks between steps only
+  # one annealing step of 1000 sweeps x 100 chains
   ais_ising_long_step = quote(ais(g, schedule_linear(1e4), n_chains = 100, sweeps_per_step = 1000,
                                   progress = FALSE)),
   raise = quote(raise(m50, mnist$x[1:50, ], schedule_linear(1e6), n_chains = 10, progress = FALSE)),

@@ -144,6 +144,9 @@ test_that("annealing, tempering, ARM and training loops stop promptly", {
                      "ais rbm")
   expect_prompt_stop(ais(g, schedule_linear(1e6), n_chains = 100, threads = 2, progress = FALSE),
                      "ais ising")
+  # one annealing step of 1000 sweeps: the check must come inside the step
+  expect_prompt_stop(ais(g, schedule_linear(1e4), n_chains = 100, sweeps_per_step = 1000,
+                         progress = FALSE), "ais ising, long step")
   expect_prompt_stop(rts(g, K = 50, n_chains = 100, sweeps = 1e7, progress = FALSE), "rts ising")
   expect_prompt_stop(rts(m, K = 100, n_chains = 100, sweeps = 1e6, threads = 2, progress = FALSE),
                      "rts rbm")
