@@ -110,5 +110,5 @@ ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
   control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
                   threads = threads)
   res <- ising_gibbs_chunk(ising_c_model(model, order = order), state, control)
-  rowMeans(res$samples == model$values[2])
+  colMeans(res$samples == model$values[2])
 }

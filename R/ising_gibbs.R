@@ -91,47 +91,71 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
     storage.mode(X) <- "double"
   }
   n_per <- as.integer(ceiling(n / chains))
-  if (as.double(n_per) * chains * p > .Machine$integer.max)
+  if (as.double(n) * p > .Machine$integer.max)
     stop_no_call("`n` x number of variables is too large for one matrix.")
   seed <- rng_state()
   state <- list(X = X, streams = rng_streams(chains))
   cm <- ising_c_model(model, order = ising_sweep_order(model))
   # with progress: the n_per states of each chain in pieces, each continuing
-  # from the chains' states and streams (the same draws as one call)
+  # from the chains' states and streams (the same draws as one call); the C
+  # engine writes each piece's states into the one result matrix
   ends <- if (progress) unique(ceiling(seq_len(min(n_per, 50L)) * n_per / min(n_per, 50L))) else n_per
   pb <- progress_bar(progress, n_per)
   on.exit(pb$close())
-  samples <- array(0L, c(p, n_per, chains))
+  out <- NULL
   done <- 0L
   for (e in ends) {
     control <- list(n_per = as.integer(e - done), sweeps = sweeps,
-                    burn_in = if (done == 0L) burn_in else 0L, threads = threads)
-    res <- ising_gibbs_chunk(cm, state, control)
-    samples[, done + seq_len(e - done), ] <- res$samples
+                    burn_in = if (done == 0L) burn_in else 0L, threads = threads,
+                    n_rows = n, n_per_total = n_per, offset = done)
+    res <- ising_gibbs_chunk(cm, c(state, list(out = out)), control)
+    out <- res$samples
     state <- list(X = res$X, streams = res$streams)
+    res <- NULL
     done <- e
     pb$update(done)
   }
-  out <- t(matrix(samples, p))[seq_len(n), , drop = FALSE]
-  if (!is.null(model$names)) colnames(out) <- model$names
-  structure(out, chain = rep(seq_len(chains), each = n_per)[seq_len(n)], sweeps = sweeps,
-            burn_in = burn_in, spins = model$spins, seed = seed,
-            class = c("logz_gibbs", "matrix", "array"))
+  # attributes set in place (a copy of a matrix of 1e6 states would take
+  # seconds and could not be interrupted)
+  if (!is.null(model$names)) dimnames(out) <- list(NULL, model$names)
+  attr(out, "chain") <- rep(seq_len(chains), each = n_per)[seq_len(n)]
+  attr(out, "sweeps") <- sweeps
+  attr(out, "burn_in") <- burn_in
+  attr(out, "spins") <- model$spins
+  attr(out, "seed") <- seed
+  class(out) <- c("logz_gibbs", "matrix", "array")
+  out
 }
 
 # Gibbs sampling of M chains at beta = 1 (src/ising.c). cm: ising_c_model()
 # with order (the sweep order); state: list(X = NULL (drawn from independent
-# units with the model's fields) or n x M chain states, streams (6 x M));
-# control: list(n_per (states kept per chain), sweeps (between kept states),
-# burn_in (sweeps before the first), threads). Returns list(samples (n x
-# (n_per M) integer spins, chain-major), X, streams).
+# units with the model's fields) or n x M chain states, streams (6 x M), out =
+# NULL or the result matrix of the previous piece, filled in place); control:
+# list(n_per (states kept per chain), sweeps (between kept states), burn_in
+# (sweeps before the first), threads, and where the states go: n_rows (rows of
+# the result, default n_per M), n_per_total (rows per chain, default n_per),
+# offset (index of the first state kept by this piece, default 0)): chain c's
+# k-th state is row c n_per_total + offset + k, kept while it is <= n_rows.
+# Returns list(samples (n_rows x n integer spins, one state a row), X, streams).
 ising_gibbs_chunk <- function(cm, state, control) {
   cm <- internal_ising_model(cm, order = TRUE)
   streams <- internal_streams(state$streams)
-  state <- list(X = internal_chains(state$X, "X", cm$n, length(streams) / 6), streams = streams)
-  control <- list(n_per = internal_count(control$n_per, "n_per", min = 0L),
+  M <- length(streams) / 6
+  n_per <- internal_count(control$n_per, "n_per", min = 0L)
+  n_per_total <- internal_number(if (is.null(control$n_per_total)) n_per else control$n_per_total,
+                                 "n_per_total")
+  n_rows <- internal_number(if (is.null(control$n_rows)) as.double(n_per) * M else control$n_rows,
+                            "n_rows")
+  out <- state$out
+  if (!is.null(out) && !(is.integer(out) && identical(dim(out), c(as.integer(n_rows), cm$n))))
+    internal_error("`out` must be NULL or an n_rows x n integer matrix.")
+  state <- list(X = internal_chains(state$X, "X", cm$n, M), streams = streams, out = out)
+  control <- list(n_per = n_per,
                   sweeps = internal_count(control$sweeps, "sweeps"),
                   burn_in = internal_count(control$burn_in, "burn_in", min = 0L),
-                  threads = internal_count(control$threads, "threads"))
+                  threads = internal_count(control$threads, "threads"),
+                  n_rows = n_rows, n_per_total = n_per_total,
+                  offset = internal_number(if (is.null(control$offset)) 0 else control$offset,
+                                           "offset"))
   .Call(C_ising_gibbs, cm, state, control)
 }

@@ -7,7 +7,7 @@
 #' (RBMs whose smaller layer has at most `exact_max` units, by enumeration;
 #' Ising models with at most `exact_max` variables or a junction tree of
 #' treewidth at most 20), otherwise annealed importance sampling (RBMs and
-#' Ising models, with the SM08 or a 1000-step linear schedule), adaptive
+#' Ising models, with [ais()]'s default linear schedules), adaptive
 #' resample-move SMC for GP classifiers ([arm()]; unless `repeats` is given,
 #' as 4 independent runs of 250 particles (or of `particles`), so that the
 #' estimate has an se at the work of [arm()]'s one default run of 1000
@@ -20,10 +20,11 @@
 #'   \item{RBM, smaller layer <= `exact_max` units}{`"exact"`: enumerating
 #'     \eqn{2^{\min(n_v, n_h)}} states (the other layer summed out) is
 #'     exact, with no error to report.}
-#'   \item{larger RBM}{`"ais"` with [schedule_sm08()] (Salakhutdinov & Murray
-#'     2008): at equal sweeps it was more accurate than RTS and RAISE on the
-#'     MNIST RBMs of `vignette("tempered-sampling", package = "logz")`; its
-#'     importance weights give an ESS and an error bar.}
+#'   \item{larger RBM}{`"ais"` with its default schedule (14,500 linear
+#'     steps; see [ais()], "The default schedule"): at equal sweeps AIS was
+#'     more accurate than RTS and RAISE on the MNIST RBMs of
+#'     `vignette("tempered-sampling", package = "logz")`; its importance
+#'     weights give an ESS and an error bar.}
 #'   \item{Ising model, <= `exact_max` variables or junction-tree width <= 20}{`"exact"`
 #'     (enumeration or junction tree).}
 #'   \item{larger Ising model}{`"ais"` with a 1000-step linear schedule: on
@@ -127,8 +128,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
     }))
   switch(method,
     exact = exact_estimate(model, ...),
-    ais = if (kind == "rbm" && !"schedule" %in% names(list(...)))
-      ais(model, schedule = schedule_sm08(), ...) else ais(model, ...),
+    ais = ais(model, ...),
     rts = rts(model, ...),
     arm = if (kind == "gpc") arm_gpc_with_se(model, ...) else arm(model, ...),
     ep = ep_estimate(model, ...),

@@ -238,7 +238,7 @@ rts_pilot <- function(run, X, args, sweeps) {
   M <- args$n_chains
   kk <- as.integer(round(seq(1, K, length.out = sweeps)))
   target <- sample.int(K, M, replace = TRUE)
-  last <- vapply(target, function(t) max(which(kk <= t)), 0L)
+  last <- findInterval(target, kk)          # the last sweep at or below each target rung
   state <- list(X = X, k = rep(kk[1] - 1L, M), streams = rng_streams(M))
   ctl <- list(final = FALSE, threads = args$threads, sweeps = 1L, thin = 1L, offset = 0L,
               step = rts_step(args$betas), moments = FALSE, lrz = log(args$prior))

@@ -16,6 +16,7 @@
  *   field-only model) to the Ising model.
  * Chains own MRG32k3a streams (rng.c), so Gibbs samples and AIS weights are
  * identical for any thread count. The SEXP glue (*_call) is at the end. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "logz.h"
@@ -162,7 +163,7 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
     uint64_t total = 1ULL << n;
     /* per-block marginals take n + ne doubles a block: at most 128 MB */
     int cap = marg ? (int) ((1 << 24) / ((size_t) n + (size_t) ne + 1)) : 1 << 20;
-    int nblocks = logz_enum_blocks(total, NBLOCKS, cap > NBLOCKS ? cap : NBLOCKS);
+    int nblocks = logz_enum_blocks(total, 16.0, NBLOCKS, cap > NBLOCKS ? cap : NBLOCKS);
     ising_enum_ctx c = {.m = m,
                         .work = (double *) R_alloc((size_t) 2 * n * nthreads, sizeof(double)),
                         .bmax = (double *) R_alloc((size_t) nblocks, sizeof(double)),
@@ -216,42 +217,104 @@ static void ising_draw_base(const ising_model *m, const double *a0, double *x, l
     }
 }
 
+/* Where the recorded states go: out is an n_rows x n integer matrix (one
+ * state a row); chain c's k-th state (counting from `offset`) is row
+ * c * n_per_total + offset + k, kept only while that row is < n_rows. */
+typedef struct {
+    int *out;
+    long n_rows, n_per_total, offset;
+} gibbs_out;
+
+/* Rows [r0, r0 + cnt) of out from buf (n x cnt, one state a column), in
+ * tiles so that both sides are read and written in runs. */
+static void gibbs_store(const gibbs_out *o, int n, long r0, const int *buf, int cnt)
+{
+    if (r0 + cnt > o->n_rows) cnt = (int) (o->n_rows - r0);
+    for (int i0 = 0; i0 < n; i0 += 64)
+        for (int k0 = 0; k0 < cnt; k0 += 64) {
+            int i1 = i0 + 64 < n ? i0 + 64 : n, k1 = k0 + 64 < cnt ? k0 + 64 : cnt;
+            for (int i = i0; i < i1; i++) {
+                int *col = o->out + (size_t) o->n_rows * i + r0;
+                for (int k = k0; k < k1; k++) col[k] = buf[i + (size_t) n * k];
+            }
+        }
+}
+
 /* M chains (states X, n x M) each run burn_in sweeps and then record n_per
- * states `sweeps` sweeps apart into S (n x (n_per * M), chain-major). The
- * work is done in rounds of at most ROUND sweeps so that the user can
- * interrupt between parallel regions. */
-#define ROUND 64
+ * states `sweeps` sweeps apart into o. The work is done in rounds of about
+ * GIBBS_ROUND_WORK elementary updates a thread (about a hundredth of a
+ * second), whole chains when a round holds at least one sweep of every
+ * chain, else groups of chains one sweep at a time, so that the user can
+ * interrupt between parallel regions. Each chain's states of a round are
+ * gathered in a per-thread buffer of at most `per_round` states and then
+ * stored in rows. */
+#define GIBBS_ROUND_WORK 1048576.0
 static void ising_gibbs_run(const ising_model *m, const int *order, int M,
                             int burn_in, int sweeps, int n_per, double *X, logz_stream *st,
-                            int nthreads, int *S)
+                            int nthreads, const gibbs_out *o)
 {
     int n = m->n;
+    double per = (double) n + 2.0 * m->ne;            /* work of one sweep of one chain */
+    double chains_per_thread = ceil((double) M / nthreads);
     long total = (long) burn_in + (long) n_per * sweeps;
-    for (long start = 0; start < total; start += ROUND) {
-        long end = start + ROUND < total ? start + ROUND : total;
+    long rs = 1;                                       /* sweeps a round */
+    int group = M;                                     /* chains a round */
+    if (per * chains_per_thread <= GIBBS_ROUND_WORK) {
+        double r = floor(GIBBS_ROUND_WORK / (per * chains_per_thread));
+        rs = r > (double) total ? total : (long) r;
+    } else {
+        double g = floor(GIBBS_ROUND_WORK / per) * nthreads;
+        group = g < nthreads ? nthreads : (g > M ? M : (int) g);
+    }
+    /* at most per_round states of one chain in a round (the buffer's size) */
+    long per_round = (long) (GIBBS_ROUND_WORK / n);
+    if (per_round < 1) per_round = 1;
+    if (per_round > 4096) per_round = 4096;
+    if (rs > per_round * sweeps) rs = per_round * sweeps;
+    if (rs < 1) rs = 1;
+    int *buf = (int *) R_alloc((size_t) n * per_round * nthreads, sizeof(int));
+    for (long start = 0; start < total; start += rs) {
+        long end = start + rs < total ? start + rs : total;
+        for (int c0 = 0; c0 < M; c0 += group) {
+            int c1 = c0 + group < M ? c0 + group : M;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-        for (int c = 0; c < M; c++) {
-            double *x = X + (size_t) n * c;
-            for (long t = start; t < end; t++) {
-                ising_sweep(m, order, m->f, 1.0, x, &st[c]);
-                long after = t + 1 - burn_in;
-                if (after > 0 && after % sweeps == 0) {
-                    int *out = S + (size_t) n * ((size_t) n_per * c + (size_t) (after / sweeps - 1));
-                    for (int i = 0; i < n; i++) out[i] = (int) x[i];
+            for (int c = c0; c < c1; c++) {
+                int tid = 0;
+#ifdef _OPENMP
+                tid = omp_get_thread_num();
+#endif
+                int *b = buf + (size_t) n * per_round * tid;
+                double *x = X + (size_t) n * c;
+                long first = -1;
+                int cnt = 0;
+                for (long t = start; t < end; t++) {
+                    ising_sweep(m, order, m->f, 1.0, x, &st[c]);
+                    long after = t + 1 - burn_in;
+                    if (after > 0 && after % sweeps == 0) {
+                        if (first < 0) first = after / sweeps - 1;
+                        int *s = b + (size_t) n * cnt++;
+                        for (int i = 0; i < n; i++) s[i] = (int) x[i];
+                    }
                 }
+                long row = (long) c * o->n_per_total + o->offset + first;
+                if (cnt > 0 && row < o->n_rows) gibbs_store(o, n, row, b, cnt);
             }
+            R_CheckUserInterrupt();
         }
-        R_CheckUserInterrupt();
     }
 }
 
 /* ---- AIS ---------------------------------------------------------------------- */
 
 /* Steps betas[1..L] from betas[0] for M chains (X, n x M); a0 the base field.
- * Each chain runs all L steps inside one parallel region (its state stays in
- * cache, and there is one fork/join per call rather than per step); its
+ * A chain's work is the sequence, for k = 1..L, of the weight update of step k
+ * and then `sweeps` sweeps at betas[k] (none after the last step when final);
+ * all chains advance through it in rounds of about GIBBS_ROUND_WORK updates a
+ * thread, one parallel region a round, with an interrupt check between rounds
+ * (also inside a long step). Each chain does the same work in the same order
+ * in any case, so the result does not depend on the rounds or threads. Its
  * running log weight after step k goes to hist[k * M + c], from which trace
  * (L x 2: ESS and running log Z after each step) is computed serially.
  * Returns the number of sweeps made per chain. */
@@ -262,19 +325,30 @@ static int ising_ais_run(const ising_model *m, const int *order, const double *a
 {
     int n = m->n;
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
+    long per_step = 1 + (long) sweeps;
+    long total = (long) L * per_step - (final && L > 0 ? sweeps : 0);
+    double per = (double) n + 2.0 * m->ne, chains_per_thread = ceil((double) M / nthreads);
+    double r = floor(GIBBS_ROUND_WORK / (per * chains_per_thread));
+    long rs = r < 1.0 ? 1 : (r > (double) total ? (total > 0 ? total : 1) : (long) r);
+    for (long t0 = 0; t0 < total; t0 += rs) {
+        long t1 = t0 + rs < total ? t0 + rs : total;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-    for (int c = 0; c < M; c++) {
-        double *x = X + (size_t) n * c, lw = logw[c];
-        for (int k = 1; k <= L; k++) {
-            double b0 = betas[k - 1], b1 = betas[k];
-            lw += (b1 - b0) * ising_energy(m, df, x);
-            hist[(size_t) (k - 1) * M + c] = lw;
-            if (final && k == L) break;
-            for (int sw = 0; sw < sweeps; sw++) ising_sweep(m, order, a0, b1, x, &st[c]);
+        for (int c = 0; c < M; c++) {
+            double *x = X + (size_t) n * c, lw = logw[c];
+            for (long t = t0; t < t1; t++) {
+                int k = (int) (t / per_step) + 1;
+                if (t % per_step == 0) {
+                    lw += (betas[k] - betas[k - 1]) * ising_energy(m, df, x);
+                    hist[(size_t) (k - 1) * M + c] = lw;
+                } else {
+                    ising_sweep(m, order, a0, betas[k], x, &st[c]);
+                }
+            }
+            logw[c] = lw;
         }
-        logw[c] = lw;
+        R_CheckUserInterrupt();
     }
     logz_ais_trace(hist, L, M, log_z0, trace);
     return (final ? L - 1 : L) * sweeps;
@@ -352,7 +426,9 @@ SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads)
 }
 
 /* model: as above plus order (0-based sweep order); state: list(X or NULL,
- * streams); control: list(n_per, sweeps, burn_in, threads). */
+ * streams, out (NULL or the n_rows x n integer matrix of a previous piece));
+ * control: list(n_per, sweeps, burn_in, threads, n_rows, n_per_total, offset)
+ * (see gibbs_out). */
 SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
 {
     ising_model m;
@@ -367,14 +443,25 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
     int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
     int burn_in = asInteger(logz_need(control, "burn_in", INTSXP));
     int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    if (n_per < 0 || sweeps < 1 || burn_in < 0) error("internal error: bad Gibbs control");
+    double n_rows = asReal(logz_need(control, "n_rows", REALSXP)),
+           n_per_total = asReal(logz_need(control, "n_per_total", REALSXP)),
+           offset = asReal(logz_need(control, "offset", REALSXP));
+    if (n_per < 0 || sweeps < 1 || burn_in < 0 || !(offset >= 0) || !(n_per_total >= offset + n_per) ||
+        !(n_rows >= 0) || n_rows > (double) M * n_per_total || n_rows > INT_MAX)
+        error("internal error: bad Gibbs control");
+    SEXP out0 = logz_get(state, "out");
+    if (!isNull(out0) && (TYPEOF(out0) != INTSXP || !isMatrix(out0) || nrows(out0) != (int) n_rows ||
+                          ncols(out0) != n))
+        error("internal error: bad Gibbs output matrix");
     logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
     if (!logz_streams_from_double(M, REAL(streams), st))
         error("internal error: stream state out of range");
 
     const char *names[] = {"samples", "X", "streams", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP S = allocMatrix(INTSXP, n, n_per * M);
+    /* the states go into the matrix of the previous piece in place (its only
+     * holder is the R driver, which passes it on), or a new one */
+    SEXP S = isNull(out0) ? allocMatrix(INTSXP, (int) n_rows, n) : out0;
     SET_VECTOR_ELT(out, 0, S);
     SEXP X = allocMatrix(REALSXP, n, M);
     SET_VECTOR_ELT(out, 1, X);
@@ -383,8 +470,9 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
     } else {
         memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
     }
-    ising_gibbs_run(&m, order, M, burn_in, sweeps, n_per, REAL(X), st, nthreads,
-                    INTEGER(S));
+    gibbs_out o = {.out = INTEGER(S), .n_rows = (long) n_rows, .n_per_total = (long) n_per_total,
+                   .offset = (long) offset};
+    ising_gibbs_run(&m, order, M, burn_in, sweeps, n_per, REAL(X), st, nthreads, &o);
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);
     logz_streams_to_double(M, st, REAL(so));

@@ -87,7 +87,7 @@ double logz_log_sum_exp(const double *x, int n);
 int logz_threads(int requested);
 typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
-int logz_enum_blocks(uint64_t total, int base, int cap);
+int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
 typedef struct {
     int M, L, nthreads, sweeps, final;
     double log_z0;

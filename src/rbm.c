@@ -107,7 +107,8 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
                        const double *bo, int nthreads)
 {
     uint64_t total = 1ULL << ne;
-    int nblocks = logz_enum_blocks(total, 64, 1 << 20);
+    /* per state: a softplus of each of the `no` units (about 8 operations) */
+    int nblocks = logz_enum_blocks(total, 8.0 * no, 64, 1 << 20);
     rbm_enum_ctx c = {
         .ne = ne, .no = no, .Wt = Wt, .be = be, .bo = bo,
         .acc = (double *) R_alloc((size_t) no * (size_t) nthreads + 1, sizeof(double)),

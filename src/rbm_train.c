@@ -92,6 +92,7 @@ static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const
             double d = V0[i] - Vp[i];
             recon += d * d;
         }
+        R_CheckUserInterrupt();
         /* negative phase */
         if (pcd) layer_probs("T", nv, nh, C, W, b, P, Hkp, Hs);
         for (int s = 0; s < k; s++) {
@@ -102,6 +103,7 @@ static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const
                 layer_probs("N", nv, nh, C, W, a, Hs, Vp, Vk);
             }
             layer_probs("T", nv, nh, C, W, b, Vk, Hkp, s < k - 1 ? Hs : NULL);
+            R_CheckUserInterrupt();   /* a step over C chains can take a while */
         }
         if (pcd) memcpy(P, Vk, sizeof(double) * (size_t) nv * C);
         /* gradient and update: data statistics over the batch, model
@@ -129,7 +131,7 @@ static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const
         }
         lr -= o->lr_step;
         if (lr < 0) lr = 0;
-        if (bt % 16 == 15) R_CheckUserInterrupt();
+        R_CheckUserInterrupt();
     }
     return recon / ((double) nbatch * B);
 }

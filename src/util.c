@@ -75,14 +75,15 @@ SEXP logz_get(SEXP list, const char *name)
     return R_NilValue;
 }
 
-/* The number of enumeration blocks for `total` states: `base`, or more for
- * large enumerations (about 2^18 states a block, at most `cap` blocks), so
- * that the interrupt checks between rounds come every second or so. It
- * depends on total only (never on the thread count). */
-int logz_enum_blocks(uint64_t total, int base, int cap)
+/* The number of enumeration blocks for `total` states of `cost` elementary
+ * operations each: `base`, or more for large enumerations (about 2^22
+ * operations a block, a few hundredths of a second; at most `cap` blocks), so
+ * that the interrupt checks between rounds come well within 0.1 s. It depends
+ * on the model only (never on the thread count). */
+int logz_enum_blocks(uint64_t total, double cost, int base, int cap)
 {
-    uint64_t nb = total >> 18;
-    if (nb > (uint64_t) cap) nb = (uint64_t) cap;
+    double want = (double) total * (cost > 1.0 ? cost : 1.0) / 4194304.0;
+    uint64_t nb = want >= (double) cap ? (uint64_t) cap : (uint64_t) want;
     if (nb < (uint64_t) base) nb = (uint64_t) base;
     if (nb > total) nb = total;
     return (int) nb;

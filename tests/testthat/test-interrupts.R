@@ -84,3 +84,75 @@ test_that("A* and OS* with a slow R log_lik stop at a time limit", {
     expect_match(msg, "time limit|interrupted", label = nm)
   }
 })
+
+# The time from the call to R's time-limit error under setTimeLimit(elapsed =
+# 0.3): every class of long loop checks for interrupts at least every ~0.1 s
+# of work, so the error comes well within a few seconds (under a heavily
+# loaded machine the wall time stretches while the work does not: the CPU time
+# used is the second reading).
+time_to_limit <- function(expr) {
+  p0 <- proc.time()
+  setTimeLimit(elapsed = 0.3, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  msg <- tryCatch({
+    force(expr)
+    "finished"
+  }, error = function(e) conditionMessage(e))
+  setTimeLimit(elapsed = Inf)
+  d <- proc.time() - p0
+  list(msg = msg, elapsed = d[["elapsed"]], cpu = sum(d[c(1, 2, 4, 5)], na.rm = TRUE))
+}
+
+expect_prompt_stop <- function(expr, label) {
+  r <- time_to_limit(expr)
+  expect_match(r$msg, "time limit|interrupted", label = label)
+  expect_true(r$elapsed < 3 || r$cpu < 1.5,
+              label = sprintf("%s stopped after %.2f s (%.2f s CPU)", label, r$elapsed, r$cpu))
+}
+
+test_that("Gibbs sampling that stores many states stops promptly", {
+  skip_on_cran()
+  set.seed(2)
+  g <- ising_grid(8, 8, coupling = 0.3)
+  expect_prompt_stop(gibbs_sample(g, n = 5e5, progress = FALSE), "gibbs")
+  expect_prompt_stop(gibbs_sample(g, n = 5e5, n_chains = 4, threads = 2, progress = FALSE),
+                     "gibbs threads = 2")
+  expect_prompt_stop(gibbs_sample(g, n = 5e5, n_chains = 4, progress = TRUE), "gibbs progress")
+  # one sweep of all chains is already long: chains go in groups between checks
+  big <- ising_clique(400, coupling = 0.01)
+  expect_prompt_stop(gibbs_sample(big, n = 100, n_chains = 2000, progress = FALSE),
+                     "gibbs many chains")
+})
+
+test_that("exact enumeration with threads stops promptly", {
+  skip_on_cran()
+  m <- rbm(matrix(0.01, 40, 36))
+  expect_prompt_stop(exact_log_z(m, max_states = 2^40, threads = 2, progress = FALSE),
+                     "exact rbm threads = 2")
+  expect_prompt_stop(exact_log_z(ising_clique(34, coupling = 0.01), method = "enumerate",
+                                 max_states = 2^40, threads = 2, progress = FALSE),
+                     "exact ising threads = 2")
+})
+
+test_that("annealing, tempering, ARM and training loops stop promptly", {
+  skip_on_cran()
+  set.seed(4)
+  m <- rbm(matrix(rnorm(784 * 50, 0, 0.1), 784, 50))
+  g <- ising_grid(30, 30, coupling = 0.3)
+  x <- mnist$x[1:2000, ]
+  expect_prompt_stop(ais(m, schedule_linear(1e5), n_chains = 100, threads = 2, progress = FALSE),
+                     "ais rbm")
+  expect_prompt_stop(ais(g, schedule_linear(1e6), n_chains = 100, threads = 2, progress = FALSE),
+                     "ais ising")
+  # one annealing step of 1000 sweeps: the check must come inside the step
+  expect_prompt_stop(ais(g, schedule_linear(1e4), n_chains = 100, sweeps_per_step = 1000,
+                         progress = FALSE), "ais ising, long step")
+  expect_prompt_stop(rts(g, K = 50, n_chains = 100, sweeps = 1e7, progress = FALSE), "rts ising")
+  expect_prompt_stop(rts(m, K = 100, n_chains = 100, sweeps = 1e6, threads = 2, progress = FALSE),
+                     "rts rbm")
+  expect_prompt_stop(arm(m, particles = 1e4, threads = 2, progress = FALSE), "arm")
+  expect_prompt_stop(rbm_train(x, 200, method = "pcd", k = 10, epochs = 1000, progress = FALSE),
+                     "rbm_train")
+  expect_prompt_stop(rbm_train(x, 500, batch_size = 2000, epochs = 1000, progress = FALSE),
+                     "rbm_train one large batch")
+})

@@ -1,0 +1,81 @@
+# Interrupt latency: each call below would run for tens of seconds or more; under
+# setTimeLimit(elapsed = 0.5) it must stop with R's time-limit error. Printed:
+# the elapsed time until the error (the latency is that minus 0.5 s), the CPU
+# time used (user + system, all threads: on a loaded machine the elapsed time
+# overstates the work between checks) and the message; then the same call
+# under setTimeLimit(cpu = 0.5) (R counts the CPU time of the whole process,
+# every thread, from the session's start): the CPU time used until the error,
+# which the machine's load does not inflate.
+# Run: R_LIBS=... nice Rscript bench/interrupts/latency.R [regex]
+suppressPackageStartupMessages(library(logz))
+print(La_library())
+cat("threads available:", parallel::detectCores(), "\n")
+only <- commandArgs(TRUE)
+time_to_stop <- function(expr, limit = 0.5, cpu = FALSE) {
+  p0 <- proc.time()
+  t0 <- p0[["elapsed"]]
+  if (cpu) setTimeLimit(cpu = limit, transient = TRUE) else setTimeLimit(elapsed = limit, transient = TRUE)
+  on.exit(setTimeLimit(cpu = Inf, elapsed = Inf))
+  msg <- tryCatch({ force(expr); "finished" }, error = function(e) conditionMessage(e))
+  setTimeLimit(cpu = Inf, elapsed = Inf)
+  p1 <- proc.time()
+  list(t = p1[["elapsed"]] - t0, cpu = sum((p1 - p0)[c(1, 2, 4, 5)], na.rm = TRUE), msg = msg)
+}
+set.seed(1)
+m50 <- rbm(matrix(rnorm(784 * 50, 0, 0.1), 784, 50))
+g <- ising_grid(30, 30, coupling = 0.3)
+g5 <- ising_grid(5, 5, coupling = 0.3)
+runs <- list(
+  gibbs_1e6 = quote(gibbs_sample(g5, n = 1e6, progress = FALSE)),
+  gibbs_1e6_t2 = quote(gibbs_sample(g5, n = 1e6, n_chains = 4, threads = 2, progress = FALSE)),
+  gibbs_big = quote(gibbs_sample(g, n = 1e5, progress = FALSE)),
+  gibbs_big_t2 = quote(gibbs_sample(g, n = 1e5, n_chains = 2, threads = 2, progress = FALSE)),
+  exact_rbm = quote(exact_log_z(rbm(matrix(0.01, 40, 36)), max_states = 2^40, progress = FALSE)),
+  exact_rbm_t2 = quote(exact_log_z(rbm(matrix(0.01, 40, 36)), max_states = 2^40, threads = 2,
+                                   progress = FALSE)),
+  exact_ising = quote(exact_log_z(ising_clique(34, coupling = 0.01), method = "enumerate",
+                                  max_states = 2^40, progress = FALSE)),
+  exact_ising_t2 = quote(exact_log_z(ising_clique(34, coupling = 0.01), method = "enumerate",
+                                     max_states = 2^40, threads = 2, progress = FALSE)),
+  jtree = quote(exact_log_z(ising_grid(24, 24, coupling = 0.1), method = "junction_tree")),
+  ais_rbm = quote(ais(m50, schedule_linear(1e6), n_chains = 100, progress = FALSE)),
+  ais_rbm_t2 = quote(ais(m50, schedule_linear(1e6), n_chains = 100, threads = 2, progress = FALSE)),
+  ais_rbm_bigM = quote(ais(m50, schedule_linear(1e4), n_chains = 1e4, progress = FALSE)),
+  ais_ising = quote(ais(g, schedule_linear(1e6), n_chains = 100, progress = FALSE)),
+  ais_ising_t2 = quote(ais(g, schedule_linear(1e6), n_chains = 100, threads = 2, progress = FALSE)),
+  # one annealing step of 1000 sweeps x 100 chains
+  ais_ising_long_step = quote(ais(g, schedule_linear(1e4), n_chains = 100, sweeps_per_step = 1000,
+                                  progress = FALSE)),
+  raise = quote(raise(m50, mnist$x[1:50, ], schedule_linear(1e6), n_chains = 10, progress = FALSE)),
+  rts = quote(rts(g, K = 50, n_chains = 100, sweeps = 1e7, progress = FALSE)),
+  rts_rbm = quote(rts(m50, K = 100, n_chains = 100, sweeps = 1e7, progress = FALSE)),
+  rts_rbm_t2 = quote(rts(m50, K = 100, n_chains = 100, sweeps = 1e7, threads = 2, progress = FALSE)),
+  arm_rbm = quote(arm(m50, particles = 1e4, progress = FALSE)),
+  arm_rbm_t2 = quote(arm(m50, particles = 1e4, threads = 2, progress = FALSE)),
+  varopt = quote(schedule_varopt(m50, K = 1e5, pilot_K = 1e5)),
+  gms13 = quote(schedule_gms13(m50, K = 1e5)),
+  rbm_train = quote(rbm_train(mnist$x, 100, epochs = 1000, progress = FALSE)),
+  rbm_train_pcd = quote(rbm_train(mnist$x, 500, method = "pcd", epochs = 1000, progress = FALSE)),
+  rbm_train_bigbatch = quote(rbm_train(mnist$x, 500, batch_size = 10000, epochs = 1000, progress = FALSE)),
+  astar = quote(astar_sample(astar_example("clutter", D = 4), 1e5)),
+  blocked_gibbs = quote(blocked_gibbs(g, block_size = 10, iterations = 1e6, progress = FALSE)),
+  mip = quote(mip_sample(ising_clique(60, coupling = 0.2), 100, progress = FALSE)),
+  mip_t2 = quote(mip_sample(ising_clique(60, coupling = 0.2), 100, threads = 2, progress = FALSE)),
+  log_partition_rbm = quote(log_partition(m50, n_chains = 1e5)),
+  ep = quote(ep_log_z(gpc(y ~ x1 + x2, local({set.seed(3); n <- 1500
+    d <- data.frame(x1 = rnorm(n), x2 = rnorm(n)); d$y <- factor(d$x1 + rnorm(n) > 0); d}),
+    lengthscale = 1, amplitude = 2))))
+if (length(only)) runs <- runs[grepl(only[1], names(runs))]
+cat(sprintf("%-20s %8s %8s %10s  %s\n", "call", "stop_s", "cpu_s", "cpu_lim_s", "message"))
+for (nm in names(runs)) {
+  prof <- nzchar(Sys.getenv("LOGZ_PROFILE"))
+  if (prof) Rprof(tf <- tempfile(), interval = 0.01)
+  r <- tryCatch(time_to_stop(eval(runs[[nm]])), error = function(e) list(t = NA, cpu = NA, msg = conditionMessage(e)))
+  if (prof) {
+    Rprof(NULL)
+    print(utils::head(summaryRprof(tf)$by.self, 8))
+  }
+  rc <- tryCatch(time_to_stop(eval(runs[[nm]]), cpu = TRUE), error = function(e) list(cpu = NA))
+  cat(sprintf("%-20s %8.2f %8.2f %10.2f  %s\n", nm, r$t, r$cpu, rc$cpu, substr(gsub("\n", " ", r$msg), 1, 50)))
+  gc()
+}
