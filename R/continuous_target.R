@@ -154,7 +154,7 @@ cont_sweep <- function(fn, base, state, control) {
   M <- nrow(state$X)
   stopifnot(is.function(fn), inherits(base, "logz_proposal"), is.matrix(state$X),
             length(control$beta) == M, length(control$step) == M,
-            length(control$scale) == base$dim)
+            length(control$scale) %in% c(base$dim, M * base$dim))
   state$X <- matrix(as.double(state$X), M)
   control$beta <- as.double(control$beta)
   control$step <- as.double(control$step)

@@ -388,7 +388,8 @@ rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior 
                             target, kernel, n_leapfrog)
   res <- rts_engine(p$run, p$X, p$log_z1, args)
   fit <- new_rts_result(res, args, p$log_z1, time = proc.time()[["elapsed"]] - t0, seed = seed,
-                        call = call, extra = list(step_size = p$step_size(), kernel = kernel,
+                        call = call, extra = list(step_size = p$step_size(), mass = p$mass(),
+                                                  kernel = kernel,
                                                   x = p$x()))
   fit$counts <- c(fit$counts, p$counts() + b$evaluations)
   fit$base <- b$record

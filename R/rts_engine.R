@@ -104,10 +104,15 @@ rts_prepare_ising <- function(model, a0, args) {
 # "rwm"` from a proposal base), or one sweep of the C kernels of
 # cont_kernel.c (`"rwm"` from a Laplace base, `"mala"`, `"hmc"`; per-chain
 # streams), with a step per temperature adapted in the initial iterations only
-# (then frozen, so the final run is a fixed Markov kernel). `target` is NULL or
+# (then frozen, so the final run is a fixed Markov kernel); for MALA and HMC
+# also a diagonal mass matrix per temperature, the position scales set after
+# each initial iteration to the sd of the states there (rts_rung_scales()),
+# then frozen. `target` is NULL or
 # list(model, gradient, laplace) from rts.function(): the (whitened) target and
-# its Laplace fit. Also returns step_size(): the steps in force, and x(): the
-# chains' states on the scale of `model`.
+# its Laplace fit. Also returns step_size(): the steps in force, mass(): the
+# K x d position scales (1 / sqrt(mass)) in force, in the coordinates the
+# chains move in (whitened for a Laplace base), and x(): the chains' states on
+# the scale of `model`.
 rts_prepare_function <- function(model, base, args, vectorized, step_size, metropolis_steps,
                                  target = NULL, kernel = "rwm", n_leapfrog = 10L) {
   d <- base$dim
@@ -131,11 +136,13 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
   log_step <- rep(if (in_r) log(step_size) else
     kernel_log_step0(kernel, d) + log(step_size / 0.5), K)
   scale <- base_scales(base)
+  adapt_mass <- kernel %in% c("mala", "hmc")
+  scales <- matrix(scale, K, d, byrow = TRUE)
   move <- function(k) {
     if (!in_r) {
       control <- list(kernel = kernel, n_leapfrog = as.integer(n_leapfrog),
                       sweeps = metropolis_steps, beta = betas[k], step = exp(log_step[k]),
-                      scale = scale)
+                      scale = if (adapt_mass) scales[k, , drop = FALSE] else scale)
       kstate <<- cont_sweep(fn, base, kstate, control)
       evals <<- evals + c(kstate$evaluations, kstate$gradient_evaluations)
       X <<- kstate$X
@@ -170,6 +177,7 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
     store <- matrix(0, K, nstore * M)
     store_k <- integer(nstore * M)
     a_sum <- n_try <- numeric(K)
+    mom <- list(q = numeric(K), x = matrix(0, K, d), xx = matrix(0, K, d))
     for (sw in seq_len(S)) {
       a <- move(k)
       a_sum <- a_sum + vapply(seq_len(K), function(j) sum(a[k == j]), 0)
@@ -179,6 +187,11 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
       W <- L + rep(lrz, each = M)
       W <- exp(W - apply(W, 1L, max))
       Q <- W / rowSums(W)
+      if (adapt_mass && !isTRUE(control$final)) {
+        mom$q <- mom$q + colSums(Q)
+        mom$x <- mom$x + crossprod(Q, X)
+        mom$xx <- mom$xx + crossprod(Q, X^2)
+      }
       knew <- rowSums(stats::runif(M) > t(apply(Q, 1L, cumsum))) + 1L
       knew <- pmin(knew, K)
       idx <- cbind(knew, seq_len(M))
@@ -205,12 +218,14 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
     if (!isTRUE(control$final)) {   # adapt the steps in the initial iterations only
       rate <- ifelse(n_try > 0, a_sum / pmax(n_try, 1), target_accept)
       log_step <<- log_step + ifelse(n_try > 0, 2 * (rate - target_accept), 0)
+      if (adapt_mass) scales <<- rts_rung_scales(mom, scale, betas)
     }
     list(X = NULL, k = k - 1L, streams = state$streams, acc = acc, store = store,
          store_k = store_k)
   }
   # the chains' states stay in this closure; the engine sees a placeholder
   list(log_z1 = 0, X = matrix(0, 1, M), step_size = function() exp(log_step),
+       mass = function() scales,
        x = function() if (is.null(target$laplace)) X else laplace_to_x(target$laplace, X),
        counts = function() c(density_evaluations = evals[["density"]],
                              gradient_evaluations = evals[["gradient"]]),
@@ -219,6 +234,27 @@ rts_prepare_function <- function(model, base, args, vectorized, step_size, metro
          out$X <- state$X
          out
        })
+}
+
+# The position scales of MALA/HMC per rung from the Rao-Blackwellized moments
+# of an initial iteration (mom: q (K), the weight of each rung; x, xx (K x d),
+# the weighted sums of the states and their squares): the sd at each rung
+# with weight >= 2 chains' worth, interpolated in beta between such rungs,
+# smoothed over the rungs on the log scale, floored at 1e-3 of the base's
+# scale `template`; the template where no rung has the weight.
+rts_rung_scales <- function(mom, template, betas) {
+  K <- length(mom$q)
+  d <- length(template)
+  ok <- mom$q >= 2
+  if (sum(ok) < 2L) return(matrix(template, K, d, byrow = TRUE))
+  m <- mom$x[ok, , drop = FALSE] / mom$q[ok]
+  v <- pmax(mom$xx[ok, , drop = FALSE] / mom$q[ok] - m^2, 0)
+  ls <- log(pmax(sqrt(v), 1e-3 * rep(template, each = sum(ok))))
+  out <- vapply(seq_len(d), function(j) {
+    y <- stats::approx(betas[ok], ls[, j], betas, rule = 2, ties = mean)$y
+    exp(smooth_steps(y))
+  }, numeric(K))
+  matrix(out, K, d)
 }
 
 # Optional start from a cheap annealing pass along the ladder ("start with

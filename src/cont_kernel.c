@@ -7,7 +7,9 @@
  * Kernels (LOGZ_KERNEL_*): random-walk Metropolis with Gaussian steps of sd
  * step * scale[j]; HMC with a diagonal mass matrix (Neal 2011, "MCMC using
  * Hamiltonian dynamics", Section 5.4.1), position scale scale[j] = 1 /
- * sqrt(mass[j]), L leapfrog steps of size step[c]; MALA is HMC with L = 1.
+ * sqrt(mass[j]), L leapfrog steps of size step[c]; MALA is HMC with L = 1. The
+ * scales are shared by the chains or, for tempered sampling, one row per chain
+ * (the mass matrix of the chain's rung).
  * Each chain c has its own beta[c] (equal for AIS, a chain's rung for
  * tempered sampling).
  * All chains move together, so the evaluator is called once per stage for the
@@ -15,6 +17,12 @@
  * uniform; HMC d normals (momentum) then one uniform. */
 #include <math.h>
 #include "logz.h"
+
+/* the position scale of chain c in dimension j */
+static inline double kernel_scale(const cont_kernel *k, int M, int c, int j)
+{
+    return k->scale_per_chain ? k->scale[c + (size_t) M * j] : k->scale[j];
+}
 
 /* log f_beta from the two log densities, with 0 * -Inf = 0 at the ends. */
 double cont_path_log_density(double beta, double lf, double lb)
@@ -70,7 +78,7 @@ static void rwm_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
     double *X = ch->X, *Xp = w->Xp;
     for (int j = 0; j < d; j++) {
         for (int c = 0; c < M; c++) {
-            double sd = k->step[c] * k->scale[j];
+            double sd = k->step[c] * kernel_scale(k, M, c, j);
             Xp[c + (size_t) M * j] = X[c + (size_t) M * j] + sd * logz_stream_norm(&st[c]);
         }
     }
@@ -112,7 +120,6 @@ static void hmc_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
     int M = ch->M, d = ch->d, L = k->kind == LOGZ_KERNEL_MALA ? 1 : k->n_leapfrog;
     const double *eps = k->step;
     double *Xp = w->Xp, *P = w->P;
-    const double *s = k->scale;
     memcpy(Xp, ch->X, sizeof(double) * (size_t) M * d);
     memcpy(w->gfp, ch->gf, sizeof(double) * (size_t) M * d);
     memcpy(w->gbp, ch->gb, sizeof(double) * (size_t) M * d);
@@ -120,7 +127,7 @@ static void hmc_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
         double kin = 0.0;
         for (int j = 0; j < d; j++) {
             double z = logz_stream_norm(&st[c]);
-            P[c + (size_t) M * j] = z / s[j];
+            P[c + (size_t) M * j] = z / kernel_scale(k, M, c, j);
             kin += 0.5 * z * z;
         }
         w->H0[c] = kin - cont_path_log_density(beta[c], ch->lf[c], ch->lb[c]);
@@ -131,7 +138,8 @@ static void hmc_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
         for (int j = 0; j < d; j++)
             for (int c = 0; c < M; c++) {
                 size_t i = c + (size_t) M * j;
-                if (w->alive[c]) Xp[i] += eps[c] * s[j] * s[j] * P[i];
+                double sj = kernel_scale(k, M, c, j);
+                if (w->alive[c]) Xp[i] += eps[c] * sj * sj * P[i];
             }
         eval_at(t, p, Xp, M, w->lfp, w->gfp, w->lbp, w->gbp, w->row);
         for (int c = 0; c < M; c++)
@@ -145,7 +153,7 @@ static void hmc_sweep(const cont_kernel *k, const double *beta, cont_chains *ch,
         if (!w->alive[c]) continue;
         double kin = 0.0;
         for (int j = 0; j < d; j++) {
-            double q = s[j] * P[c + (size_t) M * j];
+            double q = kernel_scale(k, M, c, j) * P[c + (size_t) M * j];
             kin += 0.5 * q * q;
         }
         double H1 = kin - cont_path_log_density(beta[c], w->lfp[c], w->lbp[c]);

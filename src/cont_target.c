@@ -53,7 +53,8 @@ static SEXP need_len(SEXP list, const char *name, R_xlen_t n)
 /* fn: the R wrapper; base: a logz_proposal list; state: list(X (M x d), lf, lb
  * (M), gf, gb (M x d; for MALA/HMC, computed here when gf is NULL), streams
  * (6 x M)); control: list(kernel,
- * n_leapfrog, sweeps, beta (M), step (M), scale (d)). Returns the state after
+ * n_leapfrog, sweeps, beta (M), step (M), scale (d, or M x d: one row per
+ * chain)). Returns the state after
  * `sweeps` sweeps with accept (M: mean acceptance per chain), evaluations
  * and gradient_evaluations. */
 SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
@@ -75,7 +76,11 @@ SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
     size_t Md = (size_t) M * d;
     const double *beta = REAL(need_len(control, "beta", M));
     const double *step = REAL(need_len(control, "step", M));
-    const double *scale = REAL(need_len(control, "scale", d));
+    SEXP sc_in = logz_need(control, "scale", REALSXP);
+    if (XLENGTH(sc_in) != d && XLENGTH(sc_in) != (R_xlen_t) Md)
+        error("internal error: bad scale");
+    const double *scale = REAL(sc_in);
+    int per_chain = XLENGTH(sc_in) != d;
     SEXP st_in = need_len(state, "streams", 6 * (R_xlen_t) M);
 
     const char *names[] = {"X", "lf", "lb", "gf", "gb", "streams", "accept", "evaluations",
@@ -112,7 +117,8 @@ SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
         tgt.eval(&ctx, ch.X, M, w.lfp, ch.gf, 0);
         cont_base_eval(&p, ch.X, M, w.row, w.lbp, ch.gb);
     }
-    cont_kernel ker = {.kind = kind, .n_leapfrog = n_leap, .step = step, .scale = scale};
+    cont_kernel ker = {.kind = kind, .n_leapfrog = n_leap, .step = step, .scale = scale,
+                      .scale_per_chain = per_chain};
     double *a = (double *) R_alloc(M, sizeof(double));
     for (int c = 0; c < M; c++) REAL(acc)[c] = 0.0;
     for (int s = 0; s < sweeps; s++) {

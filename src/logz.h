@@ -239,6 +239,7 @@ typedef struct {
     int kind, n_leapfrog;  /* LOGZ_KERNEL_*; leapfrog steps of HMC */
     const double *step;    /* M, per chain: RWM multiplier of scale; MALA/HMC leapfrog step */
     const double *scale;   /* d: RWM step sd at step 1; MALA/HMC: 1 / sqrt(mass) */
+    int scale_per_chain;   /* 1: scale is M x d (column-major), one row per chain */
 } cont_kernel;
 typedef struct {
     double *Xp, *lfp, *lbp, *gfp, *gbp, *P, *row, *H0;

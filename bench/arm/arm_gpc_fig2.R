@@ -22,6 +22,7 @@
 #    same R (assumes sd ~ work^-1/2), and "interpolated": RM's sd at ARM's work from the
 #    power law through the two RM cells around it (sd ~ work^-a, a measured).
 # Bootstrap 95% intervals: 4000 resamples of each set of runs (independently).
+# hmcep<R> / hmcprior<R>: the paper's AIS baselines, ais.gpc(kernel = "hmc"), section 4.
 # Target (issue 17): ARM's sd >= 1.5x smaller than RM's at equal work, bootstrap lower
 # bound > 1, cost per iteration <= 2R, on at least one paper-sized problem.
 library(logz)
@@ -106,6 +107,24 @@ for (p in unique(tab$problem)) {
   }
   cat(sprintf("\n  3. Cost per iteration (work / (N - 1) / R): %s\n",
     paste(sprintf("%s %.2f R", arms, cost[arms]), collapse = ", ")))
+  hmcs <- grep("^hmc", names(res), value = TRUE)
+  if (length(hmcs)) {
+    cat("\n  4. The paper's AIS baselines (Section 4.2) at ARM's work: AIS with HMC from EP's q (hmcep)\n",
+        "    and from the prior (hmcprior); work = gradient evaluations (pilot included), each O(N^2)\n",
+        "    like one particle-sweep. sd ratios need >= 3 runs of both settings.\n")
+    for (h in hmcs) {
+      x <- res[[h]]$log_z
+      cat(sprintf("  %-11s %d runs  mean log Z %8.2f (EP %+.2f)  sd %s  work %.0f  CPU-s/run %.1f\n", h,
+        length(x), mean(x), mean(x) - ep[[p]], if (length(x) > 1) sprintf("%.2f", sd(x)) else "-",
+        work[[h]], mean(res[[h]]$cpu)))
+      for (b in c(arms, rms)) {
+        if (abs(work[[h]] / work[[b]] - 1) > 0.05 || length(x) < 3 || nrow(res[[b]]) < 3) next
+        xb <- res[[b]]$log_z
+        cat(sprintf("    sd(%s) / sd(%s) = %.2f (bootstrap 95%% %s)\n", h, b, sd(x) / sd(xb),
+          fq(q95(boot2(x, xb, sd)))))
+      }
+    }
+  }
 }
 cat("\n===== Verdict (target: direct sd ratio >= 1.5, bootstrap lower bound > 1, cost <= 2R) =====\n")
 if (!is.null(verdict)) {

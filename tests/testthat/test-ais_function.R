@@ -194,3 +194,27 @@ test_that("gradient problems are clear errors; a missing gradient is said", {
   expect_error(ais(f, "laplace", progress = FALSE), "with `start`")
   expect_error(ais(f, "laplac", start = c(0, 0), progress = FALSE), "`base` must be")
 })
+
+test_that("the Laplace-base flag fires on a banana and stays off on a correlated Gaussian", {
+  S <- matrix(0.9, 10, 10)
+  diag(S) <- 1
+  P <- solve(S)
+  set.seed(3)
+  fit <- ais(function(X) -0.5 * rowSums((X %*% P) * X), gradient = function(X) -X %*% P,
+             vectorized = TRUE, start = rep(0.1, 10), schedule = schedule_linear(30),
+             n_chains = 50, progress = FALSE)
+  expect_true(fit$reliable)
+  expect_lt(abs(fit$log_z - (5 * log(2 * pi) + 0.5 * determinant(S)$modulus[[1]])),
+            4 * fit$se)
+  b <- 0.03
+  f <- function(X) -X[, 1]^2 / 200 - (X[, 2] - b * X[, 1]^2 + 100 * b)^2 / 2
+  g <- function(X) {
+    r <- X[, 2] - b * X[, 1]^2 + 100 * b
+    cbind(-X[, 1] / 100 + 2 * b * X[, 1] * r, -r)
+  }
+  set.seed(3)
+  expect_warning(fit2 <- ais(f, gradient = g, vectorized = TRUE, start = c(0.1, 0.1),
+                             progress = FALSE),
+                 "times wider than its Laplace base", class = "logz_unreliable")
+  expect_false(fit2$reliable)
+})

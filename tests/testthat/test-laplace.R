@@ -45,10 +45,14 @@ banana <- function(b, s1 = 10) {
        log_z = log(2 * pi * s1))
 }
 
-test_that("ais() defaults with a gradient (Laplace base, HMC) on a banana: close to the truth", {
+test_that("ais() defaults with a gradient (Laplace base, HMC) on a banana: close, and flagged", {
   tg <- banana(0.03)
   set.seed(3)
-  fit <- ais(tg$f, gradient = tg$g, vectorized = TRUE, start = c(1, 1), progress = FALSE)
+  # the banana departs from its Laplace fit: flagged (ais.function's Reliability)
+  expect_warning(fit <- ais(tg$f, gradient = tg$g, vectorized = TRUE, start = c(1, 1),
+                            progress = FALSE),
+                 "wider than its Laplace base", class = "logz_unreliable")
+  expect_false(fit$reliable)
   expect_equal(fit$kernel, "hmc")
   expect_equal(fit$base$type, "laplace")
   expect_equal(attr(fit$schedule, "name"), "linear")
@@ -77,6 +81,8 @@ test_that("a Gaussian posterior from the Gaussian Laplace base is exact (constan
 
 test_that("rts() on an R log density: HMC from the Laplace base and MALA from a proposal", {
   tg <- banana(0.03)
+  op <- options(logz.warn_unreliable = FALSE)  # short initial iterations: may flag ladder drift
+  on.exit(options(op))
   set.seed(7)
   r <- rts(tg$f, gradient = tg$g, vectorized = TRUE, start = c(1, 1), K = 20, sweeps = 300,
            n_chains = 50, init_iter = 4, init_sweeps = 30, progress = FALSE)
