@@ -180,12 +180,12 @@ bench_methods <- list(
   "bridgesampling (HMC draws)" = bridge_method
 )
 
-# Run `methods` on model `tg` for `seeds`, appending one row per run to the
-# rds file `out` (so a run can be split and resumed).
+# Run `methods` on model `tg` for `seeds` (seed by seed, every method), appending
+# one row per run to the rds file `out` (so a run can be split and resumed).
 run_cells <- function(tg, seeds, out, methods = bench_methods) {
   runs <- if (file.exists(out)) readRDS(out) else NULL
-  for (meth in names(methods)) {
-    for (s in seeds) {
+  for (s in seeds) {
+    for (meth in names(methods)) {
       if (!is.null(runs) && any(runs$method == meth & runs$seed == s & runs$model == tg$name))
         next
       set.seed(s)
@@ -201,6 +201,8 @@ run_cells <- function(tg, seeds, out, methods = bench_methods) {
                                      gradient = r[["gradient"]], cpu = cpu))
       saveRDS(runs, out)
     }
+  }
+  for (meth in names(methods)) {
     x <- runs[runs$method == meth & runs$model == tg$name, ]
     cat(sprintf("%-36s %-28s n %2d  RMSE %8.4f  mean |z|<=3 %4.2f  evals %9.0f + %9.0f  CPU %6.2f s\n",
                 tg$name, meth, nrow(x), sqrt(mean((x$log_z - x$truth)^2)),
