@@ -3,7 +3,7 @@
 # by side (`bash bench/evidence/queue.sh a|b|c`); every run appends to bench/evidence/runs_*.rds
 # and skips the seeds already there, so a queue can be stopped and resumed. The committed runs
 # stop where the session's time ended (the `n` column of the summary): queue a's RTS with HMC
-# (partly run), its last line, and the RTS lines of b and c were not run.
+# (partly run), its last line, vignette_stan.R and the RTS lines of b and c were not run.
 set -u
 L=bench/evidence/log
 r() { nice Rscript bench/evidence/run.R "$@"; }

@@ -107,7 +107,8 @@ test_that("Stan inputs that cannot give the evidence are clear errors", {
   fx <- stan_fixture()
   expect_error(stan_target(list(a = 1)), "`fit` must be a stanfit")
   no_draws <- function(data) {
-    utils::capture.output(f <- suppressWarnings(rstan::sampling(fx$sm, data = data, chains = 0)))
+    utils::capture.output(f <- suppressMessages(suppressWarnings(
+      rstan::sampling(fx$sm, data = data, chains = 0))))
     f
   }
   empty <- no_draws(list(n = length(stan_y), y = stan_y))
