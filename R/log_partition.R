@@ -45,7 +45,8 @@
 #' @param model an [rbm()], [ising()], [gpc()] model, an [astar_target()], or
 #'   an R function giving an unnormalised log density (with `start`, and
 #'   preferably `gradient`, in `...` for the default Laplace base and HMC, or a
-#'   `base` proposal; `"auto"` uses [ais.function()]).
+#'   `base` proposal; `"auto"` uses [ais.function()]), or a fitted Stan model
+#'   (a `stanfit`, see [stan_target()]; the methods of R functions apply).
 #' @param method `"auto"`, or one of `"exact"`, `"ais"`, `"rts"`, `"arm"`,
 #'   `"ep"` (GP classifiers), `"astar"` (A* targets), `"mip"` (exact samples of
 #'   discrete models by [mip_sample()], whose Gumbel values give log Z),
@@ -94,6 +95,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                           exact_max = 20L, ...) {
   method <- match_arg(method, "method")
   auto <- method == "auto"
+  if (inherits(model, "stanfit")) return(log_partition_stanfit(model, method, exact_max, ...))
   exact_max <- check_count(exact_max, "exact_max", max = 40L)
   kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"
           else if (inherits(model, "gpc")) "gpc"

@@ -5,10 +5,13 @@
 # the reference BLAS, Debian's OpenBLAS (libopenblas0-pthread) is installed: the
 # AIS and training kernels run at the speed of R's BLAS. GNU GLPK (libglpk-dev)
 # is the LP solver behind mip_sample(). qpdf and checkbashisms (in devscripts)
-# are what `R CMD check --as-cran` uses to check PDFs and shell scripts.
+# are what `R CMD check --as-cran` uses to check PDFs and shell scripts. rstan
+# (suggested: Stan models as targets, tests/testthat/test-stan.R) compiles models
+# against the Boost headers of the CRAN package BH, which Debian's r-cran-bh
+# lacks: BH comes from CRAN when its headers are missing.
 set -euo pipefail
-R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply generics posterior coda bridgesampling progressr ggplot2 loo"
-DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply r-cran-generics r-cran-posterior r-cran-coda r-cran-bridgesampling r-cran-progressr r-cran-ggplot2 r-cran-loo pandoc libglpk-dev qpdf devscripts"
+R_PKGS="knitr rmarkdown testthat mvtnorm mlbench future future.apply generics posterior coda bridgesampling progressr ggplot2 loo rstan"
+DEB_PKGS="r-cran-knitr r-cran-rmarkdown r-cran-testthat r-cran-mvtnorm r-cran-mlbench r-cran-future r-cran-future.apply r-cran-generics r-cran-posterior r-cran-coda r-cran-bridgesampling r-cran-progressr r-cran-ggplot2 r-cran-loo r-cran-rstan pandoc libglpk-dev qpdf devscripts"
 # `install-deps.sh site` also installs pkgdown (for `make site`); `install-deps.sh
 # site-check` also installs Chromium, for headless screenshots of the built site.
 case "${1:-}" in
@@ -42,6 +45,10 @@ still=$(missing_r)
 if [ -n "$still" ]; then
   echo "installing from CRAN: $still"
   Rscript -e "install.packages(strsplit('$still', ' ')[[1]], Ncpus = 2)"
+fi
+if ! Rscript -e 'quit(status = !file.exists(system.file("include", "boost", "version.hpp", package = "BH")))'; then
+  echo "installing BH from CRAN (the Boost headers rstan compiles against)"
+  Rscript -e 'install.packages("BH")'
 fi
 command -v pandoc >/dev/null 2>&1 || echo "note: pandoc not found; vignettes cannot be built (R CMD check will use --no-build-vignettes behaviour)"
 Rscript -e 'cat("R BLAS:", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")'

@@ -1,0 +1,213 @@
+# Shared by the evidence benchmark (bench/evidence/run_*.R, summary.R): the
+# models with known log Z, the methods, one seed of one method, and the saved
+# runs. Sourced from the package root.
+suppressPackageStartupMessages(library(logz))
+options(logz.warn_unreliable = FALSE)
+
+bench_header <- function(what) {
+  cat("R BLAS:", extSoftVersion()[["BLAS"]], "| LAPACK:", La_library(), "\n")
+  cat(sprintf("%s; %s; logz %s\n\n", what, format(Sys.time()), packageVersion("logz")))
+}
+
+# ---- models: f and g are vectorized (rows are points); log_z is the truth ----
+
+# Bayesian linear regression, n = 50, beta ~ N(0, 2^2 I), sigma = 1 known:
+# y ~ N(0, I + 4 X X').
+model_regression <- function(d, n = 50L) {
+  set.seed(1000 + d)
+  X <- matrix(rnorm(n * d), n, d)
+  y <- drop(X %*% rnorm(d) + rnorm(n))
+  list(name = sprintf("regression d = %d", d), d = d,
+       log_z = mvtnorm::dmvnorm(y, rep(0, n), diag(n) + 4 * tcrossprod(X), log = TRUE),
+       f = function(B) colSums(matrix(dnorm(y, X %*% t(B), 1, log = TRUE), n)) +
+         rowSums(dnorm(B, 0, 2, log = TRUE)),
+       g = function(B) t(crossprod(X, y - X %*% t(B))) - B / 4, start = rep(0.1, d))
+}
+
+# bridgesampling's hierarchical normal example (Gronau et al. 2017, the H1
+# model of the package's Stan vignette): y_i ~ N(theta_i, 1), theta_i ~ N(mu,
+# tau2), mu ~ N(0, 1), tau2 ~ InvGamma(1, 1), n = 20, the vignette's data.
+# Parameters (mu, log tau2, theta_1..n) with the Jacobian of log tau2. The
+# truth: theta and mu integrated out in closed form (y ~ N(0, (tau2 + 1) I +
+# J)), tau2 by quadrature.
+hier_data <- function() {
+  set.seed(12345)
+  theta <- rnorm(20, 0, sqrt(0.5))
+  rnorm(20, theta, 1)
+}
+model_hierarchical <- function() {
+  y <- hier_data()
+  n <- length(y)
+  lml_tau <- function(t2) {
+    s <- t2 + 1
+    q <- (sum(y^2) - sum(y)^2 / (s + n)) / s
+    -n / 2 * log(2 * pi) - (n - 1) / 2 * log(s) - 0.5 * log(s + n) - q / 2
+  }
+  ldig <- function(x, a = 1, b = 1) a * log(b) - lgamma(a) - (a + 1) * log(x) - b / x
+  lz_int <- function(l) vapply(l, function(v) lml_tau(exp(v)) + ldig(exp(v)) + v, 0)
+  m <- max(lz_int(seq(-10, 6, by = 0.01)))
+  truth <- m + log(stats::integrate(function(l) exp(lz_int(l) - m), -25, 10,
+                                    rel.tol = 1e-12)$value)
+  f <- function(P) {
+    mu <- P[, 1]; lt <- P[, 2]; th <- P[, -(1:2), drop = FALSE]; t2 <- exp(lt)
+    dnorm(mu, 0, 1, log = TRUE) + ldig(t2) + lt +
+      rowSums(dnorm(th, mu, sqrt(t2), log = TRUE)) +
+      rowSums(dnorm(sweep(th, 2, y), 0, 1, log = TRUE))
+  }
+  g <- function(P) {
+    mu <- P[, 1]; lt <- P[, 2]; th <- P[, -(1:2), drop = FALSE]; t2 <- exp(lt)
+    r <- th - mu
+    cbind(-mu + rowSums(r) / t2,
+          # d/dlt of [-(2) lt - 1/t2 + lt] - n/2 lt - sum r^2 / (2 t2)
+          -1 + 1 / t2 - n / 2 + rowSums(r^2) / (2 * t2),
+          -r / t2 - sweep(th, 2, y))
+  }
+  list(name = "hierarchical normal (d = 22)", d = n + 2L, log_z = truth, f = f, g = g,
+       start = c(0, log(0.5), rep(0, n)), y = y)
+}
+
+# Two 10-D Gaussians (sd 1) at -1.5 and +1.5 in every coordinate, weights
+# 0.3 / 0.7, times 5: log Z = log 5.
+model_mixture <- function(d = 10L) {
+  m <- rep(1.5, d)
+  comp <- function(X, mu) -0.5 * rowSums(sweep(X, 2, mu)^2) - d / 2 * log(2 * pi)
+  list(name = "Gaussian mixture d = 10", d = d, log_z = log(5),
+       f = function(X) {
+         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
+         log(5) + mx + log(exp(a - mx) + exp(b - mx))
+       },
+       g = function(X) {
+         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
+         wa <- exp(a - mx) / (exp(a - mx) + exp(b - mx))
+         -(wa * sweep(X, 2, -m) + (1 - wa) * sweep(X, 2, m))
+       }, start = rep(0.1, d))
+}
+
+# Bayesian logistic regression on Sonar (mlbench; 208 x 60, standardised
+# columns and an intercept): intercept ~ N(0, 5^2), slopes ~ N(0, 1). The
+# reference log Z is in bench/evidence/sonar_reference.rds (run_sonar_ref.R).
+model_sonar <- function() {
+  e <- new.env()
+  utils::data("Sonar", package = "mlbench", envir = e)
+  X <- cbind(1, scale(as.matrix(e$Sonar[, 1:60])))
+  y <- as.numeric(e$Sonar$Class == "M")
+  sds <- c(5, rep(1, 60))
+  ref <- "bench/evidence/sonar_reference.rds"
+  list(name = "logistic regression, Sonar (d = 61)", d = 61L,
+       log_z = if (file.exists(ref)) readRDS(ref)$log_z else NA_real_,
+       f = function(B) {
+         E <- X %*% t(B)
+         colSums(y * E - pmax(E, 0) - log1p(exp(-abs(E)))) +
+           colSums(dnorm(t(B), 0, sds, log = TRUE))
+       },
+       g = function(B) {
+         E <- X %*% t(B)
+         t(crossprod(X, y - plogis(E))) - sweep(B, 2, sds^2, "/")
+       }, start = rep(0, 61))
+}
+
+# ---- our own HMC: logz's C kernel at beta = 1 in the Laplace-whitened space ----
+
+# `chains` chains of HMC (n_leapfrog leapfrog steps; the step adapted towards
+# acceptance 0.65 during `warmup` sweeps, then fixed) on the model, whitened
+# by its Gaussian Laplace fit (a dense mass matrix). Returns the draws (on
+# the model's scale) and the density and gradient evaluations spent (Laplace
+# fit included).
+hmc_draws <- function(tg, draws = 2000L, chains = 4L, warmup = 500L, n_leapfrog = 10L) {
+  lb <- laplace_base(tg$f, tg$start, tg$g, vectorized = TRUE, df = Inf)
+  w <- logz:::laplace_whiten(lb, tg$f, tg$g, TRUE)
+  d <- tg$d
+  base <- proposal_normal(rep(0, d), 1)
+  fn <- logz:::cont_evaluator(w$model, w$gradient, TRUE, d)
+  Z <- matrix(rnorm(chains * d), chains, d)
+  state <- list(X = Z, lf = w$model(Z), lb = rowSums(dnorm(Z, log = TRUE)), gf = NULL, gb = NULL,
+                streams = logz:::rng_streams(chains))
+  evals <- lb$evaluations + c(chains, 0)
+  log_step <- log(d^-0.25)
+  per_chain <- ceiling(draws / chains)
+  out <- matrix(0, per_chain * chains, d)
+  for (it in seq_len(warmup + per_chain)) {
+    control <- list(kernel = "hmc", n_leapfrog = n_leapfrog, sweeps = 1L, beta = rep(1, chains),
+                    step = rep(exp(log_step), chains), scale = rep(1, d))
+    state <- logz:::cont_sweep(fn, base, state, control)
+    evals <- evals + c(state$evaluations, state$gradient_evaluations)
+    if (it <= warmup) log_step <- log_step + (mean(state$accept) - 0.65) / sqrt(it)
+    else out[(it - warmup - 1L) * chains + seq_len(chains), ] <- state$X
+  }
+  list(x = logz:::laplace_to_x(lb, out)[seq_len(draws), , drop = FALSE],
+       evaluations = c(density = evals[[1]], gradient = evals[[2]]))
+}
+
+# bridgesampling::bridge_sampler() (normal proposal) on `x`, counting its calls
+# of the log posterior.
+bridge_on_draws <- function(tg, x) {
+  n_eval <- 0
+  lp <- function(pars, data) {
+    n_eval <<- n_eval + 1
+    tg$f(matrix(pars, 1))
+  }
+  colnames(x) <- paste0("p", seq_len(ncol(x)))
+  lim <- stats::setNames(rep(Inf, ncol(x)), colnames(x))
+  b <- bridgesampling::bridge_sampler(samples = x, log_posterior = lp, data = NULL, lb = -lim,
+                                      ub = lim, method = "normal", silent = TRUE)
+  list(log_z = b$logml, se = bridgesampling::error_measures(b)$cv, evaluations = n_eval)
+}
+
+# ---- the methods: each returns log_z, se, flagged, density and gradient evaluations ----
+
+logz_method <- function(fun, kernel) function(tg) {
+  fit <- suppressMessages(fun(tg$f, gradient = tg$g, vectorized = TRUE, start = tg$start,
+                              kernel = kernel, progress = FALSE))
+  c(log_z = fit$log_z, se = fit$se, flagged = !fit$reliable,
+    density = fit$counts[["density_evaluations"]],
+    gradient = fit$counts[["gradient_evaluations"]])
+}
+bridge_method <- function(tg) {
+  h <- hmc_draws(tg)
+  b <- bridge_on_draws(tg, h$x)
+  c(log_z = b$log_z, se = b$se, flagged = NA, density = h$evaluations[["density"]] + b$evaluations,
+    gradient = h$evaluations[["gradient"]])
+}
+
+# One line per method: adding a method is adding a line.
+bench_methods <- list(
+  "AIS rwm" = logz_method(ais, "rwm"),
+  "AIS mala" = logz_method(ais, "mala"),
+  "AIS hmc (default)" = logz_method(ais, "hmc"),
+  "RTS rwm" = logz_method(rts, "rwm"),
+  "RTS mala" = logz_method(rts, "mala"),
+  "RTS hmc" = logz_method(rts, "hmc"),
+  "bridgesampling (HMC draws)" = bridge_method
+)
+
+# Run `methods` on model `tg` for `seeds` (seed by seed, every method), appending
+# one row per run to the rds file `out` (so a run can be split and resumed).
+run_cells <- function(tg, seeds, out, methods = bench_methods) {
+  runs <- if (file.exists(out)) readRDS(out) else NULL
+  for (s in seeds) {
+    for (meth in names(methods)) {
+      if (!is.null(runs) && any(runs$method == meth & runs$seed == s & runs$model == tg$name))
+        next
+      set.seed(s)
+      t0 <- proc.time()
+      r <- tryCatch(methods[[meth]](tg), error = function(e) {
+        message(sprintf("%s seed %d: %s", meth, s, conditionMessage(e)))
+        c(log_z = NA, se = NA, flagged = NA, density = NA, gradient = NA)
+      })
+      cpu <- sum((proc.time() - t0)[c("user.self", "sys.self")])
+      runs <- rbind(runs, data.frame(model = tg$name, method = meth, seed = s, truth = tg$log_z,
+                                     log_z = r[["log_z"]], se = r[["se"]],
+                                     flagged = r[["flagged"]], density = r[["density"]],
+                                     gradient = r[["gradient"]], cpu = cpu))
+      saveRDS(runs, out)
+    }
+  }
+  for (meth in names(methods)) {
+    x <- runs[runs$method == meth & runs$model == tg$name, ]
+    cat(sprintf("%-36s %-28s n %2d  RMSE %8.4f  mean |z|<=3 %4.2f  evals %9.0f + %9.0f  CPU %6.2f s\n",
+                tg$name, meth, nrow(x), sqrt(mean((x$log_z - x$truth)^2)),
+                mean(abs(x$log_z - x$truth) / x$se <= 3), mean(x$density), mean(x$gradient),
+                mean(x$cpu)))
+  }
+  invisible(runs)
+}

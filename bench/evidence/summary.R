@@ -1,0 +1,73 @@
+# The evidence benchmark's table, from the runs saved by bench/evidence/run.R
+# and run_stan.R (bench/evidence/runs_*.rds): per model and method, the RMSE of
+# log Z against the truth with a 95% bootstrap interval (2000 resamples of
+# the seeds), bias, mean se, the fraction of runs with |z| <= 3 (z = error /
+# se) and flagged unreliable, mean cost (density and gradient evaluations,
+# draws included; CPU seconds of the run), and the ratios of RMSE, total
+# evaluations and CPU to bridgesampling's row on the same model. The last
+# block checks the issue's targets for logz's default call (AIS with HMC from
+# the Laplace base); "RMSE at equal evals" scales its RMSE ratio by the square
+# root of its cost ratio (the RMSE of runs as costly as bridge sampling's,
+# if RMSE falls as 1/sqrt(cost)). Run from the package root: Rscript bench/evidence/summary.R
+source("bench/evidence/common.R")
+bench_header("evidence benchmark: summary of the saved runs")
+files <- Sys.glob("bench/evidence/runs_*.rds")
+runs <- do.call(rbind, lapply(files, readRDS))
+sonar <- "bench/evidence/sonar_reference.rds"
+if (file.exists(sonar)) {
+  ref <- readRDS(sonar)
+  runs$truth[grepl("Sonar", runs$model)] <- ref$log_z
+  cat(sprintf("Sonar reference log Z %.4f (se %.4f; run_sonar_ref.R)\n\n", ref$log_z, ref$se))
+}
+boot_ci <- function(e, B = 2000L) {
+  set.seed(99)
+  stats::quantile(replicate(B, sqrt(mean(sample(e, replace = TRUE)^2))), c(0.025, 0.975))
+}
+rows <- list()
+for (m in unique(runs$model)) {
+  r <- runs[runs$model == m & !is.na(runs$log_z), ]
+  for (meth in unique(r$method)) {
+    x <- r[r$method == meth, ]
+    e <- x$log_z - x$truth
+    ci <- boot_ci(e)
+    rows[[length(rows) + 1L]] <- data.frame(
+      model = m, method = meth, n = nrow(x), rmse = sqrt(mean(e^2)), lo = ci[[1]], hi = ci[[2]],
+      bias = mean(e), mean_se = mean(x$se), cover = mean(abs(e) / x$se <= 3),
+      flagged = mean(x$flagged), dens = mean(x$density), grad = mean(x$gradient),
+      cpu = mean(x$cpu))
+  }
+}
+tab <- do.call(rbind, rows)
+tab$evals <- tab$dens + tab$grad
+for (m in unique(tab$model)) {
+  i <- tab$model == m
+  b <- which(i & grepl("^bridgesampling", tab$method))
+  if (length(b) != 1L) next
+  tab$rmse_x[i] <- tab$rmse[i] / tab$rmse[b]
+  tab$evals_x[i] <- tab$evals[i] / tab$evals[b]
+  tab$cpu_x[i] <- tab$cpu[i] / tab$cpu[b]
+}
+for (m in unique(tab$model)) {
+  cat(sprintf("%s (true log Z %.4f)\n", m, runs$truth[runs$model == m][1]))
+  cat(sprintf("  %-32s %3s %9s %19s %8s %7s %6s %5s %9s %9s %7s | %7s %7s %7s\n", "method", "n",
+              "RMSE", "95% interval", "bias", "mean se", "|z|<=3", "flag", "dens", "grad",
+              "CPU s", "RMSE x", "evals x", "CPU x"))
+  for (j in which(tab$model == m)) with(tab[j, ], cat(sprintf(
+    "  %-32s %3d %9.4f [%7.4f, %8.4f] %+8.4f %7.4f %6.2f %5s %9.0f %9.0f %7.2f | %7.3f %7.3f %7.3f\n",
+    method, n, rmse, lo, hi, bias, mean_se, cover, if (is.na(flagged)) "-" else sprintf("%.2f", flagged),
+    dens, grad, cpu, rmse_x, evals_x, cpu_x)))
+  cat("\n")
+}
+cat("Targets for logz's default call (AIS hmc): RMSE <= bridgesampling's at <= its total evaluations,\n",
+    "and |z| <= 3 in >= 95% of runs\n", sep = "")
+for (m in unique(tab$model)) {
+  d <- tab[tab$model == m & tab$method == "AIS hmc (default)", ]
+  if (!nrow(d)) next
+  cat(sprintf("  %-36s RMSE x %6.2f, evals x %5.2f, CPU x %5.2f: %s; RMSE at equal evals x %5.2f; coverage %.2f: %s\n", m,
+              d$rmse_x, d$evals_x, d$cpu_x,
+              if (isTRUE(d$rmse_x <= 1 && d$evals_x <= 1)) "met" else "NOT met",
+              d$rmse_x * sqrt(d$evals_x), d$cover,
+              if (d$cover >= 0.95) "met" else "NOT met"))
+}
+# the table of vignettes/evidence.Rmd
+utils::write.csv(tab, "inst/extdata/evidence_bench.csv", row.names = FALSE)
