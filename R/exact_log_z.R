@@ -154,6 +154,7 @@ print.logz_exact <- function(x, ...) {
   invisible(x)
 }
 
+#' @method all.equal logz_exact
 #' @export
 all.equal.logz_exact <- function(target, current, ...) {
   all.equal(exact_value(target), exact_value(current), ...)
