@@ -177,6 +177,8 @@ bench_methods <- list(
   "RTS rwm" = logz_method(rts, "rwm"),
   "RTS mala" = logz_method(rts, "mala"),
   "RTS hmc" = logz_method(rts, "hmc"),
+  "SMC mala" = logz_method(smc, "mala"),
+  "SMC hmc" = logz_method(smc, "hmc"),
   "bridgesampling (HMC draws)" = bridge_method
 )
 
