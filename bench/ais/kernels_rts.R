@@ -14,30 +14,7 @@ args <- commandArgs(TRUE)
 n_seeds <- if (length(args)) as.integer(args[1]) else 20L
 cat("R BLAS:", extSoftVersion()[["BLAS"]], "| LAPACK:", La_library(), "\n")
 cat(sprintf("seeds per cell: %d; %s\n\n", n_seeds, format(Sys.time())))
-regression <- function(d, seed, n = 50) {
-  set.seed(1000 + seed)
-  X <- matrix(rnorm(n * d), n, d); y <- drop(X %*% rnorm(d) + rnorm(n))
-  list(name = sprintf("regression d = %d", d), d = d,
-       log_z = mvtnorm::dmvnorm(y, rep(0, n), diag(n) + 4 * tcrossprod(X), log = TRUE),
-       f = function(B) colSums(matrix(dnorm(y, X %*% t(B), 1, log = TRUE), n)) +
-         rowSums(dnorm(B, 0, 2, log = TRUE)),
-       g = function(B) t(crossprod(X, y - X %*% t(B))) - B / 4, wide = 2)
-}
-# two 10-D Gaussians (sd 1) at +-1.5 in every coordinate, weights 0.3 / 0.7, times 5
-mixture <- function(seed, d = 10L) {
-  m <- rep(1.5, d)
-  comp <- function(X, mu) -0.5 * rowSums(sweep(X, 2, mu)^2) - d / 2 * log(2 * pi)
-  list(name = "Gaussian mixture d = 10", d = d, log_z = log(5),
-       f = function(X) {
-         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
-         log(5) + mx + log(exp(a - mx) + exp(b - mx))
-       },
-       g = function(X) {
-         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
-         wa <- exp(a - mx) / (exp(a - mx) + exp(b - mx))
-         -(wa * sweep(X, 2, -m) + (1 - wa) * sweep(X, 2, m))
-       }, wide = 3)
-}
+source("bench/ais/targets.R")   # regression(), mixture()
 
 budget <- list(K = 50L, n_chains = 20L, init_iter = 5L, init_sweeps = 50L, sweeps = 500L)
 methods <- list(

@@ -66,21 +66,12 @@ model_hierarchical <- function() {
        start = c(0, log(0.5), rep(0, n)), y = y)
 }
 
-# Two 10-D Gaussians (sd 1) at -1.5 and +1.5 in every coordinate, weights
-# 0.3 / 0.7, times 5: log Z = log 5.
+# The mixture of bench/ais/targets.R (log Z = log 5), started at 0.1.
+source("bench/ais/targets.R")
 model_mixture <- function(d = 10L) {
-  m <- rep(1.5, d)
-  comp <- function(X, mu) -0.5 * rowSums(sweep(X, 2, mu)^2) - d / 2 * log(2 * pi)
-  list(name = "Gaussian mixture d = 10", d = d, log_z = log(5),
-       f = function(X) {
-         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
-         log(5) + mx + log(exp(a - mx) + exp(b - mx))
-       },
-       g = function(X) {
-         a <- log(0.3) + comp(X, -m); b <- log(0.7) + comp(X, m); mx <- pmax(a, b)
-         wa <- exp(a - mx) / (exp(a - mx) + exp(b - mx))
-         -(wa * sweep(X, 2, -m) + (1 - wa) * sweep(X, 2, m))
-       }, start = rep(0.1, d))
+  tg <- mixture(d = d)
+  tg$start <- rep(0.1, d)
+  tg
 }
 
 # Bayesian logistic regression on Sonar (mlbench; 208 x 60, standardised
