@@ -376,9 +376,9 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
                                            x$method, M)), ...)
       graphics::lines(d$beta, d$ess / M)
       graphics::abline(h = 0.1, lty = 2, col = "red")
-      graphics::legend("left", c("ESS / M", "0.1 (unreliable below)"), lty = c(1, 2),
-                       col = c("black", "red"), bg = grDevices::adjustcolor("white", 0.8),
-                       box.col = NA)
+      legend_free(list(list(x = d$beta, y = d$ess / M), list(h = 0.1)),   # R/plot_legend.R
+                  c("ESS / M", "0.1 (unreliable below)"), lty = c(1, 2), col = c("black", "red"),
+                  bty = "n")
     },
     log_z = {
       fin <- x$bounds[is.finite(x$bounds)]
@@ -390,8 +390,9 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
            ...)
       graphics::lines(d$beta, d$log_z)
       graphics::abline(h = fin, lty = 2, col = "grey40")
-      graphics::legend("bottomright", c("running estimate", "final 3-sd bounds"), lty = c(1, 2),
-                       col = c("black", "grey40"), bty = "n")
+      legend_free(list(list(x = d$beta, y = d$log_z), list(h = fin)),
+                  c("running estimate", "final 3-sd bounds"), lty = c(1, 2),
+                  col = c("black", "grey40"), bty = "n")
     },
     weights = {
       lw <- x$log_weights - max(x$log_weights)

@@ -95,7 +95,12 @@ plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), 
     lty <- c(lty, 2)
     lcol <- c(lcol, "red")
   }
-  graphics::legend(if (type == "log_z") "topleft" else "bottomright", txt, lty = lty,
-                   col = lcol, pch = ifelse(is.na(lty), 15, NA), pt.cex = 2, bty = "n")
+  drawn <- list(list(x = n, y = mid))
+  if (band)   # the band's edges and interior
+    drawn <- c(drawn, lapply(c(0, 0.25, 0.5, 0.75, 1), function(f)
+      list(x = n, y = lo + f * (hi - lo))))
+  if (type == "ess") drawn <- c(drawn, list(list(h = x$gamma_threshold)))
+  legend_free(drawn, txt, lty = lty, col = lcol, pch = ifelse(is.na(lty), 15, NA), pt.cex = 2,
+              bty = "n")   # R/plot_legend.R
   invisible(x)
 }

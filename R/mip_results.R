@@ -64,35 +64,40 @@ plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
                    col = ifelse(x$exact, "black", "red"), xlab = "sample",
                    ylab = "branch-and-bound nodes (log scale)",
                    main = sprintf("%s: search nodes per sample", x$method), ...)
-    graphics::legend("topright", c("exact", "stopped early"), pch = 16, col = c("black", "red"),
-                     bg = "white", box.col = NA)
+    legend_free(list(list(x = seq_along(x$nodes), y = pmax(x$nodes, 1), points = TRUE)),   # R/plot_legend.R
+                c("exact", "stopped early"), pch = 16, col = c("black", "red"), bty = "n")
     return(invisible(x))
   }
   tr <- x$trace
   ce <- euler_gamma
   rng <- range(c(tr$value, tr$upper)[is.finite(c(tr$value, tr$upper))]) - ce
-  graphics::plot(range(pmax(tr$nodes, 1)), rng, type = "n", log = "x",
+  # room above the lines for the legend (R/plot_legend.R)
+  graphics::plot(range(pmax(tr$nodes, 1)), legend_headroom(rng, 2L + is.finite(x$log_z)),
+                 type = "n", log = "x",
                  xlab = "branch-and-bound nodes searched (log scale)",
                  ylab = "perturbed objective - C_E (nats)",
                  main = sprintf(paste0("%s: anytime bounds per sample\n",
                                        "best perturbed value v* (lower) and LP bound U (upper)"),
                                 x$method), ...)
+  drawn <- list()
   for (s in unique(tr$sample)) {
     t <- tr[tr$sample == s, ]
     graphics::lines(pmax(t$nodes, 1), t$value - ce, col = "blue")
     graphics::lines(pmax(t$nodes, 1), pmin(t$upper, rng[2] + ce) - ce, col = "red")
+    drawn <- c(drawn, list(list(x = pmax(t$nodes, 1), y = t$value - ce),
+                           list(x = pmax(t$nodes, 1), y = pmin(t$upper, rng[2] + ce) - ce)))
   }
   leg <- c("v* - C_E (lower, one line per sample)", "U - C_E (upper)")
   lcol <- c("blue", "red")
   lty <- c(1, 1)
   if (is.finite(x$log_z)) {
     graphics::abline(h = x$log_z, lty = 2, col = "black")
+    drawn <- c(drawn, list(list(h = x$log_z)))
     leg <- c(leg, sprintf("log Z estimate %.3f", x$log_z))
     lcol <- c(lcol, "black")
     lty <- c(lty, 2)
   }
-  graphics::legend("topright", leg, col = lcol, lty = lty,
-                   bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
+  legend_free(drawn, leg, col = lcol, lty = lty, bty = "n")   # R/plot_legend.R
   invisible(x)
 }
 

@@ -72,7 +72,11 @@
 #'     \eqn{\log \hat p}.}
 #'   \item{`log_z0`, `schedule`}{the base's log Z and the schedule.}
 #'   \item{`diagnostics`}{data frame: `example`, `log_p`, `log_z` (implied per
-#'     example), `ess` (of the chains' \eqn{\hat p} for that example).}
+#'     example), `ess` (of the chains' \eqn{\hat p} for that example), `se`
+#'     (the Monte Carlo standard error of that example's \eqn{\log \hat p} over
+#'     its `n_chains` chains, by the delta method:
+#'     \eqn{\mathrm{sd}(w) / (\sqrt{n}\,\bar w) = \sqrt{(n/\mathrm{ESS} - 1)/(n - 1)}}
+#'     for the chains' weights \eqn{w = \hat p}; NA for one chain).}
 #'   \item{`counts`}{`gibbs_sweeps`, `chains`, `examples`, `steps`.}
 #'   \item{`ess_ratio`}{mean over the examples of ESS / `n_chains`; below
 #'     0.1 it is flagged in `flags` with a warning (see [logz_reliability]).}
@@ -175,7 +179,8 @@ new_raise_result <- function(log_p, log_z_i, ess, log_weights, log_z0, schedule,
     schedule = schedule, method = "RAISE", time = time,
     counts = c(gibbs_sweeps = sweeps, chains = n_chains, examples = N,
                steps = length(schedule) - 1L),
-    diagnostics = data.frame(example = seq_len(N), log_p = log_p, log_z = log_z_i, ess = ess),
+    diagnostics = data.frame(example = seq_len(N), log_p = log_p, log_z = log_z_i, ess = ess,
+                             se = raise_example_se(log_weights)),
     seed = seed, call = call, ess_ratio = mean(ess) / n_chains,
     se_note = if (N < 2L) "one example; pass >= 2 rows of `data`",
     flags = if (n_chains > 1L)
@@ -201,6 +206,19 @@ print.logz_raise <- function(x, ...) {
   cat(base_line(x))
   print_flags(x)
   invisible(x)
+}
+
+# The Monte Carlo se of each example's log p-hat = log mean_c w_c over its n
+# chains (columns of log_weights, n x N), by the delta method:
+#   se(log p-hat) = sd_c(w) / (sqrt(n) mean_c(w)) = sqrt((n / ESS - 1) / (n - 1)),
+# with ESS = (sum w)^2 / sum w^2 and sd the sample sd (n - 1); NA for n = 1.
+raise_example_se <- function(log_weights) {
+  n <- nrow(log_weights)
+  if (n < 2L) return(rep(NA_real_, ncol(log_weights)))
+  apply(log_weights, 2L, function(x) {
+    w <- exp(x - max(x))
+    sqrt(max(0, n * sum(w^2) / sum(w)^2 - 1) / (n - 1))
+  })
 }
 
 # One chunk of RAISE for RBMs (src/raise.c): transitions at the descending

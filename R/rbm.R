@@ -244,14 +244,18 @@ free_energy.rbm <- function(model, data) {
 #'   log-likelihood bound). With `method = "sandwich"`, the number is the
 #'   AIS-based value and the attributes are `"interval"` (`c(lower = <RAISE>,
 #'   upper = <AIS>)`, or an `nrow(data)` x 2 matrix with columns `lower`,
-#'   `upper` when `per_example = TRUE`), `"crossed"`, `"flags"`, `"ais"` and
-#'   `"raise"` (the two fits). Both ends are stochastic: they bracket the truth
+#'   `upper` when `per_example = TRUE`), `"crossed"` (one value, or one per
+#'   example with `per_example = TRUE`), `"flags"`, `"ais"` and `"raise"` (the
+#'   two fits). Both ends are stochastic: they bracket the truth
 #'   on average, and a single pair can cross when both are within their Monte
 #'   Carlo error of the truth. An inverted interval is never returned: when the
 #'   RAISE lower end comes out above the AIS upper end, `"crossed"` is `TRUE`,
 #'   the interval is the union of the two ends widened by 2 se each
 #'   (\eqn{[\min(l - 2 se_l, u - 2 se_u), \max(l + 2 se_l, u + 2 se_u)]}, with
-#'   the RAISE se over examples and the AIS se), and a "sandwich crossed" flag
+#'   the AIS se as \eqn{se_u}; \eqn{se_l} is the RAISE se over examples for the
+#'   average, and for each example with `per_example = TRUE` that example's own
+#'   Monte Carlo se over its RAISE chains, the `se` column of the RAISE fit's
+#'   `diagnostics`), and a "sandwich crossed" flag
 #'   (in `"flags"`, warned with class `logz_unreliable`) says by how much and
 #'   whether the crossing lies within 3 combined se (noise) or beyond (a bias;
 #'   see [logz_reliability]).
@@ -311,12 +315,17 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
                         fit_ais$se)
   if (per_example) {
     upper <- neg_f - fit_ais$log_z
-    interval <- sandwich_check(fit_raise$log_p, upper, fit_raise$se, fit_ais$se)$interval
+    # per example: the RAISE end's own Monte Carlo se over its chains (R/raise.R),
+    # and the AIS se (the upper ends share the one log Z estimate)
+    pe <- sandwich_check(fit_raise$log_p, upper, fit_raise$diagnostics$se, fit_ais$se)
+    interval <- pe$interval
+    crossed <- pe$crossed
   } else {
     upper <- mean(neg_f) - fit_ais$log_z
     interval <- avg$interval[1, ]
+    crossed <- avg$crossed
   }
-  structure(upper, interval = interval, crossed = avg$crossed, flags = avg$flag, ais = fit_ais,
+  structure(upper, interval = interval, crossed = crossed, flags = avg$flag, ais = fit_ais,
             raise = fit_raise)
 }
 

@@ -174,7 +174,7 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   with_seed(seed, {
     seed_state <- rng_state()
     if (is.null(init)) {
-      params <- list(W = matrix(stats::rnorm(nv * n_hidden, sd = 0.01), nv, n_hidden),
+      params <- list(W = matrix(rnorm_chunked(nv * n_hidden, sd = 0.01), nv, n_hidden),
                      a = base_rate_bias(data), b = numeric(n_hidden))
     } else {
       check_rbm(init, "init")

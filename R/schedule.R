@@ -209,15 +209,17 @@ plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", lege
   do.call(graphics::plot, c(list(x = c(0, 1), y = ylim, type = "n", log = log,
                                  xlab = "fraction of steps t = k / K",
                                  ylab = expression(beta)), gpar))
+  drawn <- list()
   for (i in seq_along(scheds)) {
     s <- unclass(scheds[[i]])
     t <- seq(0, 1, length.out = length(s))
     keep <- if (log == "y") s > 0 else rep(TRUE, length(s))
     graphics::lines(t[keep], s[keep], col = cols[i], lwd = 1.5)
+    drawn[[i]] <- list(x = t[keep], y = s[keep])
   }
   if (isTRUE(legend) && length(scheds) > 1L)
-    graphics::legend("topleft", legend = vapply(scheds, attr, "", "name"), col = cols,
-                     lwd = 1.5, bty = "n")
+    legend_free(drawn, legend = vapply(scheds, attr, "", "name"), col = cols,   # R/plot_legend.R
+                lwd = 1.5, bty = "n")
   invisible(x)
 }
 
@@ -234,14 +236,17 @@ plot_schedule_g <- function(scheds, gpar, log, legend, x) {
   do.call(graphics::plot, c(list(x = c(0, 1), y = yr, type = "n", log = log,
                                  xlab = expression(beta),
                                  ylab = expression(g(beta) == d^2 * log * Z / d * beta^2)), gpar))
+  drawn <- list()
   for (i in seq_along(gs)) {
     d <- gs[[i]]
     if (!is.null(d$g_raw)) graphics::points(d$beta, d$g_raw, col = grDevices::adjustcolor(cols[i], 0.3),
                                             pch = 20, cex = 0.5)
     graphics::lines(d$beta, d$g, col = cols[i], lwd = 1.5)
+    drawn <- c(drawn, list(list(x = d$beta, y = d$g)),
+               if (!is.null(d$g_raw)) list(list(x = d$beta, y = d$g_raw, points = TRUE)))
   }
   if (isTRUE(legend) && length(scheds) > 1L)
-    graphics::legend("topright", legend = vapply(scheds, attr, "", "name"), col = cols,
-                     lwd = 1.5, bty = "n")
+    legend_free(drawn, legend = vapply(scheds, attr, "", "name"), col = cols,   # R/plot_legend.R
+                lwd = 1.5, bty = "n")
   x
 }

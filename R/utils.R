@@ -136,15 +136,46 @@ as_binary_matrix <- function(data, name = "data", n_col = NULL) {
     stop_no_call(sprintf("`%s` is empty (%d x %d).", name, nrow(data), ncol(data)))
   if (anyNA(data))
     stop_no_call(sprintf("`%s` must not contain NA values.", name))
-  if (!all(data == 0 | data == 1))
+  bad <- if (is.logical(data)) 0 else first_non_binary(data)
+  if (bad > 0)
     stop_no_call(sprintf("`%s` must be binary (0/1); found values such as %s.", name,
-                         format(data[which(data != 0 & data != 1)[1]])))
+                         format(data[bad])))
   if (!is.null(n_col) && ncol(data) != n_col)
     stop_no_call(sprintf("`%s` must have %d columns (one per visible unit), not %d.",
                          name, n_col, ncol(data)))
   storage.mode(data) <- "double"
   dimnames(data) <- NULL
   data
+}
+
+# The index of the first element of numeric `x` (no NAs) that is neither 0 nor
+# 1, or 0: in slices of 2^20 elements with an interrupt check between them, so
+# that the check of a large data set stays interruptible.
+first_non_binary <- function(x) {
+  n <- length(x)
+  step <- 1048576
+  for (i0 in seq(0, n - 1, by = step)) {
+    idx <- seq.int(i0 + 1, min(n, i0 + step))
+    xi <- x[idx]
+    ok <- xi == 0 | xi == 1
+    if (!all(ok)) return(idx[which(!ok)[1]])
+    if (n > step) check_interrupt()
+  }
+  0
+}
+
+# stats::rnorm(n, 0, sd) drawn in slices of 2^20 with an interrupt check
+# between them (the same numbers as one call: R's normals are drawn in turn).
+rnorm_chunked <- function(n, sd) {
+  step <- 1048576
+  if (n <= step) return(stats::rnorm(n, sd = sd))
+  out <- numeric(n)
+  for (i0 in seq(0, n - 1, by = step)) {
+    idx <- seq.int(i0 + 1, min(n, i0 + step))
+    out[idx] <- stats::rnorm(length(idx), sd = sd)
+    check_interrupt()
+  }
+  out
 }
 
 softplus <- function(x) pmax(x, 0) + log1p(exp(-abs(x)))

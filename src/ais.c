@@ -178,10 +178,22 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
                                     full[c]);
 }
 
-/* Run steps betas[1..L] from betas[0] for all chains. Each thread owns a fixed
- * slice of whole GROUPs of chains and runs it through all L steps with no
- * synchronisation (its own dgemm or sparse products on its slice), so the
- * result does not depend on the thread count. sparse_x / sparse_y choose the
+/* Work a round of ais_rbm_run() does per thread, in multiply-adds (a few
+ * hundredths of a second), so that the interrupt checks between rounds come
+ * well within 0.1 s even when a single step makes many sweeps. */
+#define AIS_ROUND_WORK 2e7
+
+/* Run steps betas[1..L] from betas[0] for all chains. A chain's work is the
+ * sequence of units (k, sw): for k = 1..L, sweeps units (one for the last step
+ * when final), the first of which also makes the weight update of step k. The
+ * chains advance through the units in rounds of about AIS_ROUND_WORK a thread
+ * (a range of units for all chains, or one unit for a block of chains when one
+ * unit over all chains is more), one parallel region a round, with an
+ * interrupt check between rounds. In a round each thread owns a fixed slice of
+ * whole GROUPs of chains (its own dgemm or sparse products on its slice); a
+ * chain does the same work in the same order in any case, so the result does
+ * not depend on the rounds or the thread count. With limit_blas, BLAS runs
+ * single-threaded inside each round (restored before each check). sparse_x / sparse_y choose the
  * kernels for the whole call. LW (L x M) receives the log weights after each
  * step, for the trace. If DM and D2M (L x M) are not NULL they receive, per step
  * and chain, D = d log f_beta(v) / d beta and D2 = d^2 log f_beta(v) / d beta^2
@@ -190,7 +202,7 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
 static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const logz_blocked *BY,
                        const double *betas, int L, int final, int sweeps, int sparse_x,
                        int sparse_y, double *V, double *logw, logz_stream *st, int nthreads,
-                       double *LW, double *DM, double *D2M, long *on_counts)
+                       double *LW, double *DM, double *D2M, long *on_counts, int limit_blas)
 {
     int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
     int nu = nv > nh ? nv : nh;
@@ -215,95 +227,121 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
         onv[c] = onh[c] = 0;
         np[c] = nm[c] = lastv[c] = lasth[c] = 0;
     }
+    /* units per chain, and the rounds: rs units for blocks of gb groups */
+    long total = L > 0 ? (long) L * sweeps - (final ? sweeps - 1 : 0) : 0;
+    double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
+    double chains_per_thread = ceil((double) M / nthreads);
+    long rs = 1;
+    int gb = ngroup;
+    if (per_unit * chains_per_thread <= AIS_ROUND_WORK) {
+        double r = floor(AIS_ROUND_WORK / (per_unit * chains_per_thread));
+        rs = r > (double) total ? (total > 0 ? total : 1) : (long) r;
+    } else {
+        double g = floor(AIS_ROUND_WORK / (per_unit * GROUP)) * nthreads;
+        gb = g < 1.0 ? 1 : (g > ngroup ? ngroup : (int) g);
+    }
+    for (long t0 = 0; t0 < total; t0 += rs) {
+        long t1 = t0 + rs < total ? t0 + rs : total;
+        for (int gA = 0; gA < ngroup; gA += gb) {
+            int gZ = gA + gb < ngroup ? gA + gb : ngroup;
+            int old_blas = limit_blas ? blas_threads_limit(1) : -1;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
-    {
-        int tid = 0, nt = 1;
+            {
+                int tid = 0, nt = 1;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
-        nt = omp_get_num_threads();
+                tid = omp_get_thread_num();
+                nt = omp_get_num_threads();
 #endif
-        int g0 = (int) ((long) ngroup * tid / nt), g1 = (int) ((long) ngroup * (tid + 1) / nt);
-        int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
-        double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
-        double *scr = SCR + (size_t) tid * 5 * nu;
-        int have_x = 0, have_y = 0;   /* X, Y hold the products of the current V, H */
-        flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL, .np = 0,
-                         .nm = 0};
-        for (int k = 1; k <= L; k++) {
-            double b0 = betas[k - 1], b1 = betas[k];
-            int transition = !(final && k == L);
-            for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
-            for (int sw = 0; sw < (transition ? sweeps : 1); sw++) {
-                if (sparse_x)
-                    sparse_update(BX, V, X, cA, cB, plus, minus, nu, np, nm, lastv, have_x, full);
-                else
-                    logz_rbm_gemm_x(m, V, X, cA, cB);
-                have_x = 1;
-                for (int g = g0; g < g1; g++) {
-                    int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
-                    if (transition) logz_streams_fill(st + cf, n, nh, u, nu);
-                    for (int c = cf; c < cf + n; c++) {
-                        double *hc = transition ? H + (size_t) nh * c : NULL;
-                        const double *uc = u + (size_t) (c - cf) * nu;
-                        flip_track *fh = NULL;
-                        if (transition && sparse_y && have_y) {
-                            ft.plus = plus + (size_t) nu * c;
-                            ft.minus = minus + (size_t) nu * c;
-                            fh = &ft;
+                int g0 = gA + (int) ((long) (gZ - gA) * tid / nt);
+                int g1 = gA + (int) ((long) (gZ - gA) * (tid + 1) / nt);
+                int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
+                double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
+                double *scr = SCR + (size_t) tid * 5 * nu;
+                /* X, Y hold the products of the current V, H after the first unit */
+                int have_x = t0 > 0, have_y = t0 > 0;
+                flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL,
+                                 .np = 0, .nm = 0};
+                for (long t = t0; t < t1 && cA < cB; t++) {
+                    int k = (int) (t / sweeps) + 1, sw = (int) (t % sweeps);
+                    double b0 = betas[k - 1], b1 = betas[k];
+                    int transition = !(final && k == L);
+                    if (sw == 0 || t == t0)
+                        for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
+                    if (sparse_x)
+                        sparse_update(BX, V, X, cA, cB, plus, minus, nu, np, nm, lastv, have_x,
+                                      full);
+                    else
+                        logz_rbm_gemm_x(m, V, X, cA, cB);
+                    have_x = 1;
+                    for (int g = g0; g < g1; g++) {
+                        int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+                        if (transition) logz_streams_fill(st + cf, n, nh, u, nu);
+                        for (int c = cf; c < cf + n; c++) {
+                            double *hc = transition ? H + (size_t) nh * c : NULL;
+                            const double *uc = u + (size_t) (c - cf) * nu;
+                            flip_track *fh = NULL;
+                            if (transition && sparse_y && have_y) {
+                                ft.plus = plus + (size_t) nu * c;
+                                ft.minus = minus + (size_t) nu * c;
+                                fh = &ft;
+                            }
+                            int on = 0;
+                            if (sw == 0) {
+                                logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
+                                                              uc, &on, scr, fh);
+                                if (DM)
+                                    chain_moments(m, X + (size_t) nx * c, scr,
+                                                  &DM[(size_t) M * (k - 1) + c],
+                                                  &D2M[(size_t) M * (k - 1) + c]);
+                            } else {
+                                on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
+                            }
+                            if (transition) {
+                                onh[c] += on;
+                                lasth[c] = on;
+                                if (fh) {
+                                    np[c] = fh->np;
+                                    nm[c] = fh->nm;
+                                }
+                            }
                         }
-                        int on = 0;
-                        if (sw == 0) {
-                            logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
-                                                          uc, &on, scr, fh);
-                            if (DM)
-                                chain_moments(m, X + (size_t) nx * c, scr,
-                                              &DM[(size_t) M * (k - 1) + c],
-                                              &D2M[(size_t) M * (k - 1) + c]);
-                        } else {
-                            on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
-                        }
-                        if (transition) {
-                            onh[c] += on;
-                            lasth[c] = on;
-                            if (fh) {
-                                np[c] = fh->np;
-                                nm[c] = fh->nm;
+                    }
+                    if (sw == 0)
+                        for (int c = cA; c < cB; c++) LW[(size_t) M * (k - 1) + c] = logw[c];
+                    if (!transition) break;
+                    if (sparse_y)
+                        sparse_update(BY, H, Y, cA, cB, plus, minus, nu, np, nm, lasth, have_y,
+                                      full);
+                    else
+                        logz_rbm_gemm_y(m, H, Y, cA, cB);
+                    have_y = 1;
+                    for (int g = g0; g < g1; g++) {
+                        int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+                        logz_streams_fill(st + cf, n, nv, u, nu);
+                        for (int c = cf; c < cf + n; c++) {
+                            flip_track *fv = NULL;
+                            if (sparse_x) {
+                                ft.plus = plus + (size_t) nu * c;
+                                ft.minus = minus + (size_t) nu * c;
+                                fv = &ft;
+                            }
+                            int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1,
+                                                  V + (size_t) nv * c,
+                                                  u + (size_t) (c - cf) * nu, scr, fv);
+                            onv[c] += on;
+                            lastv[c] = on;
+                            if (fv) {
+                                np[c] = fv->np;
+                                nm[c] = fv->nm;
                             }
                         }
                     }
                 }
-                if (sw == 0)
-                    for (int c = cA; c < cB; c++) LW[(size_t) M * (k - 1) + c] = logw[c];
-                if (!transition) break;
-                if (sparse_y)
-                    sparse_update(BY, H, Y, cA, cB, plus, minus, nu, np, nm, lasth, have_y, full);
-                else
-                    logz_rbm_gemm_y(m, H, Y, cA, cB);
-                have_y = 1;
-                for (int g = g0; g < g1; g++) {
-                    int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
-                    logz_streams_fill(st + cf, n, nv, u, nu);
-                    for (int c = cf; c < cf + n; c++) {
-                        flip_track *fv = NULL;
-                        if (sparse_x) {
-                            ft.plus = plus + (size_t) nu * c;
-                            ft.minus = minus + (size_t) nu * c;
-                            fv = &ft;
-                        }
-                        int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1,
-                                              V + (size_t) nv * c, u + (size_t) (c - cf) * nu,
-                                              scr, fv);
-                        onv[c] += on;
-                        lastv[c] = on;
-                        if (fv) {
-                            np[c] = fv->np;
-                            nm[c] = fv->nm;
-                        }
-                    }
-                }
             }
+            if (old_blas > 0) blas_threads_restore(old_blas);
+            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
         }
     }
     int nsweep = 0;
@@ -433,10 +471,9 @@ static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const do
             DM = (double *) R_alloc((size_t) L * M, sizeof(double));
             D2M = (double *) R_alloc((size_t) L * M, sizeof(double));
         }
-        int old_blas = (o->nthreads > 1 && !(sparse_x && sparse_y)) ? blas_threads_limit(1) : -1;
         ns = ais_rbm_run(m, &BX, &BY, betas, L, o->final, o->sweeps, sparse_x, sparse_y, V,
-                         logw, st, o->nthreads, LW, DM, D2M, on_counts);
-        if (old_blas > 0) blas_threads_restore(old_blas);
+                         logw, st, o->nthreads, LW, DM, D2M, on_counts,
+                         o->nthreads > 1 && !(sparse_x && sparse_y));
         logz_ais_trace(LW, L, M, o->log_z0, trace);
         if (mom) ais_weighted_moments(LW, DM, D2M, L, M, mom);
         if (ns > 0) {

@@ -31,13 +31,25 @@ static void bern_logit(const double *t, double *s, const double *u, double *e, i
     logz_bernoulli_logit(t, e, u, s, n);
 }
 
+/* Work a round of raise_rbm_run() does per thread, in multiply-adds (a few
+ * hundredths of a second), so that the interrupt checks between rounds come
+ * well within 0.1 s even when a single step makes many sweeps. */
+#define RAISE_ROUND_WORK 2e7
+
 /* Run the steps betas[0] -> betas[1] -> ... -> betas[L] (descending): at each
  * step j a transition at betas[j] (`sweeps` block-Gibbs sweeps), then the
- * increment log f_{betas[j]}(v) - log f_{betas[j+1]}(v). Each thread owns a
- * fixed slice of chains and runs it through all steps with no synchronisation
- * (its own dgemm calls), so the result does not depend on the thread count. */
+ * increment log f_{betas[j]}(v) - log f_{betas[j+1]}(v). A chain's work is the
+ * sequence of units (j, sw), sweeps units a step, the last of which also adds
+ * the increment. The chains advance through the units in rounds of about
+ * RAISE_ROUND_WORK a thread (a range of units for all chains, or one unit for
+ * a block of chains when one unit over all chains is more), one parallel
+ * region a round, with an interrupt check between rounds. In a round each
+ * thread owns a fixed slice of the chains (its own dgemm calls; BLAS runs
+ * single-threaded inside the round when limit_blas); a chain does the same
+ * work in the same order in any case, so the result does not depend on the
+ * rounds or the thread count. */
 static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, int sweeps,
-                          double *V, double *logw, logz_stream *st, int nthreads)
+                          double *V, double *logw, logz_stream *st, int nthreads, int limit_blas)
 {
     int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
     int nu = nv > nh ? nv : nh;
@@ -46,47 +58,71 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
     double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
     double *C0 = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
     double *SCR = (double *) R_alloc((size_t) nthreads * 3 * nu, sizeof(double));
+    long total = (long) L * sweeps;
+    double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
+    double chains_per_thread = ceil((double) M / nthreads);
+    long rs = 1;
+    int cb = M;
+    if (per_unit * chains_per_thread <= RAISE_ROUND_WORK) {
+        double r = floor(RAISE_ROUND_WORK / (per_unit * chains_per_thread));
+        rs = r > (double) total ? (total > 0 ? total : 1) : (long) r;
+    } else {
+        double g = floor(RAISE_ROUND_WORK / per_unit) * nthreads;
+        cb = g < 1.0 ? 1 : (g > M ? M : (int) g);
+    }
+    for (long t0 = 0; t0 < total; t0 += rs) {
+        long t1 = t0 + rs < total ? t0 + rs : total;
+        for (int bA = 0; bA < M; bA += cb) {
+            int bZ = bA + cb < M ? bA + cb : M;
+            int old_blas = limit_blas ? blas_threads_limit(1) : -1;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
-    {
-        int tid = 0, nt = 1;
+            {
+                int tid = 0, nt = 1;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
-        nt = omp_get_num_threads();
+                tid = omp_get_thread_num();
+                nt = omp_get_num_threads();
 #endif
-        int cA = (int) ((long) M * tid / nt), cB = (int) ((long) M * (tid + 1) / nt);
-        double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
-        double *e = t + nu, *u = t + 2 * (size_t) nu;
-        logz_rbm_gemm_x(m, V, X, cA, cB);
-        for (int j = 0; j < L; j++) {
-            double bt = betas[j], bl = betas[j + 1];
-            for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
-            for (int sw = 0; sw < sweeps; sw++) {
-                for (int c = cA; c < cB; c++) {
-                    const double *x = X + (size_t) nx * c;
-                    for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
-                    logz_streams_fill(st + c, 1, nh, u, nu);
-                    bern_logit(t, H + (size_t) nh * c, u, e, nh);
+                int cA = bA + (int) ((long) (bZ - bA) * tid / nt);
+                int cB = bA + (int) ((long) (bZ - bA) * (tid + 1) / nt);
+                double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
+                double *e = t + nu, *u = t + 2 * (size_t) nu;
+                /* X holds the product of the current V after the first round */
+                if (t0 == 0 && cA < cB) logz_rbm_gemm_x(m, V, X, cA, cB);
+                for (long tt = t0; tt < t1 && cA < cB; tt++) {
+                    int j = (int) (tt / sweeps), sw = (int) (tt % sweeps);
+                    double bt = betas[j], bl = betas[j + 1];
+                    if (sw == 0 || tt == t0)
+                        for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
+                    for (int c = cA; c < cB; c++) {
+                        const double *x = X + (size_t) nx * c;
+                        for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
+                        logz_streams_fill(st + c, 1, nh, u, nu);
+                        bern_logit(t, H + (size_t) nh * c, u, e, nh);
+                    }
+                    logz_rbm_gemm_y(m, H, Y, cA, cB);
+                    for (int c = cA; c < cB; c++) {
+                        const double *y = Y + (size_t) nv * c;
+                        for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
+                        logz_streams_fill(st + c, 1, nv, u, nu);
+                        bern_logit(t, V + (size_t) nv * c, u, e, nv);
+                    }
+                    logz_rbm_gemm_x(m, V, X, cA, cB);
+                    if (sw < sweeps - 1) continue;
+                    for (int c = cA; c < cB; c++) {
+                        const double *x = X + (size_t) nx * c;
+                        double inc = (bt - bl) * (x[nh] - x[nh + 1]);
+                        for (int k = 0; k < nh; k++) {
+                            double z = m->b[k] + x[k];
+                            inc += logz_softplus(bt * z) - logz_softplus(bl * z);
+                        }
+                        logw[c] += inc;
+                    }
                 }
-                logz_rbm_gemm_y(m, H, Y, cA, cB);
-                for (int c = cA; c < cB; c++) {
-                    const double *y = Y + (size_t) nv * c;
-                    for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
-                    logz_streams_fill(st + c, 1, nv, u, nu);
-                    bern_logit(t, V + (size_t) nv * c, u, e, nv);
-                }
-                logz_rbm_gemm_x(m, V, X, cA, cB);
             }
-            for (int c = cA; c < cB; c++) {
-                const double *x = X + (size_t) nx * c;
-                double inc = (bt - bl) * (x[nh] - x[nh + 1]);
-                for (int k = 0; k < nh; k++) {
-                    double z = m->b[k] + x[k];
-                    inc += logz_softplus(bt * z) - logz_softplus(bl * z);
-                }
-                logw[c] += inc;
-            }
+            if (old_blas > 0) blas_threads_restore(old_blas);
+            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
         }
     }
 }
@@ -125,9 +161,8 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
     if (L > 0) {
-        int old_blas = nthreads > 1 ? blas_threads_limit(1) : -1;
-        raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads);
-        if (old_blas > 0) blas_threads_restore(old_blas);
+        raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads,
+                      nthreads > 1);
     }
     SEXP so = allocMatrix(REALSXP, 6, M);
     SET_VECTOR_ELT(out, 2, so);

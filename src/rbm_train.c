@@ -20,23 +20,53 @@ static double sigmoid(double x)
     return e / (1.0 + e);
 }
 
+/* Multiply-adds of one block of gemm_rows() (about a hundredth of a second). */
+#define TRAIN_GEMM_WORK 2e7
+
+/* C = alpha op(A) op(B) + beta C (m x n, inner dimension k) through BLAS dgemm,
+ * in blocks of rows of C sized by work, with an interrupt check between
+ * blocks, so one product over a large batch stays interruptible. Each element
+ * is the same dot product as in a single call. */
+static void gemm_rows(const char *ta, const char *tb, int m, int n, int k, double alpha,
+                      const double *A, int lda, const double *B, int ldb, double beta,
+                      double *C, int ldc)
+{
+    double per_row = (double) n * (k > 0 ? k : 1);
+    double r = floor(TRAIN_GEMM_WORK / per_row);
+    int rows = r >= (double) m ? m : (r < 1.0 ? 1 : (int) r);
+    if (rows > m) rows = m;
+    for (int i0 = 0; i0 < m; i0 += rows) {
+        int mi = i0 + rows < m ? rows : m - i0;
+        const double *Ai = ta[0] == 'T' ? A + (size_t) lda * i0 : A + i0;
+        F77_CALL(dgemm)(ta, tb, &mi, &n, &k, &alpha, Ai, &lda, B, &ldb, &beta, C + i0, &ldc
+                        FCONE FCONE);
+        if (mi < m) R_CheckUserInterrupt();
+    }
+}
+
 /* P = sigmoid(bias + op(W) X) for all columns; S ~ Bern(P) when S != NULL.
  * trans = "T": P is nh x B from X nv x B; trans = "N": P is nv x B from X nh x B. */
 static void layer_probs(const char *trans, int nv, int nh, int B, const double *W,
                         const double *bias, const double *X, double *P, double *S)
 {
-    double one = 1.0, zero = 0.0;
     int rows = trans[0] == 'T' ? nh : nv;
     if (trans[0] == 'T')
-        F77_CALL(dgemm)("T", "N", &nh, &B, &nv, &one, W, &nv, X, &nv, &zero, P, &nh FCONE FCONE);
+        gemm_rows("T", "N", nh, B, nv, 1.0, W, nv, X, nv, 0.0, P, nh);
     else
-        F77_CALL(dgemm)("N", "N", &nv, &B, &nh, &one, W, &nv, X, &nh, &zero, P, &nv FCONE FCONE);
-    for (int c = 0; c < B; c++)
+        gemm_rows("N", "N", nv, B, nh, 1.0, W, nv, X, nh, 0.0, P, nv);
+    size_t done = 0;
+    for (int c = 0; c < B; c++) {
         for (int r = 0; r < rows; r++) {
             size_t idx = (size_t) rows * c + r;
             P[idx] = sigmoid(bias[r] + P[idx]);
             if (S) S[idx] = unif_rand() < P[idx] ? 1.0 : 0.0;
         }
+        done += (size_t) rows;
+        if (done >= 2097152) {   /* about 2^21 draws between interrupt checks */
+            done = 0;
+            R_CheckUserInterrupt();
+        }
+    }
 }
 
 /* Sizes and step settings of one training epoch. */
@@ -108,9 +138,8 @@ static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const
         if (pcd) memcpy(P, Vk, sizeof(double) * (size_t) nv * C);
         /* gradient and update: data statistics over the batch, model
          * statistics over the C negative chains */
-        double sc = 1.0 / B, msc = -1.0 / C, one = 1.0, zero = 0.0;
-        F77_CALL(dgemm)("N", "T", &nv, &nh, &B, &sc, V0, &nv, H0p, &nh, &zero, G, &nv FCONE FCONE);
-        F77_CALL(dgemm)("N", "T", &nv, &nh, &C, &msc, Vk, &nv, Hkp, &nh, &one, G, &nv FCONE FCONE);
+        gemm_rows("N", "T", nv, nh, B, 1.0 / B, V0, nv, H0p, nh, 0.0, G, nv);
+        gemm_rows("N", "T", nv, nh, C, -1.0 / C, Vk, nv, Hkp, nh, 1.0, G, nv);
         for (size_t i = 0; i < (size_t) nv * nh; i++) {
             dW[i] = mom * dW[i] + lr * (G[i] - wd * W[i]);
             W[i] += dW[i];

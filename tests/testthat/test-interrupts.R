@@ -156,3 +156,27 @@ test_that("annealing, tempering, ARM and training loops stop promptly", {
   expect_prompt_stop(rbm_train(x, 500, batch_size = 2000, epochs = 1000, progress = FALSE),
                      "rbm_train one large batch")
 })
+
+test_that("one long RBM annealing step and one large training product stop promptly", {
+  skip_on_cran()
+  set.seed(5)
+  # 100 hidden units: no mode search; an explicit base: no pilot runs
+  m <- rbm(matrix(rnorm(784 * 100, 0, 0.1), 784, 100))
+  ub <- logz_base(m, "uniform")
+  x <- mnist$x[1:50, ]
+  suppressWarnings(ais(m, schedule_linear(2), n_chains = 4, base = ub, progress = FALSE))
+  # a single step of 2e4 sweeps (tens of seconds): the checks must come between sweeps
+  for (th in 1:2) {
+    expect_prompt_stop(ais(m, schedule_linear(2), n_chains = 100, sweeps_per_step = 2e4,
+                           base = ub, threads = th, progress = FALSE),
+                       sprintf("ais rbm, long step, threads = %d", th))
+    expect_prompt_stop(raise(m, x, schedule_linear(2), n_chains = 2, sweeps_per_step = 2e4,
+                             base = ub, threads = th, progress = FALSE),
+                       sprintf("raise rbm, long step, threads = %d", th))
+  }
+  # one batch of 8,000 rows against 2,000 hidden units: each product is 1.3e10
+  # multiply-adds, split into row blocks with checks between them
+  xall <- mnist$x
+  expect_prompt_stop(rbm_train(xall, 2000, batch_size = nrow(xall), epochs = 2, progress = FALSE),
+                     "rbm_train one huge batch")
+})

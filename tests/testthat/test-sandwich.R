@@ -42,3 +42,33 @@ test_that("log_likelihood(method = \"sandwich\") never returns an inverted inter
     else expect_length(attr(ll, "flags"), 0L)
   }
 })
+
+test_that("RAISE's per-example se matches the spread of log p-hat over independent runs", {
+  set.seed(3)
+  m <- rbm(matrix(rnorm(12 * 4, 0, 1), 12, 4), a = rnorm(12, 0, 0.5), b = rnorm(4, 0, 0.5))
+  v <- matrix(rbinom(12, 1, 0.5), 1)
+  x <- v[rep(1, 300), ]   # 300 independent RAISE runs on one example
+  ub <- logz_base(m, "uniform")
+  for (nc in c(5L, 20L)) {
+    r <- suppressWarnings(raise(m, x, schedule_linear(15), n_chains = nc, base = ub,
+                                progress = FALSE))
+    ratio <- mean(r$diagnostics$se) / stats::sd(r$log_p)
+    expect_true(ratio > 0.75 && ratio < 1.3, label = sprintf("se / sd = %.2f at %d chains", ratio, nc))
+  }
+  # the per-example sandwich: an AIS log Z pushed 0.3 nats high makes the
+  # upper ends fall below the truth, so rows cross; each crossed row's interval,
+  # widened by its own RAISE se, still holds the exact per-example value
+  ll_true <- drop(-free_energy(m, v) - exact_log_z(m))
+  set.seed(5)
+  a <- suppressWarnings(ais(m, schedule_linear(200), n_chains = 500, base = ub, progress = FALSE))
+  a$log_z <- a$log_z + 0.3
+  ll <- suppressWarnings(log_likelihood(m, x[1:100, ], a, method = "sandwich", per_example = TRUE,
+                                        schedule = schedule_linear(15), raise_chains = 5,
+                                        base = ub, progress = FALSE))
+  iv <- attr(ll, "interval")
+  cr <- attr(ll, "crossed")
+  expect_length(cr, 100)
+  expect_gt(sum(cr), 20)
+  cover <- mean(iv[cr, "lower"] <= ll_true & iv[cr, "upper"] >= ll_true)
+  expect_gt(cover, 0.85)
+})
