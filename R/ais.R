@@ -128,13 +128,13 @@ ais.default <- function(model, ...) {
 
 #' @rdname ais
 #' @export
-ais.rbm <- function(model, schedule = schedule_linear(14500L), n_chains = 100L, sweeps_per_step = 1L,
+ais.rbm <- function(model, schedule = NULL, n_chains = 100L, sweeps_per_step = 1L,
                     base = NULL, threads = 1L, progress = interactive(),
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   check_dots_used(...)
   validate_model(model)
   call <- match.call()
-  schedule <- as_schedule(schedule)
+  if (!is.null(schedule)) schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
@@ -142,6 +142,9 @@ ais.rbm <- function(model, schedule = schedule_linear(14500L), n_chains = 100L, 
   kernel <- match_arg(kernel, "kernel")
   seed <- rng_state()
   base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  if (is.null(schedule))
+    schedule <- schedule_pilot(model, rbm_default_K, n_chains, base = base,
+                               sweeps_per_step = sweeps_per_step, threads = threads)
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
     return(with_base(ais_pieces(n_chains, pieces, schedule, call, function(size)
@@ -339,6 +342,7 @@ print.logz_ais <- function(x, ...) {
               if (is.null(x$khat) || is.na(x$khat)) "" else sprintf(", Pareto k-hat %.2f", x$khat)))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(pilot_line(x$schedule))   # R/schedule_pilot.R
   cat(base_line(x))
   print_flags(x)
   invisible(x)

@@ -101,20 +101,23 @@ raise.default <- function(model, ...) {
 
 #' @rdname raise
 #' @export
-raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
+raise.rbm <- function(model, data, schedule = NULL, n_chains = 10L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
   check_dots_used(...)
   call <- match.call()
   validate_rbm(model)
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
-  schedule <- as_schedule(schedule)
+  if (!is.null(schedule)) schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden) * nrow(data))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
   base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  if (is.null(schedule))
+    schedule <- schedule_pilot(model, rbm_default_K, n_chains * nrow(data), base = base,
+                               sweeps_per_step = sweeps_per_step, threads = threads)
   a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   N <- nrow(data)
@@ -198,6 +201,7 @@ print.logz_raise <- function(x, ...) {
               if (is.null(x$ess_ratio)) NA_real_ else x$ess_ratio))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(pilot_line(x$schedule))   # R/schedule_pilot.R
   cat(base_line(x))
   print_flags(x)
   invisible(x)

@@ -294,7 +294,7 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
 }
 
 log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
-                                    schedule = schedule_sm08(), n_chains = 100L,
+                                    schedule = NULL, n_chains = 100L,
                                     raise_chains = 10L, ...) {
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   fit_ais <- if (is.null(log_z)) {
@@ -305,6 +305,8 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
     stop_no_call(sprintf(paste0("`log_z` must be an ais() estimate (or missing) with ",
                                 "`method = \"sandwich\"`, not %s."), describe(log_z)))
   }
+  # RAISE runs the schedule AIS ran (chosen by AIS's pilot by default)
+  if (is.null(schedule)) schedule <- fit_ais$schedule
   fit_raise <- raise(model, data, schedule = schedule, n_chains = raise_chains, ...)
   neg_f <- -free_energy(model, data)
   avg <- sandwich_check(fit_raise$log_likelihood, mean(neg_f) - fit_ais$log_z, fit_raise$se,
