@@ -47,7 +47,10 @@
 #' @param data 0/1 matrix or data frame with `n_visible` columns (or one 0/1
 #'   vector): the test points.
 #' @param schedule a [logz_schedule][schedule] (or numeric vector of betas from
-#'   0 to 1); it is run from 1 down to 0.
+#'   0 to 1); it is run from 1 down to 0. `NULL` (the default): the shape
+#'   (linear or SM08) chosen by forward pilots of [schedule_pilot()] within a
+#'   budget of 14,500 steps for all `n_chains * nrow(data)` chains, as
+#'   [ais()] does (see its "The default schedule").
 #' @param n_chains number of RAISE chains per example (>= 1).
 #' @param sweeps_per_step Gibbs sweeps per transition (>= 1).
 #' @param base the base distribution, as in [ais()] (default: the model's

@@ -235,7 +235,9 @@ free_energy.rbm <- function(model, data) {
 #'   one row per example).
 #' @param method `"plain"` (one log Z) or `"sandwich"` (AIS and RAISE).
 #' @param ... with `method = "sandwich"`: arguments for [ais()] and [raise()]
-#'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`);
+#'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`;
+#'   without `schedule`, RAISE runs the schedule AIS's pilot chose, see
+#'   [schedule_pilot()]);
 #'   `n_chains` is the number of AIS chains and `raise_chains` (default 10) the
 #'   number of RAISE chains per example.
 #' @return A number (or a vector with `per_example = TRUE`). When `log_z` is an
