@@ -25,8 +25,9 @@
 #' @param model the model: an `rbm` (for Ising models, GP classifiers and R
 #'   log densities see [ais.ising()], [ais.gpc()] and [ais.function()]).
 #' @param schedule a [logz_schedule][schedule] (or numeric vector of betas
-#'   from 0 to 1); the default is [schedule_linear()] with 14,500 equal steps
-#'   (the length of [schedule_sm08()]; see "The default schedule").
+#'   from 0 to 1), or `NULL` (the default): linear or SM08 steps, chosen by
+#'   [schedule_pilot()] within the budget of 14,500 steps (the length of
+#'   [schedule_sm08()]) per chain; see "The default schedule".
 #' @param n_chains number of independent AIS runs M (>= 1).
 #' @param sweeps_per_step Gibbs sweeps at each intermediate beta (>= 1).
 #' @param base the base distribution (see [logz_base]): `NULL` (the model's
@@ -84,22 +85,23 @@
 #'     `ess` (of the on-the-fly weights) and `log_z` (running estimate).}
 #'   \item{`counts`}{`gibbs_sweeps` (chain-sweeps in total), `chains`, `steps`.}
 #' }
-#' @section The default schedule: 14,500 equal steps in \eqn{\beta}. Linear
-#'   steps were chosen over Salakhutdinov & Murray's SM08 schedule (the same
-#'   number of steps, most of them above \eqn{\beta = 0.9}) and over a
-#'   schedule fitted to a pilot run ([schedule_varopt()], its pilot's cost
-#'   taken from the same budget) by measuring all three at the cost of a
-#'   default call on models with a known log Z (20-hidden MNIST RBMs, Ising
-#'   grids): SM08's error was several times linear's on three of the five
-#'   models and not clearly smaller on the others, and the fitted schedule's
-#'   error was within noise of linear's on all five, so its pilot does not
-#'   pay at this budget. From the data's base rates the curvature
-#'   \eqn{g(\beta)} of \eqn{\log Z(\beta)} of these models varies little
-#'   along most of the path, so an even spread of steps loses little, while
-#'   SM08's steps below \eqn{\beta = 0.5} are 100 times larger than its last
-#'   ones. The figures are in `vignette("schedules", package = "logz")`. A fitted schedule
-#'   ([schedule_varopt()], [schedule_gms13()]) pays where \eqn{g} varies
-#'   strongly and the chains keep up with the path.
+#' @section The default schedule: [schedule_pilot()] runs a short pilot of
+#'   equal (linear) steps and one of Salakhutdinov & Murray's SM08 steps
+#'   (each 1,450 steps, 20 chains), keeps the shape whose pilot log weights vary
+#'   less and runs it with the steps the pilots left of the budget of
+#'   `14500 * n_chains` chain-steps (with 100 chains, 13,920 steps). The choice
+#'   and the pilots' cost are in `attr(fit$schedule, "pilot")`, `"chosen"` and
+#'   `"pilot_sweeps"`, and in `print(fit)`. Neither fixed shape is best on every
+#'   model: on 20-hidden MNIST RBMs with a known log Z and on Ising grids, SM08's
+#'   error was several times linear's on some models (those whose curvature
+#'   \eqn{g(\beta)} of \eqn{\log Z(\beta)} is large at small \eqn{\beta},
+#'   where SM08's steps are 100 times its last ones) and clearly smaller on
+#'   others (whose chains need SM08's small steps near \eqn{\beta = 1}); the
+#'   pilot picks the better one where they differ by much, and where they are
+#'   close either choice costs little. A schedule fitted to a pilot run
+#'   ([schedule_varopt()]) was within noise of linear at this budget. The
+#'   figures are in `vignette("schedules", package = "logz")`. Give a schedule
+#'   to skip the pilot.
 #'
 #' @section Errors: `model` not a supported model; a schedule that does not
 #'   run from 0 to 1, leaves `[0, 1]` or decreases; `n_chains`, `sweeps_per_step` or `threads`
@@ -128,13 +130,13 @@ ais.default <- function(model, ...) {
 
 #' @rdname ais
 #' @export
-ais.rbm <- function(model, schedule = schedule_linear(14500L), n_chains = 100L, sweeps_per_step = 1L,
+ais.rbm <- function(model, schedule = NULL, n_chains = 100L, sweeps_per_step = 1L,
                     base = NULL, threads = 1L, progress = interactive(),
                     kernel = c("auto", "dense", "sparse"), workers = NULL, ...) {
   check_dots_used(...)
   validate_model(model)
   call <- match.call()
-  schedule <- as_schedule(schedule)
+  if (!is.null(schedule)) schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
@@ -142,6 +144,9 @@ ais.rbm <- function(model, schedule = schedule_linear(14500L), n_chains = 100L, 
   kernel <- match_arg(kernel, "kernel")
   seed <- rng_state()
   base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  if (is.null(schedule))
+    schedule <- schedule_pilot(model, rbm_default_K, n_chains, base = base,
+                               sweeps_per_step = sweeps_per_step, threads = threads)
   pieces <- resolve_pieces(workers, n_chains)
   if (pieces > 1L)
     return(with_base(ais_pieces(n_chains, pieces, schedule, call, function(size)
@@ -339,6 +344,7 @@ print.logz_ais <- function(x, ...) {
               if (is.null(x$khat) || is.na(x$khat)) "" else sprintf(", Pareto k-hat %.2f", x$khat)))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(pilot_line(x$schedule))   # R/schedule_pilot.R
   cat(base_line(x))
   print_flags(x)
   invisible(x)

@@ -7,7 +7,7 @@
 #' (RBMs whose smaller layer has at most `exact_max` units, by enumeration;
 #' Ising models with at most `exact_max` variables or a junction tree of
 #' treewidth at most 20), otherwise annealed importance sampling (RBMs and
-#' Ising models, with [ais()]'s default linear schedules), adaptive
+#' Ising models, with [ais()]'s default schedules), adaptive
 #' resample-move SMC for GP classifiers ([arm()]; unless `repeats` is given,
 #' as 4 independent runs of 250 particles (or of `particles`), so that the
 #' estimate has an se at the work of [arm()]'s one default run of 1000
@@ -20,8 +20,9 @@
 #'   \item{RBM, smaller layer <= `exact_max` units}{`"exact"`: enumerating
 #'     \eqn{2^{\min(n_v, n_h)}} states (the other layer summed out) is
 #'     exact, with no error to report.}
-#'   \item{larger RBM}{`"ais"` with its default schedule (14,500 linear
-#'     steps; see [ais()], "The default schedule"): at equal sweeps AIS was
+#'   \item{larger RBM}{`"ais"` with its default schedule (linear or SM08
+#'     steps chosen by a pilot within 14,500 steps per chain; see [ais()],
+#'     "The default schedule"): at equal sweeps AIS was
 #'     more accurate than RTS and RAISE on the MNIST RBMs of
 #'     `vignette("tempered-sampling", package = "logz")`; its importance
 #'     weights give an ESS and an error bar.}

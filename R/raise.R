@@ -47,7 +47,10 @@
 #' @param data 0/1 matrix or data frame with `n_visible` columns (or one 0/1
 #'   vector): the test points.
 #' @param schedule a [logz_schedule][schedule] (or numeric vector of betas from
-#'   0 to 1); it is run from 1 down to 0.
+#'   0 to 1); it is run from 1 down to 0. `NULL` (the default): the shape
+#'   (linear or SM08) chosen by forward pilots of [schedule_pilot()] within a
+#'   budget of 14,500 steps for all `n_chains * nrow(data)` chains, as
+#'   [ais()] does (see its "The default schedule").
 #' @param n_chains number of RAISE chains per example (>= 1).
 #' @param sweeps_per_step Gibbs sweeps per transition (>= 1).
 #' @param base the base distribution, as in [ais()] (default: the model's
@@ -105,20 +108,23 @@ raise.default <- function(model, ...) {
 
 #' @rdname raise
 #' @export
-raise.rbm <- function(model, data, schedule = schedule_sm08(), n_chains = 10L,
+raise.rbm <- function(model, data, schedule = NULL, n_chains = 10L,
                       sweeps_per_step = 1L, base = NULL, threads = 1L,
                       progress = interactive(), workers = NULL, ...) {
   check_dots_used(...)
   call <- match.call()
   validate_rbm(model)
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
-  schedule <- as_schedule(schedule)
+  if (!is.null(schedule)) schedule <- as_schedule(schedule)
   n_chains <- check_chains(n_chains, 8 * (model$n_visible + model$n_hidden) * nrow(data))
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
   base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  if (is.null(schedule))
+    schedule <- schedule_pilot(model, rbm_default_K, n_chains * nrow(data), base = base,
+                               sweeps_per_step = sweeps_per_step, threads = threads)
   a0 <- base$bias
   t0 <- proc.time()[["elapsed"]]
   N <- nrow(data)
@@ -203,6 +209,7 @@ print.logz_raise <- function(x, ...) {
               if (is.null(x$ess_ratio)) NA_real_ else x$ess_ratio))
   cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
               x$time, pieces_note(x)))
+  cat(pilot_line(x$schedule))   # R/schedule_pilot.R
   cat(base_line(x))
   print_flags(x)
   invisible(x)

@@ -235,7 +235,9 @@ free_energy.rbm <- function(model, data) {
 #'   one row per example).
 #' @param method `"plain"` (one log Z) or `"sandwich"` (AIS and RAISE).
 #' @param ... with `method = "sandwich"`: arguments for [ais()] and [raise()]
-#'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`);
+#'   (`schedule`, `n_chains`, `sweeps_per_step`, `base`, `threads`, `progress`;
+#'   without `schedule`, RAISE runs the schedule AIS's pilot chose, see
+#'   [schedule_pilot()]);
 #'   `n_chains` is the number of AIS chains and `raise_chains` (default 10) the
 #'   number of RAISE chains per example.
 #' @return A number (or a vector with `per_example = TRUE`). When `log_z` is an
@@ -298,7 +300,7 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
 }
 
 log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
-                                    schedule = schedule_sm08(), n_chains = 100L,
+                                    schedule = NULL, n_chains = 100L,
                                     raise_chains = 10L, ...) {
   data <- as_binary_matrix(data, "data", n_col = model$n_visible)
   fit_ais <- if (is.null(log_z)) {
@@ -309,6 +311,8 @@ log_likelihood_sandwich <- function(model, data, log_z, per_example = FALSE,
     stop_no_call(sprintf(paste0("`log_z` must be an ais() estimate (or missing) with ",
                                 "`method = \"sandwich\"`, not %s."), describe(log_z)))
   }
+  # RAISE runs the schedule AIS ran (chosen by AIS's pilot by default)
+  if (is.null(schedule)) schedule <- fit_ais$schedule
   fit_raise <- raise(model, data, schedule = schedule, n_chains = raise_chains, ...)
   neg_f <- -free_energy(model, data)
   avg <- sandwich_check(fit_raise$log_likelihood, mean(neg_f) - fit_ais$log_z, fit_raise$se,

@@ -148,6 +148,7 @@ print.logz_schedule <- function(x, ...) {
               length(d), length(x)))
   cat(sprintf("  step size: min %.3g, median %.3g, max %.3g\n", min(d), stats::median(d),
               max(d)))
+  cat(pilot_line(x))   # R/schedule_pilot.R
   obj <- attr(x, "objective")
   if (length(obj) == 2L && all(is.finite(obj))) {
     cat(sprintf("  variance functional J = K sum(dbeta^2 g) %.4g (linear schedule: %.4g)\n",
