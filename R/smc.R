@@ -188,8 +188,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
-                         max_evaluations = Inf, max_steps = 1000L, workers = NULL,
-                         progress = interactive(), ...) {
+                         max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
+                         mode_starts = 16L, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
   check_flag(progress, "progress")
@@ -214,10 +214,41 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fn <- cont_evaluator(target$model, target$gradient, vec, d)
     smc_path_function(fn, p0, kernel)
   }
-  fit <- smc_fit(make_path, ctl, call, seed, progress, workers,
-                 extra = c(density = base$evaluations[["density"]],
-                           gradient = base$evaluations[["gradient"]]))
+  extra <- c(density = base$evaluations[["density"]], gradient = base$evaluations[["gradient"]])
+  laplace0 <- base$laplace
+  search <- list(modes = list())
+  if (!is.null(laplace0)) {
+    search <- smc_mode_search(model, gradient, vectorized, laplace0,
+                              check_count(mode_starts, "mode_starts", min = 0L, max = 10000L))
+    extra <- extra + search$evaluations
+    base$laplace <- smc_cover_modes(laplace0, search$modes)
+    if (!identical(base$laplace, laplace0)) {
+      target <- laplace_whiten(base$laplace, model, gradient, vectorized)
+      base$record$how <- paste0(base$record$how, "; widened to the mean and covariance of the ",
+                                "Laplace fits at the modes a multi-start search found")
+    }
+  }
+  pilot_run <- NULL
+  refit <- NULL
+  if (check_flag(refit_base, "refit_base") && ctl$schedule == "pilot" && !is.null(base$laplace)) {
+    pilot_run <- smc_once(make_path(), ctl)
+    refit <- smc_refit_base(base$laplace, p0, pilot_run$X, pilot_run$log_w, pilot_run$ell)
+    if (!is.null(refit)) {
+      extra <- extra + c(density = pilot_run$evaluations, gradient = pilot_run$gradient_evaluations)
+      pilot_run <- NULL
+      base$laplace <- refit$laplace
+      target <- laplace_whiten(base$laplace, model, gradient, vectorized)
+    }
+  }
+  fit <- smc_fit(make_path, ctl, call, seed, progress, workers, extra = extra,
+                 pilot_run = pilot_run)
   fit$base <- base$record
+  if (!is.null(refit)) {
+    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
+                           "(moment-matched), which it fits better")
+    fit$base$mode <- base$laplace$mode
+    fit$base$refit <- c(var_laplace = refit$var_laplace, var_refit = refit$var_refit)
+  }
   fit$target <- "an R log density"
   carried <- character()
   if (!is.null(base$laplace)) {
@@ -228,6 +259,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                                                     fit$log_weights[w1])$flags,
                                 classes = "logz_unreliable")
     fit$x <- laplace_to_x(base$laplace, fit$x)
+    fit$modes_found <- length(search$modes)
+    carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
   }
   smc_flag(fit, carried)
 }
@@ -286,14 +319,16 @@ smc_control <- function(kernel, d, particles, replicates, cess, resample_thresho
        target_se = tse$target_se, max_time = tse$max_time, max_evaluations = tse$max_evaluations)
 }
 
-# The replicates of a run (to a target se when asked) and the result.
-smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra) {
+# The replicates of a run (to a target se when asked) and the result; with
+# `pilot_run` (a run of smc_once() on the same path), its schedule and steps.
+smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra, pilot_run = NULL) {
   t0 <- proc.time()[["elapsed"]]
   pilot <- ctl$schedule == "pilot"
   pb <- progress_bar(progress, (ctl$replicates + pilot) * 1000)
   on.exit(pb$close())
   if (pilot) {
-    pr <- smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+    pr <- if (is.null(pilot_run)) smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+      else pilot_run
     ctl$betas <- pr$trace$beta
     ctl$log_steps <- log(pr$trace$step_size)[-1L]
     extra <- extra + c(density = pr$evaluations, gradient = pr$gradient_evaluations)
