@@ -42,6 +42,27 @@
 #' al. 2016, Section 3.3) with no bias from tuning a kernel on the particle it
 #' moves.
 #'
+#' **The base of a function target.** The Laplace fit sits at the mode,
+#' which can be far from the mass of the target (a hierarchical model's mode
+#' lies in the neck of its funnel, at a small group scale). Two steps before
+#' the replicates therefore adjust the default Laplace base (their
+#' evaluations are counted). A multi-start mode search (`mode_starts`
+#' optimisations by [laplace_base()] from points drawn from the base with
+#' its scale multiplied by 5) looks for separate modes; when it finds one
+#' with at least 1% of the Laplace mass of the modes found, the base is
+#' widened to the Gaussian with the mean and covariance of the mixture of
+#' their Laplace fits, so that the particles start in reach of each mode.
+#' Then, with `refit_base` and `schedule = "pilot"`, the pilot run's final
+#' weighted particles give a moment-matched fit (in the base's Student-t
+#' family or Gaussian) which replaces the base when it fits them better: when
+#' the weighted variance of \eqn{\ell} at \eqn{\beta = 1} (the log-variance
+#' of the importance weights of the base against \eqn{f/Z}) is lower, each
+#' half of the particles scoring the fit to the other half. The replicates
+#' and a second pilot then run from the refitted base (each still an
+#' unbiased estimate of \eqn{Z} given the base). When the search found a
+#' mode that the final particles of the replicates hold less than half the
+#' Laplace share of, the estimate is flagged.
+#'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
 #' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
@@ -108,6 +129,12 @@
 #'   after this many seconds, or density evaluations (then the result is
 #'   flagged).
 #' @param max_steps the most temperatures a run may take (an error beyond).
+#' @param refit_base for a function target with a Laplace base and
+#'   `schedule = "pilot"`: `TRUE` (default) to replace the base by the
+#'   moment-matched fit of the pilot's particles when it fits them better
+#'   (see "The base of a function target"), `FALSE` to keep it.
+#' @param mode_starts for a function target with a Laplace base: the number
+#'   of starts of the multi-start mode search (>= 0; 0 skips it).
 #' @param workers `NULL` (the active future plan's workers) or the number of
 #'   pieces to split the replicates into (see [scale_out]).
 #' @param progress show progress (see [logz_progress]).
@@ -127,9 +154,13 @@
 #'   per replicate), `resamples`), `x` and `log_weights` (the final weighted
 #'   particles of every replicate, approximate draws from \eqn{f/Z} or the
 #'   posterior; `run` says which replicate), `kernel`, `cess`, `target_se`,
-#'   `base`, `time`, `seed`, `call`, `flags`, `reliable`.
+#'   `base` (for a function target: `type`, `how`, and after a refit
+#'   `refit`, the two variances compared), `modes_found` (the separate modes
+#'   the search found), `time`, `seed`, `call`, `flags`, `reliable`.
 #' @section Reliability flags: a run to `target_se` that a cap stopped
-#'   first ("target se ... not reached"); a mean acceptance below 0.05 at
+#'   first ("target se ... not reached"); a mode found by the mode search
+#'   whose Laplace share (at least 0.01) is more than twice the weight the
+#'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
@@ -189,7 +220,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
-                         mode_starts = 16L, workers = NULL, progress = interactive(), ...) {
+                         mode_starts = 24L, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
   check_flag(progress, "progress")
@@ -237,6 +268,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
       extra <- extra + c(density = pilot_run$evaluations, gradient = pilot_run$gradient_evaluations)
       pilot_run <- NULL
       base$laplace <- refit$laplace
+      p0 <- laplace_std_proposal(base$laplace)
       target <- laplace_whiten(base$laplace, model, gradient, vectorized)
     }
   }
@@ -247,6 +279,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
                            "(moment-matched), which it fits better")
     fit$base$mode <- base$laplace$mode
+    fit$base$df <- base$laplace$df
     fit$base$refit <- c(var_laplace = refit$var_laplace, var_refit = refit$var_refit)
   }
   fit$target <- "an R log density"

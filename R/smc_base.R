@@ -7,7 +7,8 @@
 # weighted variance of l = log f - log p0 at beta = 1 (zero for a base equal
 # to f/Z; the log-variance of the importance weights), each half's fit
 # scored on the other half so that the refit gains nothing from fitting the
-# particles it is scored on.
+# particles it is scored on; the refit keeps the base's Student-t family or
+# becomes Gaussian, whichever scores lower.
 
 # Upper-triangular U with U U' = S (so that x = m + U z keeps the
 # upper-triangular factor of a logz_laplace).
@@ -49,23 +50,31 @@ smc_refit_base <- function(lb, p0, Z, lw, ell) {
   if (sum(ok) < 4L * d || sum(w[ok])^2 / sum(w[ok]^2) < 2 * d) return(NULL)
   lf <- ell + proposal_log_density(p0, Z)
   half <- seq_len(N) %% 2L
-  score <- numeric(0)
+  # the refit as the base's family (lb$df) and as a Gaussian, each scored
+  dfs <- unique(c(lb$df, Inf))
+  score <- matrix(0, 2L, length(dfs))
   for (h in 0:1) {
     fit_rows <- ok & half != h
     test <- ok & half == h
     wf <- w[fit_rows] / sum(w[fit_rows])
     mf <- moment_fit(Z[fit_rows, , drop = FALSE], wf)
     if (is.null(mf)) return(NULL)
-    U <- backsolve(mf$U, t(sweep(Z[test, , drop = FALSE], 2L, mf$m)))
-    ell_new <- lf[test] + mf$log_det - proposal_log_density(p0, t(U))
-    score <- c(score, weighted_var(ell_new, w[test]))
+    U <- t(backsolve(mf$U, t(sweep(Z[test, , drop = FALSE], 2L, mf$m))))
+    for (k in seq_along(dfs)) {
+      q <- laplace_std_proposal(list(df = dfs[k], dim = d))
+      ell_new <- lf[test] + mf$log_det - proposal_log_density(q, U)
+      score[h + 1L, k] <- weighted_var(ell_new, w[test])
+    }
   }
   var_old <- weighted_var(ell[ok], w[ok])
-  var_new <- mean(score)
+  scores <- colMeans(score)
+  best <- which.min(scores)
+  var_new <- scores[best]
   if (!is.finite(var_new) || var_new >= var_old) return(NULL)
   mf <- moment_fit(Z[ok, , drop = FALSE], w[ok] / sum(w[ok]))
   if (is.null(mf)) return(NULL)
   new <- lb
+  new$df <- dfs[best]
   new$mode <- drop(lb$mode + lb$chol_cov %*% mf$m)
   new$chol_cov <- lb$chol_cov %*% mf$U
   new$log_det <- lb$log_det + mf$log_det

@@ -18,16 +18,23 @@ smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
   d <- lb$dim
   evals <- c(density = 0, gradient = 0)
   if (starts < 1L) return(list(modes = list(), evaluations = evals))
+  # count every point evaluated, also by searches that fail
+  points <- function(x) if (vectorized && is.matrix(x)) nrow(x) else 1
+  counted <- function(fun, k) if (!is.null(fun)) function(x) {
+    evals[[k]] <<- evals[[k]] + points(x)
+    fun(x)
+  }
+  f <- counted(model, "density")
+  g <- counted(gradient, "gradient")
   Z <- matrix(stats::rnorm(starts * d, 0, spread), starts, d)
   X <- laplace_to_x(lb, Z)
   whiten <- function(x) backsolve(lb$chol_cov, x - lb$mode)
   found <- list()
   at <- list(rep(0, d))
   for (i in seq_len(starts)) {
-    fit <- tryCatch(suppressWarnings(laplace_base(model, X[i, ], gradient, vectorized, df = Inf)),
+    fit <- tryCatch(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
                     error = function(e) NULL)
     if (is.null(fit)) next
-    evals <- evals + fit$evaluations
     if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
     z <- whiten(fit$mode)
     if (any(vapply(at, function(a) sqrt(sum((z - a)^2)) < min_distance, TRUE))) next
