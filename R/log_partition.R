@@ -51,7 +51,14 @@
 #'     a hierarchical model); and its multi-start mode search widens the base
 #'     over separate modes, or flags the estimate when the particles still
 #'     miss one. `method = "ais"` remains available (one run, no
-#'     replicates).}
+#'     replicates). For a [bayes_model()] with gradients, "auto" runs
+#'     [smc()] on its log joint (prior times likelihood) from the Laplace
+#'     base, started at the best of 20 prior draws (or at `start`): the power
+#'     posteriors from the prior (`method = "smc"`, which also gives the
+#'     thermodynamic-integration and stepping-stone estimates of the prior
+#'     path) must cross the whole information gain from prior to posterior,
+#'     and cost many times more temperatures for the same error; without
+#'     gradients "auto" runs the power posteriors.}
 #' }
 #' `"mip"` and `"rts"` are never picked automatically: GumbelMIP's cost grows
 #' quickly with the number of variables, and RTS needs a good initial
@@ -137,7 +144,9 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                          paste0('"', allowed, '"', collapse = ", ")))
   # an unused argument is an error of the chosen estimator; under "auto", say
   # which one was chosen (e.g. `n_chains` when the exact value was cheap)
-  if (auto) return(withCallingHandlers(log_partition(model, method, exact_max, ...),
+  run <- if (auto && kind == "bayes" && model$has_gradient) function() bayes_joint_smc(model, ...)
+    else function() log_partition(model, method, exact_max, ...)
+  if (auto) return(withCallingHandlers(run(),
     error = function(e) {
       msg <- conditionMessage(e)
       if (grepl("unused (unnamed )?argument", msg))

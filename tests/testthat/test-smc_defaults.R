@@ -70,3 +70,22 @@ test_that("a run whose particles miss a mode the search found is flagged", {
   expect_error(smc(function(x) -sum(x^2) / 2, start = c(0, 0), refit_base = NA,
                    progress = FALSE), "`refit_base`")
 })
+
+test_that("log_partition() on a bayes_model with gradients runs SMC on its joint from a Laplace base", {
+  rm <- regression_model(3)
+  set.seed(4)
+  fit <- log_partition(rm$model, particles = 100, replicates = 4, progress = FALSE)
+  expect_s3_class(fit, "logz_smc")
+  expect_match(fit$target, "from a Laplace base")
+  expect_lt(abs(fit$log_z - rm$exact), max(3 * fit$se, 0.02))
+  # the power posteriors from the prior cross the whole information gain:
+  # several times the temperatures for the same particles
+  set.seed(4)
+  prior <- smc(rm$model, particles = 100, replicates = 1, progress = FALSE)
+  expect_gt(prior$counts[["temperatures"]], 5 * fit$counts[["temperatures"]])
+  # without gradients, "auto" keeps the power posteriors
+  p <- normal_mean_model(15, gradients = FALSE)
+  set.seed(5)
+  a <- log_partition(p$model, particles = 100, replicates = 2, progress = FALSE)
+  expect_match(a$target, "power posteriors")
+})
