@@ -42,11 +42,10 @@
 #'     evidence benchmark (Bayesian linear regressions, logistic regression,
 #'     a hierarchical normal model, a two-mode Gaussian mixture;
 #'     `vignette("evidence", package = "logz")`) it was more accurate than
-#'     [ais.function()]'s default at similar or lower cost on every model,
-#'     and its se, from independent replicates, covered the error where
-#'     AIS's, from the weights of one run, often did not: its temperatures
-#'     follow the conditional ESS, so it spends them where the target
-#'     changes fastest, where AIS's linear schedule cannot; its pilot run
+#'     [ais.function()]'s default at lower cost on every model, and its se,
+#'     from independent replicates, covered the error there: its
+#'     temperatures follow the conditional ESS, so it spends them where the
+#'     target changes fastest, where AIS's linear schedule cannot; its pilot run
 #'     refits the Laplace base where the mode is a poor centre (the funnel of
 #'     a hierarchical model); and its multi-start mode search widens the base
 #'     over separate modes, or flags the estimate when the particles still

@@ -62,7 +62,7 @@ for (cl in cells) {
   flush.console()
 }
 cat("\n")
-base <- ifelse(grepl("^regression", tab$cell), 1L, 4L)
+base <- ifelse(grepl("^regression", tab$cell), 1L, which(tab$cell == "gaussian: AIS default (Laplace, HMC)"))
 tab$rmse_ratio <- tab$rmse / tab$rmse[base]
 tab$evals_ratio <- tab$evals / tab$evals[base]
 tab$cpu_ratio <- tab$cpu / tab$cpu[base]
