@@ -134,7 +134,9 @@
 #'   moment-matched fit of the pilot's particles when it fits them better
 #'   (see "The base of a function target"), `FALSE` to keep it.
 #' @param mode_starts for a function target with a Laplace base: the number
-#'   of starts of the multi-start mode search (>= 0; 0 skips it).
+#'   of starts of the multi-start mode search (>= 0; 0 skips it); `NULL`
+#'   (default) for 24 with a `gradient`, 8 without (each search then
+#'   differentiates numerically, at `2 d` evaluations a gradient).
 #' @param workers `NULL` (the active future plan's workers) or the number of
 #'   pieces to split the replicates into (see [scale_out]).
 #' @param progress show progress (see [logz_progress]).
@@ -220,7 +222,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
-                         mode_starts = 24L, workers = NULL, progress = interactive(), ...) {
+                         mode_starts = NULL, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
   check_flag(progress, "progress")
@@ -249,8 +251,9 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   laplace0 <- base$laplace
   search <- list(modes = list())
   if (!is.null(laplace0)) {
-    search <- smc_mode_search(model, gradient, vectorized, laplace0,
-                              check_count(mode_starts, "mode_starts", min = 0L, max = 10000L))
+    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else
+      check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
+    search <- smc_mode_search(model, gradient, vectorized, laplace0, starts)
     extra <- extra + search$evaluations
     base$laplace <- smc_cover_modes(laplace0, search$modes)
     if (!identical(base$laplace, laplace0)) {
