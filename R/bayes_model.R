@@ -143,3 +143,34 @@ print.logz_bayes_model <- function(x, ...) {
                                    else "none (random-walk Metropolis in smc())"))
   invisible(x)
 }
+
+# The log joint log p + log L of a bayes_model as an R log density (and its
+# gradient, when the model has them): the target log_partition() hands to
+# smc() from a Laplace base, whose path is much shorter than the power
+# posteriors' from the prior (those cross the whole information gain
+# KL(posterior || prior)). `start`: the prior draw of highest log joint among
+# `n` (its `n` evaluations counted in `evaluations`).
+bayes_joint <- function(model, n = 20L) {
+  f <- function(x) {
+    lp <- model$log_prior(x)
+    ll <- model$log_lik(x)
+    ifelse(lp == -Inf | ll == -Inf, -Inf, lp + ll)
+  }
+  g <- if (model$has_gradient) function(x) model$gradient_prior(x) + model$gradient_lik(x)
+  X <- bayes_prior_draws(model, n)
+  lj <- eval_log_density(f, X, model$vectorized, model$dim, lenient = TRUE)
+  lj[is.na(lj)] <- -Inf
+  list(f = f, g = g, start = X[which.max(lj), ], evaluations = n)
+}
+
+# smc() on the log joint of a bayes_model from the Laplace base (started at
+# the best of 20 prior draws unless `start` is given).
+bayes_joint_smc <- function(model, start = NULL, ...) {
+  j <- bayes_joint(model)
+  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
+             start = if (is.null(start)) j$start else start, ...)
+  if (is.null(start))
+    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
+  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
+  fit
+}

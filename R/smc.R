@@ -42,6 +42,27 @@
 #' al. 2016, Section 3.3) with no bias from tuning a kernel on the particle it
 #' moves.
 #'
+#' **The base of a function target.** The Laplace fit sits at the mode,
+#' which can be far from the mass of the target (a hierarchical model's mode
+#' lies in the neck of its funnel, at a small group scale). Two steps before
+#' the replicates therefore adjust the default Laplace base (their
+#' evaluations are counted). A multi-start mode search (`mode_starts`
+#' optimisations by [laplace_base()] from points drawn from the base with
+#' its scale multiplied by 5) looks for separate modes; when it finds one
+#' with at least 1% of the Laplace mass of the modes found, the base is
+#' widened to the Gaussian with the mean and covariance of the mixture of
+#' their Laplace fits, so that the particles start in reach of each mode.
+#' Then, with `refit_base` and `schedule = "pilot"`, the pilot run's final
+#' weighted particles give a moment-matched fit (in the base's Student-t
+#' family or Gaussian) which replaces the base when it fits them better: when
+#' the weighted variance of \eqn{\ell} at \eqn{\beta = 1} (the log-variance
+#' of the importance weights of the base against \eqn{f/Z}) is lower, each
+#' half of the particles scoring the fit to the other half. The replicates
+#' and a second pilot then run from the refitted base (each still an
+#' unbiased estimate of \eqn{Z} given the base). When the search found a
+#' mode that the final particles of the replicates hold less than half the
+#' Laplace share of, the estimate is flagged.
+#'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
 #' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
@@ -108,6 +129,14 @@
 #'   after this many seconds, or density evaluations (then the result is
 #'   flagged).
 #' @param max_steps the most temperatures a run may take (an error beyond).
+#' @param refit_base for a function target with a Laplace base and
+#'   `schedule = "pilot"`: `TRUE` (default) to replace the base by the
+#'   moment-matched fit of the pilot's particles when it fits them better
+#'   (see "The base of a function target"), `FALSE` to keep it.
+#' @param mode_starts for a function target with a Laplace base: the number
+#'   of starts of the multi-start mode search (>= 0; 0 skips it); `NULL`
+#'   (default) for 24 with a `gradient`, 8 without (each search then
+#'   differentiates numerically, at `2 d` evaluations a gradient).
 #' @param workers `NULL` (the active future plan's workers) or the number of
 #'   pieces to split the replicates into (see [scale_out]).
 #' @param progress show progress (see [logz_progress]).
@@ -127,9 +156,13 @@
 #'   per replicate), `resamples`), `x` and `log_weights` (the final weighted
 #'   particles of every replicate, approximate draws from \eqn{f/Z} or the
 #'   posterior; `run` says which replicate), `kernel`, `cess`, `target_se`,
-#'   `base`, `time`, `seed`, `call`, `flags`, `reliable`.
+#'   `base` (for a function target: `type`, `how`, and after a refit
+#'   `refit`, the two variances compared), `modes_found` (the separate modes
+#'   the search found), `time`, `seed`, `call`, `flags`, `reliable`.
 #' @section Reliability flags: a run to `target_se` that a cap stopped
-#'   first ("target se ... not reached"); a mean acceptance below 0.05 at
+#'   first ("target se ... not reached"); a mode found by the mode search
+#'   whose Laplace share (at least 0.01) is more than twice the weight the
+#'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
@@ -188,8 +221,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
-                         max_evaluations = Inf, max_steps = 1000L, workers = NULL,
-                         progress = interactive(), ...) {
+                         max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
+                         mode_starts = NULL, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
   check_flag(progress, "progress")
@@ -214,10 +247,44 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fn <- cont_evaluator(target$model, target$gradient, vec, d)
     smc_path_function(fn, p0, kernel)
   }
-  fit <- smc_fit(make_path, ctl, call, seed, progress, workers,
-                 extra = c(density = base$evaluations[["density"]],
-                           gradient = base$evaluations[["gradient"]]))
+  extra <- c(density = base$evaluations[["density"]], gradient = base$evaluations[["gradient"]])
+  laplace0 <- base$laplace
+  search <- list(modes = list())
+  if (!is.null(laplace0)) {
+    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else
+      check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
+    search <- smc_mode_search(model, gradient, vectorized, laplace0, starts)
+    extra <- extra + search$evaluations
+    base$laplace <- smc_cover_modes(laplace0, search$modes)
+    if (!identical(base$laplace, laplace0)) {
+      target <- laplace_whiten(base$laplace, model, gradient, vectorized)
+      base$record$how <- paste0(base$record$how, "; widened to the mean and covariance of the ",
+                                "Laplace fits at the modes a multi-start search found")
+    }
+  }
+  pilot_run <- NULL
+  refit <- NULL
+  if (check_flag(refit_base, "refit_base") && ctl$schedule == "pilot" && !is.null(base$laplace)) {
+    pilot_run <- smc_once(make_path(), ctl)
+    refit <- smc_refit_base(base$laplace, p0, pilot_run$X, pilot_run$log_w, pilot_run$ell)
+    if (!is.null(refit)) {
+      extra <- extra + c(density = pilot_run$evaluations, gradient = pilot_run$gradient_evaluations)
+      pilot_run <- NULL
+      base$laplace <- refit$laplace
+      p0 <- laplace_std_proposal(base$laplace)
+      target <- laplace_whiten(base$laplace, model, gradient, vectorized)
+    }
+  }
+  fit <- smc_fit(make_path, ctl, call, seed, progress, workers, extra = extra,
+                 pilot_run = pilot_run)
   fit$base <- base$record
+  if (!is.null(refit)) {
+    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
+                           "(moment-matched), which it fits better")
+    fit$base$mode <- base$laplace$mode
+    fit$base$df <- base$laplace$df
+    fit$base$refit <- c(var_laplace = refit$var_laplace, var_refit = refit$var_refit)
+  }
   fit$target <- "an R log density"
   carried <- character()
   if (!is.null(base$laplace)) {
@@ -228,6 +295,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                                                     fit$log_weights[w1])$flags,
                                 classes = "logz_unreliable")
     fit$x <- laplace_to_x(base$laplace, fit$x)
+    fit$modes_found <- length(search$modes)
+    carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
   }
   smc_flag(fit, carried)
 }
@@ -286,14 +355,16 @@ smc_control <- function(kernel, d, particles, replicates, cess, resample_thresho
        target_se = tse$target_se, max_time = tse$max_time, max_evaluations = tse$max_evaluations)
 }
 
-# The replicates of a run (to a target se when asked) and the result.
-smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra) {
+# The replicates of a run (to a target se when asked) and the result; with
+# `pilot_run` (a run of smc_once() on the same path), its schedule and steps.
+smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra, pilot_run = NULL) {
   t0 <- proc.time()[["elapsed"]]
   pilot <- ctl$schedule == "pilot"
   pb <- progress_bar(progress, (ctl$replicates + pilot) * 1000)
   on.exit(pb$close())
   if (pilot) {
-    pr <- smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+    pr <- if (is.null(pilot_run)) smc_once(make_path(), ctl, function(beta) pb$update(floor(1000 * beta)))
+      else pilot_run
     ctl$betas <- pr$trace$beta
     ctl$log_steps <- log(pr$trace$step_size)[-1L]
     extra <- extra + c(density = pr$evaluations, gradient = pr$gradient_evaluations)

@@ -90,7 +90,7 @@ weighted_frame <- function(X, w) {
 # log_step0, gain, max_steps, betas and log_steps: NULL (adapt them from the
 # particles), or the schedule and the log step at each beta (fixed)).
 # Returns list(log_z, trace (data frame, one row per beta), X, log_w (final
-# normalised log weights), evaluations, gradient_evaluations, ti,
+# normalised log weights), ell (l at the final particles), evaluations, gradient_evaluations, ti,
 # ti_corrected, ss).
 smc_once <- function(path, ctl, tick = function(beta) NULL) {
   N <- ctl$particles
@@ -160,7 +160,7 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
   }
   trace <- do.call(rbind, rows)
   cnt <- path$counts(st)
-  c(list(log_z = log_z, trace = trace, X = path$X(st), log_w = lw,
+  c(list(log_z = log_z, trace = trace, X = path$X(st), log_w = lw, ell = path$ell(st),
          evaluations = cnt[["density"]], gradient_evaluations = cnt[["gradient"]]),
     smc_path_estimates(trace))
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The runs behind bench/evidence/summary.out, from the package root, as three queues run side
-# by side (`bash bench/evidence/queue.sh a|b|c`); every run appends to bench/evidence/runs_*.rds
+# by side (`bash bench/evidence/queue.sh a|b|c`; d, the SMC default rows, after them); every run appends to bench/evidence/runs_*.rds
 # and skips the seeds already there, so a queue can be stopped and resumed. The committed runs
 # stop where the session's time ended (the `n` column of the summary): queue a's RTS with HMC
 # (partly run), its last line, vignette_stan.R and the RTS lines of b and c were not run.
@@ -25,4 +25,10 @@ case "${1:-a}" in
   c) nice Rscript bench/evidence/run_sonar_ref.R 1 > $L/sonar_ref.out 2>&1
      r sonar 1 20 'AIS|bridge' > $L/sonar_ais_bridge.out 2>&1
      r sonar 1 20 'RTS' > $L/sonar_rts.out 2>&1 ;;
+  # the default call on R functions (smc(), HMC); the "Laplace base only" SMC rows are the
+  # runs made before smc() refitted its base and searched for modes (same code with
+  # refit_base = FALSE, mode_starts = 0)
+  d) for m in hierarchical mixture regression10 regression50 sonar; do
+       r $m 1 20 'SMC hmc \(default\)' > $L/smc_default_$m.out 2>&1
+     done ;;
 esac

@@ -55,8 +55,8 @@ test_that("adapt = 'online' and 'none' also give the closed form; log_partition 
   }
   expect_true(all(fit$diagnostics$step_scale == 1))
   set.seed(15)
-  lp <- log_partition(f, base = proposal_normal(c(0, 0), 2), schedule = schedule_geometric(50),
-                      n_chains = 50)
+  lp <- log_partition(f, method = "ais", base = proposal_normal(c(0, 0), 2),
+                      schedule = schedule_geometric(50), n_chains = 50)
   expect_s3_class(lp, "logz_ais_function")
   expect_lt(abs(lp$log_z - log(2 * pi)), 4 * lp$se)
 })

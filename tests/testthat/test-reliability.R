@@ -269,6 +269,14 @@ flag_cases <- function() {
       smc(function(x) -sum(x^2) / 2, base = proposal_normal(c(0, 0), 3), kernel = "rwm",
           target_accept = 0.005, particles = 50, replicates = 2, progress = FALSE)
     }),
+    smc_modes = list(flag = "^a mode the particles did not reach: the multi-start search found 1 other mode",
+                     run = function() {
+      lb <- laplace_base(function(x) -sum(x^2) / 2, start = c(1, 1), df = Inf)
+      far <- laplace_base(function(x) -sum((x - 6)^2) / 2, start = c(5, 5), df = Inf)
+      X <- matrix(seq(-1, 1, length.out = 40), 20)
+      logz:::smc_flag(fake_estimate(0), logz:::smc_check_modes(lb, list(far), X,
+                                                               rep(-log(20), 20), rep(1L, 20)))
+    }),
     target_se = list(flag = "^target se (1e-04|0.0001) not reached: se [0-9.e-]+ after [0-9]+ replicates",
                      run = function() {
       set.seed(1)
@@ -339,5 +347,5 @@ test_that("the flag table covers every function that sets a flag", {
     "check_laplace_width",                                       # laplace_width
     "sandwich_check",                                            # sandwich
     "rts_run_groups",                                            # rts_* (merged groups)
-    "flag_target_se"))                                           # smc_accept, target_se
+    "flag_target_se"))                                  # smc_accept, smc_modes, target_se
 })

@@ -1,0 +1,107 @@
+# A multi-start mode search for smc() on an R log density, and the check
+# that the run's final particles hold the mass of every mode it found. A
+# tempered path from a base fitted at one mode rarely reaches a separate
+# mode: its particles then all sit in the first, and log Z misses the other's
+# mass while the replicates agree (the se does not cover the error). The
+# search starts the optimiser of laplace_base() from over-dispersed points
+# (the Laplace base with its scale multiplied by `spread`); each mode it
+# finds, at least `min_distance` from the others in the base's whitened
+# coordinates, gets a share of the mass from its own Laplace approximation.
+
+# The distinct modes found from `starts` over-dispersed starts around the
+# Laplace fit lb (x = mode + C z, z ~ N(0, spread^2 I)): a list of
+# logz_laplace fits (Gaussian) other than lb's own mode, and the evaluations
+# spent. Starts where the search fails (a log density not finite there, a
+# Hessian not positive definite) are skipped.
+smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
+                            min_distance = 3) {
+  d <- lb$dim
+  evals <- c(density = 0, gradient = 0)
+  if (starts < 1L) return(list(modes = list(), evaluations = evals))
+  # count every point evaluated, also by searches that fail
+  points <- function(x) if (vectorized && is.matrix(x)) nrow(x) else 1
+  counted <- function(fun, k) if (!is.null(fun)) function(x) {
+    evals[[k]] <<- evals[[k]] + points(x)
+    fun(x)
+  }
+  f <- counted(model, "density")
+  g <- counted(gradient, "gradient")
+  Z <- matrix(stats::rnorm(starts * d, 0, spread), starts, d)
+  X <- laplace_to_x(lb, Z)
+  whiten <- function(x) backsolve(lb$chol_cov, x - lb$mode)
+  found <- list()
+  at <- list(rep(0, d))
+  for (i in seq_len(starts)) {
+    fit <- tryCatch(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
+                    error = function(e) NULL)
+    if (is.null(fit)) next
+    if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
+    z <- whiten(fit$mode)
+    if (any(vapply(at, function(a) sqrt(sum((z - a)^2)) < min_distance, TRUE))) next
+    at[[length(at) + 1L]] <- z
+    found[[length(found) + 1L]] <- fit
+  }
+  list(modes = found, evaluations = evals)
+}
+
+# The flag (a character vector, empty when none) of a run whose weighted
+# final particles (x-space rows of X, normalised log weights log_w within
+# each replicate `run`) hold less than half the Laplace share of a mode found
+# by the search (shares of at least `min_share` only): each particle is
+# assigned to the mode whose Laplace Gaussian, weighted by its share, is
+# highest there.
+smc_check_modes <- function(lb, modes, X, log_w, run, min_share = 0.01) {
+  if (!length(modes)) return(character())
+  all <- c(list(lb), modes)
+  lz <- vapply(all, `[[`, 0, "log_z_laplace")
+  share <- exp(lz - log_sum_exp(lz))
+  score <- vapply(all, function(m) {
+    U <- backsolve(m$chol_cov, t(sweep(X, 2L, m$mode)))
+    -0.5 * colSums(U^2) - m$log_det
+  }, numeric(nrow(X)))
+  score <- matrix(score, nrow(X))
+  owner <- max.col(sweep(score, 2L, log(share), "+"), ties.method = "first")
+  w <- exp(log_w - ave(log_w, run, FUN = max))
+  w <- w / ave(w, run, FUN = sum) / length(unique(run))
+  held <- vapply(seq_along(all), function(k) sum(w[owner == k]), 0)
+  miss <- which(seq_along(all) > 1L & share >= min_share & held < share / 2)
+  if (!length(miss)) return(character())
+  k <- miss[which.max(share[miss])]
+  sprintf(paste0("a mode the particles did not reach: the multi-start search found %d other ",
+                 "mode%s; one at %s, with %.2f of the Laplace mass of the modes found, holds ",
+                 "%.2f of the final weight (threshold: half its share, for shares >= %g); log Z ",
+                 "likely misses its mass"),
+          length(modes), if (length(modes) > 1L) "s" else "",
+          paste0("(", format_point(utils::head(all[[k]]$mode, 4)),
+                 if (length(all[[k]]$mode) > 4L) ", ..." else "", ")"),
+          share[k], held[k], min_share)
+}
+
+# The Laplace base widened to cover the modes found (shares from their
+# Laplace masses, those of at least `min_share`): the Gaussian with the mean
+# and covariance of the mixture of their Laplace fits, kept as a logz_laplace
+# (with lb's df) so that the run whitens by it; lb itself when no other mode
+# has that share.
+smc_cover_modes <- function(lb, modes, min_share = 0.01) {
+  if (!length(modes)) return(lb)
+  all <- c(list(lb), modes)
+  lz <- vapply(all, `[[`, 0, "log_z_laplace")
+  share <- exp(lz - log_sum_exp(lz))
+  keep <- share >= min_share
+  if (sum(keep) < 2L) return(lb)
+  all <- all[keep]
+  p <- share[keep] / sum(share[keep])
+  M <- do.call(rbind, lapply(all, `[[`, "mode"))
+  mu <- colSums(p * M)
+  S <- Reduce(`+`, lapply(seq_along(all), function(k) {
+    C <- all[[k]]$chol_cov
+    tcrossprod(C) * p[k] + p[k] * tcrossprod(M[k, ] - mu)
+  }))
+  U <- upper_factor(S)
+  if (is.null(U)) return(lb)
+  new <- lb
+  new$mode <- mu
+  new$chol_cov <- U
+  new$log_det <- sum(log(diag(U)))
+  new
+}
