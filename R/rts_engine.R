@@ -360,7 +360,7 @@ rts_engine <- function(run, X, log_z1, args) {
   converged <- FALSE
   for (it in seq_len(args$init_iter)) {
     res <- run(state, ctl(args$init_sweeps, thin = args$init_sweeps))
-    chat <- rowSums(res$acc[, "sum_q", , drop = FALSE]) / (M * args$init_sweeps)
+    chat <- rts_init_c_hat(res$acc, args$c_hat)
     init_c <- rbind(init_c, chat)
     init_z <- rbind(init_z, zeta + log_z1)
     zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12
@@ -438,6 +438,19 @@ rts_engine <- function(run, X, log_z1, args) {
                    log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
                    converged = converged),
        n_init = length(max_dev), state = state)
+}
+
+# The c_hat_k of an initial iteration from its K x 6 x M accumulators: the
+# Rao-Blackwellized marginals of Eq. 9 ("rao_blackwell"), or the counts of the
+# sampled k plus 0.1, normalised ("visits": the paper's Figure 1 without
+# Rao-Blackwellization).
+rts_init_c_hat <- function(acc, how = "rao_blackwell") {
+  if (identical(how, "visits")) {
+    n <- rowSums(acc[, "n", , drop = FALSE]) + 0.1
+    return(n / sum(n))
+  }
+  s <- rowSums(acc[, "sum_q", , drop = FALSE])
+  s / sum(s)
 }
 
 # Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that

@@ -113,8 +113,10 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
   recon <- 0
   ctl <- control
   ctl$perm <- seq_len(B) - 1L
+  lr <- control$learning_rate
   for (i in seq_len(nb)) {
-    ctl$learning_rate <- max(0, control$learning_rate - (i - 1) * control$lr_step)
+    ctl$learning_rate <- lr
+    lr <- max(0, lr - control$lr_step)   # the arithmetic of src/rbm_train.c, to the last bit
     res <- rbm_train_epoch(data_t[, control$perm[(i - 1L) * B + seq_len(B)] + 1L, drop = FALSE],
                            params, state, ctl)
     params <- res[c("W", "a", "b")]
