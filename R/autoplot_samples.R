@@ -12,7 +12,7 @@
 #' the nodes per sample), of [compare_estimates()] (log Z \eqn{\pm} 2 se by
 #' estimate, an optional reference line), of [plot.logz_schedule()] (beta
 #' against the fraction of steps, or \eqn{g(\beta)}, for one or several
-#' schedules) and of [plot.rbm()] (training history, or the filters as
+#' schedules) and of [plot.rbm()] (training history, the tracked log Z, or the filters as
 #' images). The estimators' methods are in [autoplot.logz_estimate()].
 #'
 #' @param object a `logz_samples`, `logz_mip`, `logz_comparison`,
@@ -26,7 +26,7 @@
 #' @return A `ggplot` object.
 #' @section Errors: a `type` the class does not have; `type = "g"` without a
 #'   schedule carrying `g`; an RBM without history (`"history"`) or with a
-#'   non-square number of visible units (`"filters"`).
+#'   non-square number of visible units (`"filters"`) or without tracked log Z (`"log_z"`).
 #' @examples
 #' if (requireNamespace("ggplot2", quietly = TRUE)) {
 #'   set.seed(1)

@@ -96,7 +96,11 @@
 #'   log-likelihoods), `check_every` (0: none; else every `check_every` epochs
 #'   and at the last, log Z of the current parameters by enumeration for
 #'   `n_hidden <= 20`, else by AIS as in the held-out check, to compare with
-#'   the tracked value).
+#'   the tracked value; the checks leave R's random numbers, and so the
+#'   trained model, as they were), `predict` (`FALSE`; `TRUE`: before each step, move
+#'   the ladder by the importance-weighted change of log Z from the last
+#'   parameters to the new ones, \eqn{\log E_k[f'_k(x) / f_k(x)]} on the
+#'   chains' states, Rao-Blackwellized over the rungs; not in the paper).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean

@@ -9,7 +9,7 @@
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
-                           max_examples = 2000L, check_every = 0L)
+                           max_examples = 2000L, check_every = 0L, predict = FALSE)
 
 # The defaults that depend on the schedule: per update a few sweeps and the
 # paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
@@ -38,6 +38,7 @@ rts_track_control <- function(track) {
   ctl$init_sweeps <- check_count(ctl$init_sweeps, "track$init_sweeps")
   ctl$max_examples <- check_count(ctl$max_examples, "track$max_examples")
   ctl$check_every <- check_count(ctl$check_every, "track$check_every", min = 0L)
+  check_flag(ctl$predict, "track$predict")
   ctl$alpha <- check_number(ctl$alpha, "track$alpha", lower = 0, upper = 1, lower_open = TRUE)
   if (!identical(ctl$prior, "exp2") && !identical(ctl$prior, "uniform"))
     stop_no_call("`track$prior` must be \"exp2\" (r_k proportional to exp(2 beta_k)) or \"uniform\".")
@@ -69,10 +70,17 @@ rts_tracker_start <- function(params, a0, ctl) {
 # time the seconds spent tracking).
 rts_tracker_step <- function(tr, params) {
   t0 <- proc.time()[["elapsed"]]
+  if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
+    tr$zeta <- tr$zeta + rts_tracker_predict(tr, params)
   mlist <- c(params[c("W", "a", "b")], list(a0 = tr$a0))
-  control <- list(final = TRUE, threads = 1L, sweeps = as.integer(tr$ctl$sweeps), thin = 0L,
+  S <- as.integer(tr$ctl$sweeps)
+  control <- list(final = TRUE, threads = 1L, sweeps = S, thin = if (isTRUE(tr$ctl$predict)) S else 0L,
                   offset = 0L, step = tr$step, moments = FALSE, lrz = tr$log_r - tr$zeta)
   res <- rts_rbm_chunk(mlist, tr$betas, tr$state, control)
+  if (isTRUE(tr$ctl$predict)) {
+    tr$lk <- res$store
+    tr$params <- params[c("W", "a", "b")]
+  }
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
   tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
@@ -150,7 +158,8 @@ rts_track_table <- function(lz, every, n_batches) {
 # The check of the tracker at epoch ep (track$check_every > 0): log Z of the
 # current parameters by rbm_eval_log_z() (exact up to 20 hidden units, else
 # AIS) in history's check_log_z, check_log_z_se, check_method (NA at epochs
-# not checked).
+# not checked). The check's random numbers (AIS) leave R's RNG as it was, so
+# that checking does not change the trained model.
 rts_track_check <- function(history, ep, params, base_rate, due) {
   if (is.null(history$check_log_z)) {
     history$check_log_z <- NA_real_
@@ -162,9 +171,30 @@ rts_track_check <- function(history, ep, params, base_rate, due) {
     history$check_method[ep] <- NA_character_
     return(history)
   }
-  lz <- rbm_eval_log_z(params, base_rate)
+  lz <- keep_rng_state(rbm_eval_log_z(params, base_rate))   # checks leave the training alone
   history$check_log_z[ep] <- lz$log_z
   history$check_log_z_se[ep] <- lz$se
   history$check_method[ep] <- lz$how
   history
+}
+
+# The change of the ladder from the tracker's last parameters to `params`,
+# estimated by importance weights on the chains' current states:
+# log Z_k' - log Z_k = log E_k[f_k'(x) / f_k(x)], with E_k the expectation
+# under rung k, Rao-Blackwellized as sum_c q(k | x_c) w_ck / sum_c q(k | x_c).
+rts_tracker_predict <- function(tr, params) {
+  X <- tr$state$X
+  old <- tr$params
+  bt <- tr$betas
+  lin <- drop(crossprod(X, params$a - old$a))               # M
+  Zn <- crossprod(X, params$W) + rep(params$b, each = ncol(X))   # M x nh
+  Zo <- crossprod(X, old$W) + rep(old$b, each = ncol(X))
+  d <- vapply(bt, function(b) lin * b + rowSums(softplus(b * Zn) - softplus(b * Zo)),
+              numeric(ncol(X)))                                  # M x K
+  L <- t(tr$lk) + rep(tr$log_r - tr$zeta, each = ncol(X))        # M x K: log q(k | x) + const
+  L <- L - apply(L, 1L, max)
+  Q <- exp(L)
+  Q <- Q / rowSums(Q)
+  mx <- apply(d, 2L, max)
+  log(colSums(Q * exp(d - rep(mx, each = nrow(d))))) + mx - log(colSums(Q))
 }

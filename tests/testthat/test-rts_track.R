@@ -68,3 +68,34 @@ test_that("the default tracks log Z after every update, close to the exact value
   expect_identical(run()$log_z_track, m$log_z_track)
   expect_output(print(m), "tracked by RTS at 18 steps")
 })
+
+test_that("track$predict moves the ladder by the importance-weighted change of log Z", {
+  x <- mnist$x[1:300, ]
+  set.seed(6)
+  m <- rbm_train(x, n_hidden = 8, method = "pcd", epochs = 3, batch_size = 50, track_log_z = TRUE,
+                 track = list(K = 30, n_chains = 50, predict = TRUE, check_every = 3),
+                 progress = FALSE)
+  h <- m$history
+  expect_lt(abs(h$log_z[3] - h$check_log_z[3]), 0.4)
+  # the predicted change is 0 for unchanged parameters, and for a shift of the
+  # visible biases by a constant s it is log E_k[exp(beta_k s sum(v))]: with
+  # the chains' states weighted by q(k | x)
+  set.seed(1)
+  p <- list(W = m$W, a = m$a, b = m$b)
+  a0 <- m$base_rate
+  tr <- logz:::rts_tracker_start(p, a0, logz:::rts_track_control(list(K = 10, n_chains = 20,
+                                                                      predict = TRUE)))
+  tr <- logz:::rts_tracker_step(tr, p)
+  expect_equal(logz:::rts_tracker_predict(tr, p), rep(0, 10))
+  p2 <- p
+  p2$a <- p$a + 0.01
+  d <- logz:::rts_tracker_predict(tr, p2)
+  expect_equal(d[1], 0)
+  L <- t(tr$lk) + rep(tr$log_r - tr$zeta, each = 20)
+  Q <- exp(L - apply(L, 1L, max))
+  Q <- Q / rowSums(Q)
+  s <- colSums(tr$state$X)
+  expect_equal(d, log(colSums(Q * exp(outer(s, tr$betas) * 0.01)) / colSums(Q)))
+  expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
+                         track = list(predict = NA), progress = FALSE), "track\\$predict")
+})
