@@ -79,7 +79,10 @@
 #'   epoch). The chains are the tracker's own, not the training's
 #'   negative chains (the paper samples its gradient from the tempered chains,
 #'   so its tracking costs only the \eqn{\hat c_k}); the time they take is in
-#'   `history$track_time`.
+#'   `history$track_time`. While the parameters move fast (early training at a
+#'   high rate) the chains lag them and the tracked value can be off by
+#'   several nats whatever `track`'s settings; `track$check_every` compares it
+#'   with exact or AIS log Z (`vignette("tempered-sampling")` has the figures).
 #' @param validation optional 0/1 matrix of held-out examples (same columns as
 #'   `data`): turns on the held-out log-likelihood check (see "The default
 #'   recipe"), or with `track_log_z` the RTS-tracked validation
