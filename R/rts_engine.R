@@ -440,19 +440,6 @@ rts_engine <- function(run, X, log_z1, args) {
        n_init = length(max_dev), state = state)
 }
 
-# The c_hat_k of an initial iteration from its K x 6 x M accumulators: the
-# Rao-Blackwellized marginals of Eq. 9 ("rao_blackwell"), or the counts of the
-# sampled k plus 0.1, normalised ("visits": the paper's Figure 1 without
-# Rao-Blackwellization).
-rts_init_c_hat <- function(acc, how = "rao_blackwell") {
-  if (identical(how, "visits")) {
-    n <- rowSums(acc[, "n", , drop = FALSE]) + 0.1
-    return(n / sum(n))
-  }
-  s <- rowSums(acc[, "sum_q", , drop = FALSE])
-  s / sum(s)
-}
-
 # Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that
 # underflowed are floored so that an early iteration cannot give -Inf.
 rts_update_ladder <- function(zeta, chat, log_r) {

@@ -1,6 +1,7 @@
 # The comparators computed from the same final RTS run: TS, TI (Riemann,
 # trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18), their jackknife se and MBAR's
-# asymptotic se.
+# asymptotic se; the pooled Eq. 14 likelihood over stages; the c_hat of the
+# initial iterations (Rao-Blackwellized or visit counts).
 
 # All estimators from the final run's accumulators (K x 6 x M array named by
 # RTS_STAT, see R/rts_engine.R), as ladders of log Z_k.
@@ -169,4 +170,17 @@ rts_combine_stages <- function(log_z_hat, c_hat, n, log_r, log_z1, max_iter = 10
     if (done) break
   }
   structure(log_z1 + g, iterations = it)
+}
+
+# The c_hat_k of an initial iteration from its K x 6 x M accumulators: the
+# Rao-Blackwellized marginals of Eq. 9 ("rao_blackwell"), or the counts of the
+# sampled k plus 0.1, normalised ("visits": the paper's Figure 1 without
+# Rao-Blackwellization).
+rts_init_c_hat <- function(acc, how = "rao_blackwell") {
+  if (identical(how, "visits")) {
+    n <- rowSums(acc[, "n", , drop = FALSE]) + 0.1
+    return(n / sum(n))
+  }
+  s <- rowSums(acc[, "sum_q", , drop = FALSE])
+  s / sum(s)
 }
