@@ -12,7 +12,7 @@
 #' the nodes per sample), of [compare_estimates()] (log Z \eqn{\pm} 2 se by
 #' estimate, an optional reference line), of [plot.logz_schedule()] (beta
 #' against the fraction of steps, or \eqn{g(\beta)}, for one or several
-#' schedules) and of [plot.rbm()] (training history, or the filters as
+#' schedules) and of [plot.rbm()] (training history, the tracked log Z, or the filters as
 #' images). The estimators' methods are in [autoplot.logz_estimate()].
 #'
 #' @param object a `logz_samples`, `logz_mip`, `logz_comparison`,
@@ -26,7 +26,7 @@
 #' @return A `ggplot` object.
 #' @section Errors: a `type` the class does not have; `type = "g"` without a
 #'   schedule carrying `g`; an RBM without history (`"history"`) or with a
-#'   non-square number of visible units (`"filters"`).
+#'   non-square number of visible units (`"filters"`) or without tracked log Z (`"log_z"`).
 #' @examples
 #' if (requireNamespace("ggplot2", quietly = TRUE)) {
 #'   set.seed(1)
@@ -193,10 +193,21 @@ autoplot.logz_schedule <- function(object, ..., type = c("schedule", "g")) {
 
 #' @rdname autoplot.logz_samples
 #' @exportS3Method ggplot2::autoplot
-autoplot.rbm <- function(object, type = c("history", "filters"), n_filters = 16L, ...) {
+autoplot.rbm <- function(object, type = c("history", "log_z", "filters"), n_filters = 16L, ...) {
   check_dots_used(...)
   validate_model(object, "object")
   type <- match_arg(type, "type")
+  if (type == "log_z") {
+    d <- rbm_log_z_track_data(object)
+    p <- ggplot2::ggplot(d$track, ggplot2::aes(x = .data$update, y = .data$log_z)) +
+      ggplot2::geom_line(ggplot2::aes(colour = "RTS (tracked)"))
+    if (nrow(d$check))
+      p <- p + ggplot2::geom_point(data = d$check, ggplot2::aes(colour = "check (exact / AIS)"))
+    return(p + ggplot2::scale_colour_manual(values = c("RTS (tracked)" = "blue",
+                                                       "check (exact / AIS)" = "red")) +
+      ggplot2::labs(x = "parameter update", y = "log Z (nats)", colour = NULL,
+                    title = "RBM training: log Z tracked by RTS") + legend_below())
+  }
   if (type == "history") {
     h <- object$history
     if (is.null(h) || nrow(h) == 0L)

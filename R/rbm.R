@@ -99,6 +99,12 @@ print.rbm <- function(x, ...) {
                              h$reconstruction_error[nrow(h)], sum(h$time)))
     cat("\n")
   }
+  if (!is.null(x$log_z_track) && nrow(x$log_z_track)) {   # rbm_train(track_log_z = TRUE)
+    h <- x$history
+    cat(sprintf("  log Z tracked by RTS at %d steps: %.3f nats at the end (tracking %.0f%% of the time)\n",
+                nrow(x$log_z_track), x$log_z_track$log_z[nrow(x$log_z_track)],
+                100 * sum(h$track_time) / max(sum(h$time), 1e-9)))
+  }
   if (x$n_hidden > 0)
     cat(sprintf("  |W| mean %.4g, max %.4g; a in [%.3g, %.3g]; b in [%.3g, %.3g]\n",
                 mean(abs(x$W)), max(abs(x$W)), min(x$a), max(x$a), min(x$b), max(x$b)))
@@ -119,7 +125,9 @@ summary.rbm <- function(object, ...) {
 #' @param x an `rbm`.
 #' @param type `"history"` (per epoch: the train and validation
 #'   log-likelihood for models trained with `rbm_train(track_log_z = TRUE)`,
-#'   else the reconstruction error; for trained models) or `"filters"` (the weights of the first hidden units as images,
+#'   else the reconstruction error; for trained models), `"log_z"` (the
+#'   tracked log Z after every tracking step of `rbm_train(track_log_z =
+#'   TRUE)`, with the checks of `track$check_every` as points) or `"filters"` (the weights of the first hidden units as images,
 #'   for 784-visible MNIST models or any square number of visible units).
 #' @param n_filters number of hidden units to show with `type = "filters"`.
 #' @param ... passed to the base graphics calls.
@@ -130,9 +138,20 @@ summary.rbm <- function(object, ...) {
 #' plot(m)
 #' plot(m, type = "filters")
 #' @export
-plot.rbm <- function(x, type = c("history", "filters"), n_filters = 16L, ...) {
+plot.rbm <- function(x, type = c("history", "log_z", "filters"), n_filters = 16L, ...) {
   validate_model(x, "x")
   type <- match_arg(type, "type")
+  if (type == "log_z") {
+    d <- rbm_log_z_track_data(x)
+    plot(d$track$update, d$track$log_z, type = "l", col = "blue",
+         ylim = range(d$track$log_z, d$check$log_z), xlab = "parameter update",
+         ylab = "log Z (nats)", main = "RBM training: log Z tracked by RTS", ...)
+    if (nrow(d$check)) graphics::points(d$check$update, d$check$log_z, pch = 19, col = "red")
+    graphics::legend("bottomright", c("RTS (tracked)", if (nrow(d$check)) "check (exact / AIS)"),
+                     col = c("blue", if (nrow(d$check)) "red"), lty = c(1, if (nrow(d$check)) NA),
+                     pch = c(NA, if (nrow(d$check)) 19), bty = "n")
+    return(invisible(x))
+  }
   if (type == "history") {
     h <- x$history
     if (is.null(h) || nrow(h) == 0L)
@@ -391,4 +410,18 @@ filter_count <- function(x, n_filters) {
   k <- min(check_count(n_filters, "n_filters"), x$n_hidden)
   if (k < 1L) stop_no_call("This rbm has no hidden units to show.")
   k
+}
+
+# The tracked log Z of rbm_train(track_log_z = TRUE) for plot(type = "log_z"):
+# list(track (update, log_z), check (update, log_z: the epochs' checks)).
+rbm_log_z_track_data <- function(x) {
+  tr <- x$log_z_track
+  if (is.null(tr) || !nrow(tr))
+    stop_no_call("This rbm has no tracked log Z; train it with rbm_train(track_log_z = TRUE).")
+  h <- x$history
+  last <- tapply(tr$update, tr$epoch, max)
+  ok <- if (is.null(h$check_log_z)) logical(0) else !is.na(h$check_log_z)
+  check <- data.frame(update = as.numeric(last[as.character(h$epoch[ok])]),
+                      log_z = h$check_log_z[ok])
+  list(track = tr, check = check)
 }

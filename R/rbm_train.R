@@ -66,47 +66,76 @@
 #'   before the call reproduces the model).
 #' @param progress show a progress bar (default: in interactive sessions).
 #' @param track_log_z track log Z and the train / validation log-likelihood
-#'   per epoch with Rao-Blackwellized tempered sampling ([rts()]; Carlson et
-#'   al. 2016, Section 4.4): tempered chains persist through training, run
-#'   `track$sweeps` sweeps after every epoch under the current parameters, and
-#'   the ladder \eqn{\log \hat Z_k} moves a fraction `track$alpha` of the way to
-#'   its RTS update (their partial update, here once per epoch rather than per
-#'   gradient step and applied to the whole ladder so the sampler stays
-#'   balanced). The paper's \eqn{\alpha = 0.2} is per gradient step; once per
-#'   epoch it lags behind a log Z that moves by nats per epoch, hence the
-#'   default \eqn{\alpha = 1} (a full RTS estimate from the persistent chains).
+#'   with Rao-Blackwellized tempered sampling ([rts()]; Carlson et al. 2016,
+#'   Section 4.4): tempered chains persist through training and, by default,
+#'   after every parameter update (mini-batch) run `track$sweeps` sweeps under
+#'   the new parameters; the ladder \eqn{\log \hat Z_k} then moves a fraction
+#'   `track$alpha` of the way to its RTS update (Eq. 12),
+#'   \eqn{\hat Z^{(t+1)} = \hat Z^{(t)} ((r_1 / r_k)(\hat c_k / \hat c_1))^\alpha}
+#'   with the paper's \eqn{\alpha = 0.2}, applied to the whole ladder so the
+#'   sampler stays balanced. `track$every = "epoch"` makes one step per epoch
+#'   instead (then 200 sweeps and \eqn{\alpha = 1} by default: a per-epoch
+#'   step with a small \eqn{\alpha} lags behind a log Z that moves by nats per
+#'   epoch). The chains are the tracker's own, not the training's
+#'   negative chains (the paper samples its gradient from the tempered chains,
+#'   so its tracking costs only the \eqn{\hat c_k}); the time they take is in
+#'   `history$track_time`. While the parameters move fast (early training at a
+#'   high rate) the chains lag them and the tracked value can be off by
+#'   several nats whatever `track`'s settings; `track$check_every` compares it
+#'   with exact or AIS log Z (`vignette("tempered-sampling")` has the figures).
 #' @param validation optional 0/1 matrix of held-out examples (same columns as
 #'   `data`): turns on the held-out log-likelihood check (see "The default
 #'   recipe"), or with `track_log_z` the RTS-tracked validation
 #'   log-likelihood.
 #' @param eval_every epochs between held-out checks (default
 #'   `ceiling(epochs / 10)`); the last epoch is always checked.
-#' @param track list of tracking settings: `K` (100), `n_chains` (100), `sweeps`
-#'   per epoch (200), `alpha` (1), `init_iter` (10), `init_sweeps` (50),
-#'   `prior` (`"exp2"`: \eqn{r_k \propto e^{2\beta_k}} as in the paper, or
+#' @param track list of tracking settings: `every` (`"update"`, default, or
+#'   `"epoch"`), `K` (100 temperatures), `n_chains` (100), `sweeps` per
+#'   tracking step (5 per update, 200 per epoch), `alpha` (0.2 per update, 1
+#'   per epoch; in `(0, 1]`), `init_iter` (10) and `init_sweeps` (50): the
+#'   initial iterations (Section 2.4) on the initial parameters, `prior`
+#'   (`"exp2"`: \eqn{r_k \propto e^{2\beta_k}} as in the paper, or
 #'   `"uniform"`), `max_examples` (2000: rows used for the mean
-#'   log-likelihoods).
+#'   log-likelihoods), `check_every` (0: none; else every `check_every` epochs
+#'   and at the last, log Z of the current parameters by enumeration for
+#'   `n_hidden <= 20`, else by AIS as in the held-out check, to compare with
+#'   the tracked value; the checks leave R's random numbers, and so the
+#'   trained model, as they were), `predict` (`FALSE`; `TRUE`: before each step, move
+#'   the ladder by the importance-weighted change of log Z from the last
+#'   parameters to the new ones, \eqn{\log E_k[f'_k(x) / f_k(x)]} on the
+#'   chains' states, Rao-Blackwellized over the rungs; not in the paper).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
 #'   squared error of the mean-field reconstruction per example), `time`
-#'   (seconds); with `track_log_z` also `log_z`, `train_ll`, `valid_ll`
-#'   (nats per example; NA without `validation`); with `validation` and no
+#'   (seconds, tracking included); with `track_log_z` also `log_z` (the
+#'   tracked log Z after the epoch's last update), `train_ll`, `valid_ll`
+#'   (nats per example; NA without `validation`), `track_time` (seconds spent
+#'   in tracking steps), `visit_ratio` (\eqn{\min_k \hat c_k / r_k} over the
+#'   epoch's tracking steps: well below 1, e.g. under [rts()]'s 0.1, the ladder
+#'   lags the parameters and the tracked value is unreliable) and with
+#'   `track$check_every` `check_log_z`, `check_log_z_se`, `check_method`
+#'   (`"exact"` or `"ais"`, NA at epochs not checked); with `validation` and no
 #'   `track_log_z`, the held-out check's `log_z`, `log_z_se` (0 when exact),
 #'   `log_z_method` (`"exact"`, `"ais"`, or `"ais (flagged)"` when the AIS
 #'   estimate crossed a reliability threshold, see [logz_reliability]), `train_ll`, `valid_ll`, NA at
 #'   epochs not checked; `learning_rate` is the rate of each epoch's first
 #'   update), `seed` (RNG state at entry), and for PCD `chains` (the
 #'   `n_chains` x `n_visible` persistent chains at the end, from which a call
-#'   with `init` continues).
+#'   with `init` continues), and with `track_log_z` `log_z_track` (data frame
+#'   `update`, `epoch`, `log_z`: the tracked log Z after every tracking step).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size`, `n_chains`, `eval_every` not positive whole numbers; `n_chains`
 #'   different from `batch_size` with `method = "cd"`; an unknown
 #'   `lr_schedule`; `validation` with the wrong number of columns; `learning_rate <= 0`; `momentum`
 #'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
-#'   parameters need more than 16 GB (with the figure).
+#'   parameters need more than 16 GB (with the figure); a `track` that is not a
+#'   named list of the settings above, or a setting out of range (the error
+#'   names it, e.g. `track$every`, `track$alpha`).
 #' @references Hinton, G. E. (2002). Training products of experts by minimizing
 #'   contrastive divergence. Neural Computation 14, 1771-1800.
+#'   Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
+#'   functions from Rao-Blackwellized tempered sampling. ICML.
 #'   Tieleman, T. (2008). Training restricted Boltzmann machines using
 #'   approximations to the likelihood gradient. ICML.
 #'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
@@ -193,6 +222,7 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                           time = numeric(0), learning_rate = numeric(0))
     # rts: tracking log Z during training
     tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
+    track_lz <- vector("list", epochs)
     pb <- progress_bar(progress, epochs)
     for (ep in seq_len(epochs)) {
       t0 <- proc.time()[["elapsed"]]
@@ -200,17 +230,34 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                       k = k, batch_size = batch_size, n_chains = n_chains,
                       learning_rate = learning_rate - (ep - 1) * n_batches * lr_step,
                       lr_step = lr_step, momentum = momentum, weight_decay = weight_decay)
-      res <- rbm_train_epoch(data_t, params, state, control)
+      per_update <- track_log_z && track$every == "update"   # rts: a tracking step per update
+      res <- if (per_update) rts_track_epoch(data_t, params, state, control, tracker)
+             else rbm_train_epoch(data_t, params, state, control)
       params <- res[c("W", "a", "b")]
       state <- res[c("dW", "da", "db", "P")]
       history[ep, c("epoch", "reconstruction_error", "time", "learning_rate")] <-
         list(ep, res$recon_error, proc.time()[["elapsed"]] - t0, control$learning_rate)
       if (track_log_z) {  # rts
-        tracker <- rts_tracker_step(tracker, params)
+        track_t0 <- tracker$time
+        if (per_update) {
+          tracker <- res$tracker
+          track_lz[[ep]] <- res$log_z
+        } else {
+          tracker <- rts_tracker_step(tracker, params)
+          track_lz[[ep]] <- rts_tracker_log_z(tracker)
+        }
+        vis <- rts_tracker_visits(tracker)
+        tracker <- vis$tracker
         lz <- rts_tracker_log_z(tracker)
+        history$time[ep] <- proc.time()[["elapsed"]] - t0
+        history$track_time[ep] <- tracker$time - track_t0
+        history$visit_ratio[ep] <- vis$ratio
         history$log_z[ep] <- lz
         history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
         history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
+        if (track$check_every > 0L)
+          history <- rts_track_check(history, ep, params, base_rate_bias(data),
+                                     due = ep %% track$check_every == 0L || ep == epochs)
       } else if (check_eval) {
         history <- rbm_eval_epoch(history, ep, params, data, validation,
                                   due = ep %% eval_every == 0L || ep == epochs)
@@ -225,7 +272,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   chains <- if (method == "pcd" && !is.null(state$P)) t(state$P)
   new_rbm(params$W, params$a, params$b,
           method = sprintf("%s-%d", toupper(method), k), base_rate = base_rate_bias(data),
-          history = history, seed = seed_state, call = call, chains = chains)
+          history = history, seed = seed_state, call = call, chains = chains,
+          log_z_track = if (track_log_z) rts_track_table(track_lz, track$every, n_batches))
 }
 
 # The default number of epochs: about 2,400 updates of `batch_size` rows

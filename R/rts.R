@@ -114,6 +114,13 @@
 #'   Value). `NULL` (default): `min(4, n_chains %/% 25)`, at least 1; 1 runs
 #'   all chains as one group (Eq. 16 se only). Each group needs at least 2
 #'   chains.
+#' @param c_hat the \eqn{\hat c_k} of the initial iterations' ladder updates
+#'   (Eq. 12) and of their stopping rule: `"rao_blackwell"` (default, Eq. 9,
+#'   \eqn{\frac1N \sum_i q(k | x_i)}) or `"visits"`, the normalised counts of
+#'   the sampled k plus 0.1 (the non-Rao-Blackwellized update of the paper's
+#'   Figure 1, whose plain counts can be 0 and the update infinite). The
+#'   final run's estimates are as listed under Estimators either way (its
+#'   non-Rao-Blackwellized one is `"ts"`).
 #' @param ... must be empty: an unused or misspelt argument (e.g. `n_sweeps`)
 #'   is an error that names it.
 #' @return An object of class `c("logz_rts", "logz_estimate")` (see
@@ -240,12 +247,14 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          estimators = c("rts", "ts", "ti", "ti_rb", "mbar"), base = NULL,
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
                          pilot_sweeps = NULL, kernel = c("sparse", "dense"), workers = NULL,
-                         burn_in = NULL, groups = NULL, ...) {
+                         burn_in = NULL, groups = NULL, c_hat = c("rao_blackwell", "visits"),
+                         ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   validate_model(model)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, threads, progress)
+  args$c_hat <- match_arg(c_hat, "c_hat")
   args$pieces <- resolve_pieces(workers, args$n_chains)
   if (!is.character(kernel) || !all(kernel %in% c("sparse", "dense")))
     stop_no_call(sprintf("`kernel` must be \"sparse\" or \"dense\", not %s.", describe(kernel)))
@@ -361,12 +370,13 @@ rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior 
                          mbar_samples = 5000L,
                          vectorized = FALSE, step_size = 0.5, metropolis_steps = 1L,
                          gradient = NULL, kernel = NULL, n_leapfrog = 10L, start = NULL,
-                         progress = interactive(), ...) {
+                         progress = interactive(), c_hat = c("rao_blackwell", "visits"), ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   validate_model(model)
   args <- rts_check_args(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                          estimators, mbar_samples, 1L, progress)
+  args$c_hat <- match_arg(c_hat, "c_hat")
   check_flag(vectorized, "vectorized")
   check_gradient_arg(gradient)
   b <- resolve_function_base(base, model, start, gradient, vectorized)

@@ -360,7 +360,7 @@ rts_engine <- function(run, X, log_z1, args) {
   converged <- FALSE
   for (it in seq_len(args$init_iter)) {
     res <- run(state, ctl(args$init_sweeps, thin = args$init_sweeps))
-    chat <- rowSums(res$acc[, "sum_q", , drop = FALSE]) / (M * args$init_sweeps)
+    chat <- rts_init_c_hat(res$acc, args$c_hat)
     init_c <- rbind(init_c, chat)
     init_z <- rbind(init_z, zeta + log_z1)
     zeta <- rts_update_ladder(zeta, chat, log_r)                            # Eq. 12

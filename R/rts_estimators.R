@@ -1,6 +1,7 @@
 # The comparators computed from the same final RTS run: TS, TI (Riemann,
 # trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18), their jackknife se and MBAR's
-# asymptotic se.
+# asymptotic se; the pooled Eq. 14 likelihood over stages; the c_hat of the
+# initial iterations (Rao-Blackwellized or visit counts).
 
 # All estimators from the final run's accumulators (K x 6 x M array named by
 # RTS_STAT, see R/rts_engine.R), as ladders of log Z_k.
@@ -131,3 +132,55 @@ rts_jackknife_se <- function(acc, zeta, log_r, log_z1, betas, which, groups = 20
   apply(est, 1L, function(x) sqrt((B - 1) / B * sum((x - mean(x))^2)))
 }
 
+
+# The Rao-Blackwellized likelihood of Eq. 14 pooled over stages run under
+# different ladders (the combining of sequential updates, the paper's Section
+# 2.4 and Appendix A): stage s ran n[s] chain-sweeps under the ladder
+# log Z_hat^(s) (row s of log_z_hat, S x K) and gave the Rao-Blackwellized
+# marginals c_hat^(s) (row s of c_hat); the log-likelihood of its temperature
+# draws, Rao-Blackwellized, is
+#   n_s [sum_k c_hat_k^(s) log Z_k - log sum_k r_k Z_k / Z_hat_k^(s)] + const,
+# and its maximum over Z_2..Z_K with Z_1 fixed solves the self-consistent
+#   Z_k = sum_s n_s c_hat_k^(s) / sum_s n_s (r_k / Z_hat_k^(s)) / D_s,
+#   D_s = sum_j r_j Z_j / Z_hat_j^(s),
+# iterated here to a fixed point (one stage gives Eq. 12 exactly). Returns the
+# ladder log Z_k with log Z_1 = log_z1 and attribute `iterations`.
+rts_combine_stages <- function(log_z_hat, c_hat, n, log_r, log_z1, max_iter = 10000L,
+                               tol = 1e-10) {
+  log_z_hat <- matrix(log_z_hat, ncol = length(log_r))
+  c_hat <- matrix(c_hat, ncol = length(log_r))
+  S <- nrow(c_hat)
+  U <- rep(log_r, each = S) - log_z_hat                  # S x K: log r_k - log Z_hat_k^(s)
+  num <- log(pmax(colSums(n * c_hat), 1e-300))
+  lse_rows <- function(A) {
+    mx <- apply(A, 1L, max)
+    mx + log(rowSums(exp(A - mx)))
+  }
+  g <- log_z_hat[S, ] - log_z_hat[S, 1]
+  for (it in seq_len(max_iter)) {
+    D <- lse_rows(U + rep(g, each = S))                   # log D_s
+    den <- apply(log(n) + U - D, 2L, function(x) {
+      mx <- max(x)
+      mx + log(sum(exp(x - mx)))
+    })
+    g_new <- num - den
+    g_new <- g_new - g_new[1]
+    done <- max(abs(g_new - g)) < tol
+    g <- g_new
+    if (done) break
+  }
+  structure(log_z1 + g, iterations = it)
+}
+
+# The c_hat_k of an initial iteration from its K x 6 x M accumulators: the
+# Rao-Blackwellized marginals of Eq. 9 ("rao_blackwell"), or the counts of the
+# sampled k plus 0.1, normalised ("visits": the paper's Figure 1 without
+# Rao-Blackwellization).
+rts_init_c_hat <- function(acc, how = "rao_blackwell") {
+  if (identical(how, "visits")) {
+    n <- rowSums(acc[, "n", , drop = FALSE]) + 0.1
+    return(n / sum(n))
+  }
+  s <- rowSums(acc[, "sum_q", , drop = FALSE])
+  s / sum(s)
+}

@@ -1,13 +1,20 @@
 # Tracking log Z during RBM training with RTS (Carlson et al. 2016, Section
-# 4.4): tempered chains persist across epochs; after every epoch they run a few
-# sweeps under the current parameters and the ladder log Z_hat_k moves a
-# fraction alpha of the way to its RTS update (Eq. 12; alpha = 1 by default
-# since the update is per epoch, not per gradient step as in the paper),
-#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha.
+# 4.4): tempered chains persist through training; after every parameter update
+# (track$every = "update", the paper's schedule) or after every epoch
+# ("epoch") they run a few sweeps under the current parameters and the ladder
+# log Z_hat_k moves a fraction alpha of the way to its RTS update (Eq. 12),
+#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha,
+# applied to the whole ladder (the paper writes it for Z_K) so that the
+# sampler stays balanced as the parameters move.
 
-rts_track_defaults <- list(K = 100L, n_chains = 100L, sweeps = 200L, alpha = 1,
-                           init_iter = 10L, init_sweeps = 50L, prior = "exp2",
-                           max_examples = 2000L)
+rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
+                           alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
+                           max_examples = 2000L, check_every = 0L, predict = FALSE)
+
+# The defaults that depend on the schedule: per update a few sweeps and the
+# paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
+rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2),
+                                    epoch = list(sweeps = 200L, alpha = 1))
 
 rts_track_control <- function(track) {
   if (is.list(track) && "chains" %in% names(track)) {   # a deprecated alias of n_chains
@@ -20,12 +27,18 @@ rts_track_control <- function(track) {
     stop_no_call(sprintf("`track` must be a named list with elements among %s.",
                          paste(names(rts_track_defaults), collapse = ", ")))
   ctl <- utils::modifyList(rts_track_defaults, track)
+  ctl$every <- match_arg(ctl$every, "track$every", c("update", "epoch"))
+  sched <- rts_track_schedule_defaults[[ctl$every]]
+  if (is.null(ctl$sweeps)) ctl$sweeps <- sched$sweeps
+  if (is.null(ctl$alpha)) ctl$alpha <- sched$alpha
   ctl$K <- check_count(ctl$K, "track$K", min = 2L)
   ctl$chains <- check_count(ctl$n_chains, "track$n_chains")
   ctl$sweeps <- check_count(ctl$sweeps, "track$sweeps")
   ctl$init_iter <- check_count(ctl$init_iter, "track$init_iter", min = 0L)
   ctl$init_sweeps <- check_count(ctl$init_sweeps, "track$init_sweeps")
   ctl$max_examples <- check_count(ctl$max_examples, "track$max_examples")
+  ctl$check_every <- check_count(ctl$check_every, "track$check_every", min = 0L)
+  check_flag(ctl$predict, "track$predict")
   ctl$alpha <- check_number(ctl$alpha, "track$alpha", lower = 0, upper = 1, lower_open = TRUE)
   if (!identical(ctl$prior, "exp2") && !identical(ctl$prior, "uniform"))
     stop_no_call("`track$prior` must be \"exp2\" (r_k proportional to exp(2 beta_k)) or \"uniform\".")
@@ -49,24 +62,80 @@ rts_tracker_start <- function(params, a0, ctl) {
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   zeta <- rts_update_ladder(res$zeta, s / sum(s), log(args$prior))
   list(state = res$state, zeta = zeta, betas = betas, log_r = log(args$prior), a0 = a0,
-       log_z1 = log_z1, ctl = ctl,
-       step = 1 / (K - 1))
+       log_z1 = log_z1, ctl = ctl, step = 1 / (K - 1), sum_q = numeric(K), time = 0)
 }
 
-# One tracking step under the current parameters; returns the updated tracker.
+# One tracking step under the current parameters; returns the updated tracker
+# (sum_q accumulates c_hat over steps, for the visit check of each epoch;
+# time the seconds spent tracking).
 rts_tracker_step <- function(tr, params) {
+  t0 <- proc.time()[["elapsed"]]
+  if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
+    tr$zeta <- tr$zeta + rts_tracker_predict(tr, params)
   mlist <- c(params[c("W", "a", "b")], list(a0 = tr$a0))
-  control <- list(final = TRUE, threads = 1L, sweeps = as.integer(tr$ctl$sweeps), thin = 0L,
+  S <- as.integer(tr$ctl$sweeps)
+  control <- list(final = TRUE, threads = 1L, sweeps = S, thin = if (isTRUE(tr$ctl$predict)) S else 0L,
                   offset = 0L, step = tr$step, moments = FALSE, lrz = tr$log_r - tr$zeta)
   res <- rts_rbm_chunk(mlist, tr$betas, tr$state, control)
+  if (isTRUE(tr$ctl$predict)) {
+    tr$lk <- res$store
+    tr$params <- params[c("W", "a", "b")]
+  }
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
   tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)
+  tr$sum_q <- tr$sum_q + s
+  tr$time <- tr$time + proc.time()[["elapsed"]] - t0
   tr
 }
 
 rts_tracker_log_z <- function(tr) tr$log_z1 + tr$zeta[length(tr$zeta)]
+
+# The visit ratio min_k c_hat_k / r_k of the steps since the last call (c_hat
+# pooled over them), and the tracker with its accumulator reset. Well below 1
+# (rts()'s visit-deficit threshold is 0.1) means the ladder lags the
+# parameters: some temperatures go unvisited.
+rts_tracker_visits <- function(tr) {
+  s <- tr$sum_q
+  r <- exp(tr$log_r)
+  ratio <- if (sum(s) > 0) min((s / sum(s)) / (r / sum(r))) else NA_real_
+  tr$sum_q[] <- 0
+  list(tracker = tr, ratio = ratio)
+}
+
+# One epoch of training with a tracking step after every parameter update: the
+# epoch's mini-batches go one at a time through rbm_train_epoch() (same
+# updates, learning rates and random draws as one call over the epoch).
+# Returns the rbm_train_epoch() result with the epoch's mean reconstruction
+# error, plus the tracker and log_z (the tracked log Z after each update).
+rts_track_epoch <- function(data_t, params, state, control, tracker) {
+  B <- control$batch_size
+  N <- ncol(data_t)
+  nb <- N %/% B
+  if (control$pcd == 1L && is.null(state$P)) {   # fresh persistent chains, as in src/rbm_train.c
+    ex <- pmin(as.integer(stats::runif(control$n_chains) * N), N - 1L) + 1L
+    state$P <- data_t[, ex, drop = FALSE]
+  }
+  lz <- numeric(nb)
+  recon <- 0
+  ctl <- control
+  ctl$perm <- seq_len(B) - 1L
+  lr <- control$learning_rate
+  for (i in seq_len(nb)) {
+    ctl$learning_rate <- lr
+    lr <- max(0, lr - control$lr_step)   # the arithmetic of src/rbm_train.c, to the last bit
+    res <- rbm_train_epoch(data_t[, control$perm[(i - 1L) * B + seq_len(B)] + 1L, drop = FALSE],
+                           params, state, ctl)
+    params <- res[c("W", "a", "b")]
+    state <- res[c("dW", "da", "db", "P")]
+    recon <- recon + res$recon_error
+    tracker <- rts_tracker_step(tracker, params)
+    lz[i] <- rts_tracker_log_z(tracker)
+  }
+  res$recon_error <- recon / max(nb, 1L)
+  c(res, list(tracker = tracker, log_z = lz))
+}
 
 # Mean log-likelihood of (at most max_examples rows of) data under params.
 rts_track_ll <- function(params, data, log_z, max_examples) {
@@ -74,4 +143,58 @@ rts_track_ll <- function(params, data, log_z, max_examples) {
   if (nrow(data) > max_examples) data <- data[seq_len(max_examples), , drop = FALSE]
   m <- new_rbm(params$W, params$a, params$b)
   mean(-free_energy(m, data)) - log_z
+}
+
+# The tracked log Z of every tracking step: data frame update (the parameter
+# update after which it was taken; per epoch, the epoch's last update),
+# epoch, log_z. lz: one numeric vector per epoch.
+rts_track_table <- function(lz, every, n_batches) {
+  n <- lengths(lz)
+  epoch <- rep(seq_along(lz), n)
+  data.frame(update = if (every == "update") seq_len(sum(n)) else epoch * n_batches,
+             epoch = epoch, log_z = unlist(lz, use.names = FALSE))
+}
+
+# The check of the tracker at epoch ep (track$check_every > 0): log Z of the
+# current parameters by rbm_eval_log_z() (exact up to 20 hidden units, else
+# AIS) in history's check_log_z, check_log_z_se, check_method (NA at epochs
+# not checked). The check's random numbers (AIS) leave R's RNG as it was, so
+# that checking does not change the trained model.
+rts_track_check <- function(history, ep, params, base_rate, due) {
+  if (is.null(history$check_log_z)) {
+    history$check_log_z <- NA_real_
+    history$check_log_z_se <- NA_real_
+    history$check_method <- NA_character_
+  }
+  if (!due) {
+    history[ep, c("check_log_z", "check_log_z_se")] <- NA_real_
+    history$check_method[ep] <- NA_character_
+    return(history)
+  }
+  lz <- keep_rng_state(rbm_eval_log_z(params, base_rate))   # checks leave the training alone
+  history$check_log_z[ep] <- lz$log_z
+  history$check_log_z_se[ep] <- lz$se
+  history$check_method[ep] <- lz$how
+  history
+}
+
+# The change of the ladder from the tracker's last parameters to `params`,
+# estimated by importance weights on the chains' current states:
+# log Z_k' - log Z_k = log E_k[f_k'(x) / f_k(x)], with E_k the expectation
+# under rung k, Rao-Blackwellized as sum_c q(k | x_c) w_ck / sum_c q(k | x_c).
+rts_tracker_predict <- function(tr, params) {
+  X <- tr$state$X
+  old <- tr$params
+  bt <- tr$betas
+  lin <- drop(crossprod(X, params$a - old$a))               # M
+  Zn <- crossprod(X, params$W) + rep(params$b, each = ncol(X))   # M x nh
+  Zo <- crossprod(X, old$W) + rep(old$b, each = ncol(X))
+  d <- vapply(bt, function(b) lin * b + rowSums(softplus(b * Zn) - softplus(b * Zo)),
+              numeric(ncol(X)))                                  # M x K
+  L <- t(tr$lk) + rep(tr$log_r - tr$zeta, each = ncol(X))        # M x K: log q(k | x) + const
+  L <- L - apply(L, 1L, max)
+  Q <- exp(L)
+  Q <- Q / rowSums(Q)
+  mx <- apply(d, 2L, max)
+  log(colSums(Q * exp(d - rep(mx, each = nrow(d))))) + mx - log(colSums(Q))
 }
