@@ -39,7 +39,8 @@
 #'     at a time (the GHK simulator, weight \eqn{\prod_i \Phi(y_i m_i / s_i)});
 #'     for `ising` the spins drawn one at a time given the spins already drawn
 #'     (weight \eqn{\prod_i \sum_s e^{s h_i}}); for `rbm` the base (independent
-#'     visible units with the marginals of `base`, see [logz_base]). The pool
+#'     visible units with the marginals of `base`, see [logz_base]), or a
+#'     mixture centred on training examples (`reseed_data`). The pool
 #'     and the fresh block enter as \eqn{R_n/(R_n+S)} and \eqn{S/(R_n+S)} of
 #'     their estimates of \eqn{Z_n}, so the running estimate changes with the
 #'     fresh block's. The paper instead runs an MCMC sampler from training
@@ -131,6 +132,12 @@
 #'   standard deviation of their log Z over `sqrt(repeats)`.
 #' @param reseed_steps moves applied to the fresh particles of `"reseed"`
 #'   (default `50 * move_steps`; 0 keeps the proposal's draws).
+#' @param reseed_data RBM with `variant = "reseed"`: `NULL` (fresh particles
+#'   from the base) or a matrix of training examples (one row per example,
+#'   one column per visible unit, values in \[0, 1\]): fresh particles are then
+#'   drawn from the mixture with one component per example whose pixel i is on
+#'   with probability \eqn{0.05 + 0.9 d_i}, and weighted by \eqn{f_n / q_n} under
+#'   that mixture (the paper seeds its sampler from training digits).
 #' @param threads OpenMP threads for the moves.
 #' @param progress show a progress bar (default: in interactive sessions).
 #' @param keep_particles `TRUE`, `FALSE` or iterations: keep the final weighted particles of every run in
@@ -177,7 +184,9 @@
 #'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
 #'   particle; `rule` not one of the two; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
-#'   numbers in range; `move_steps = 0` with `"arm"` or `"anticipate"`; `order` not a permutation of `1..N`; `keep_particles`
+#'   numbers in range; `move_steps = 0` with `"arm"` or `"anticipate"`;
+#'   `reseed_data` not a matrix of examples in \[0, 1\] with one column per
+#'   visible unit, or given with another variant; `order` not a permutation of `1..N`; `keep_particles`
 #'   not `TRUE`/`FALSE` or iterations in 1..N, or kept particles (8 (R x `repeats`) N bytes)
 #'   beyond the memory limit.
 #' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
@@ -244,7 +253,7 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, base = NULL, keep_particles = TRUE,
-                    ...) {
+                    reseed_data = NULL, ...) {
   check_dots_used(...)
   validate_model(model)
   N <- model$n_visible
@@ -253,7 +262,13 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
   base <- if (is.null(order) || variant == "reseed") resolve_base(model, base, threads)
   if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
-  out <- arm_fit(arm_spec_rbm(model, order, base), match.call(), particles, variant, arm_rule(rule),
+  spec <- arm_spec_rbm(model, order, base)
+  if (!is.null(reseed_data)) {
+    if (variant != "reseed")
+      stop_no_call("`reseed_data` is used by variant = \"reseed\" only.")
+    spec$seed_p <- arm_seed_components(reseed_data, N, order)
+  }
+  out <- arm_fit(spec, match.call(), particles, variant, arm_rule(rule),
                  gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
                  progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)

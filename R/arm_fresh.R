@@ -10,9 +10,24 @@
 #   ising: the spins drawn one at a time from p_i(x_i | x_<i) (the local field
 #          of the spins already drawn); weight prod_i sum_s exp(s h_i).
 #   rbm:   the base, independent visible units with the base marginals (see
-#          logz_base); weight f_n(x) / q(x).
+#          logz_base), or, with training examples (`reseed_data`), a mixture
+#          with one component per example, pixel i on with probability
+#          eps + (1 - 2 eps) d_i (eps = ARM_SEED_EPS); weight f_n(x) / q(x).
 # Returns a closure function(n, S) -> list(X = n x S states in the order the
 # variables are added, lu = S log weights).
+ARM_SEED_EPS <- 0.05
+
+# The mixture proposal of `reseed_data` (rows = examples, columns = visible
+# units in the model's order, values in [0, 1]): N x M component means in the
+# order the units are added.
+arm_seed_components <- function(data, N, order) {
+  if (!is.numeric(data) || !is.matrix(data) || ncol(data) != N || nrow(data) < 1L ||
+      anyNA(data) || any(data < 0 | data > 1))
+    stop_no_call(sprintf("`reseed_data` must be a numeric matrix of training examples with %d columns (one per visible unit) and values in [0, 1], not %s.",
+                         N, describe(data)))
+  t(ARM_SEED_EPS + (1 - 2 * ARM_SEED_EPS) * data[, order, drop = FALSE])
+}
+
 arm_fresh_sampler <- function(spec) {
   cm <- spec$cm
   if (spec$type == ARM_MODEL[["gpc"]]) {
@@ -49,6 +64,20 @@ arm_fresh_sampler <- function(spec) {
         X[i, ] <- ifelse(stats::runif(S) < stats::plogis((cm$hi - cm$lo) * h), cm$hi, cm$lo)
       }
       list(X = X, lu = lu)
+    }
+  } else if (!is.null(spec$seed_p)) {
+    P <- spec$seed_p
+    function(n, S) {
+      Pn <- P[seq_len(n), , drop = FALSE]
+      comp <- sample.int(ncol(P), S, replace = TRUE)
+      X <- matrix(as.double(stats::runif(n * S) < Pn[, comp]), n, S)
+      G <- cm$b + crossprod(cm$W[seq_len(n), , drop = FALSE], X)
+      lf <- drop(crossprod(cm$a[seq_len(n)], X)) + colSums(softplus(G))
+      # log q(x) = log mean_m prod_i Bernoulli(x_i; P_im): an M x S matrix, then log-mean-exp
+      L <- crossprod(log(Pn), X) + crossprod(log1p(-Pn), 1 - X)
+      mx <- apply(L, 2L, max)
+      lq <- mx + log(colMeans(exp(L - rep(mx, each = nrow(L)))))
+      list(X = X, lu = lf - lq - spec$log_z0)
     }
   } else {
     p <- spec$base_p

@@ -122,3 +122,25 @@ test_that("keep_particles at iterations keeps particles that target p_n", {
   expect_error(arm(g, keep_particles = 10), "keep_particles")
   expect_error(arm(g, keep_particles = NA), "keep_particles")
 })
+
+test_that("RBM reseed from training examples: a mixture proposal with exact weights", {
+  set.seed(12)
+  r <- random_rbm(8, 4, sd = 1)
+  data <- matrix(rbinom(5 * 8, 1, 0.4), 5, 8)
+  spec <- logz:::arm_spec_rbm(r, 8:1)
+  spec$seed_p <- logz:::arm_seed_components(data, 8, 8:1)
+  fr <- logz:::arm_fresh_sampler(spec)(8, 20000)
+  u <- exp(fr$lu + spec$log_z0 - exact_log_z(r))
+  expect_lt(abs(mean(u) - 1), 4 * sd(u) / sqrt(length(u)))
+  set.seed(13)
+  # some runs are flagged (min ESS / R_n < 0.1): the fresh blocks' weights vary
+  lz <- suppressWarnings(replicate(30, arm(r, particles = 50, variant = "reseed", rule = "per_block",
+                                           gamma_threshold = 1, i_max = 1, move_steps = 2,
+                                           reseed_steps = 1, reseed_data = data,
+                                           progress = FALSE)$log_z), classes = "logz_unreliable")
+  u <- exp(lz - exact_log_z(r))
+  expect_lt(abs(mean(u) - 1), 4 * sd(u) / sqrt(length(u)))
+  expect_error(arm(r, variant = "reseed", reseed_data = data[, 1:7]), "reseed_data")
+  expect_error(arm(r, variant = "reseed", reseed_data = data + 1), "reseed_data")
+  expect_error(arm(r, reseed_data = data), "reseed_data")
+})
