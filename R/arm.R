@@ -31,9 +31,22 @@
 #'     (\eqn{\sum_r N_r \le R}), as the paper's \eqn{S = R + \sum_r N_r}
 #'     says.}
 #'   \item{`"reseed"`}{ARM-reseed: the new set is
-#'     \eqn{S = \max((1 - \gamma/\gamma_{thr}) R, 100)} particles drawn from the
-#'     current set by their weights and moved `reseed_steps` times, with weights
-#'     1/S (a generic stand-in for the paper's independent sampler).}
+#'     \eqn{S = \max((1 - \gamma/\gamma_{thr}) R, 100)} fresh particles drawn
+#'     independently of the current set, from a proposal \eqn{q_n} with a known
+#'     density, weighted by \eqn{f_n(x) / q_n(x)} and then moved `reseed_steps`
+#'     times by the kernel (which keeps those weights valid). The proposals:
+#'     for `gpc` the prior of \eqn{z_{[n]}} conditioned on the labels one point
+#'     at a time (the GHK simulator, weight \eqn{\prod_i \Phi(y_i m_i / s_i)});
+#'     for `ising` the spins drawn one at a time given the spins already drawn
+#'     (weight \eqn{\prod_i \sum_s e^{s h_i}}); for `rbm` the base (independent
+#'     visible units with the marginals of `base`, see [logz_base]), or a
+#'     mixture centred on training examples (`reseed_data`). The pool
+#'     and the fresh block enter as \eqn{R_n/(R_n+S)} and \eqn{S/(R_n+S)} of
+#'     their estimates of \eqn{Z_n}, so the running estimate changes with the
+#'     fresh block's. The paper instead runs an MCMC sampler from training
+#'     digits and weights its output 1/S, which is exact only for a converged
+#'     sampler; the importance weights here keep the estimate unbiased for any
+#'     `reseed_steps` (for a fixed number of expansions).}
 #' }
 #'
 #' The stopping rule of the generate loop (`rule`), two readings of Section 3.1.
@@ -103,7 +116,9 @@
 #' @param ess_threshold resample when the ESS is below this fraction of the
 #'   particles, in \[0, 1\] (0.9 in the paper's GP experiments).
 #' @param move_steps MCMC sweeps per move (default 1 for `gpc`, 2 for
-#'   `ising`, 10 for `rbm` as in the paper).
+#'   `ising`, 10 for `rbm` as in the paper); 0 gives sequential importance
+#'   sampling with resampling and no move step (the paper's weakest baseline),
+#'   for `variant = "rm"` or `"reseed"` only.
 #' @param order the order in which variables (data points, spins, visible
 #'   units) are added: a permutation of `1..N`, or `NULL` for the default.
 #' @param base RBM with `order = NULL`: the base distribution whose marginals
@@ -115,14 +130,22 @@
 #' @param repeats number of independent runs (>= 1); with more than one,
 #'   `log_z` is the log of the mean of the runs' Z estimates and `se` the
 #'   standard deviation of their log Z over `sqrt(repeats)`.
-#' @param reseed_steps moves applied to new particles by `"reseed"` (default
-#'   `50 * move_steps`).
+#' @param reseed_steps moves applied to the fresh particles of `"reseed"`
+#'   (default `50 * move_steps`; 0 keeps the proposal's draws).
+#' @param reseed_data RBM with `variant = "reseed"`: `NULL` (fresh particles
+#'   from the base) or a matrix of training examples (one row per example,
+#'   one column per visible unit, values in \[0, 1\]): fresh particles are then
+#'   drawn from the mixture with one component per example whose pixel i is on
+#'   with probability \eqn{0.05 + 0.9 d_i}, and weighted by \eqn{f_n / q_n} under
+#'   that mixture (the paper seeds its sampler from training digits).
 #' @param threads OpenMP threads for the moves.
 #' @param progress show a progress bar (default: in interactive sessions).
-#' @param keep_particles keep the final weighted particles of every run in
+#' @param keep_particles `TRUE`, `FALSE` or iterations: keep the final weighted particles of every run in
 #'   the result (`states`, `log_weights`, `run`; default `TRUE`): R x
 #'   `repeats` rows of N doubles, refused with the figure when above the
-#'   memory limit (see Errors). `FALSE` drops them.
+#'   memory limit (see Errors). `FALSE` drops them. Iterations (whole numbers
+#'   in 1..N) also keep the particles after those iterations in
+#'   `particles_at` (as the paper's Figure 5 shows them at n = 200 and 784).
 #' @param ... further arguments for methods.
 #' @return An object of class `c("logz_arm", "logz_estimate")` (see
 #'   [logz_estimate]) with `log_z`, `se` (`NA` for one run), `sd` (standard
@@ -146,7 +169,11 @@
 #'   for `ising`, named by the model's node names; the visible units for `rbm`),
 #'   `log_weights` (log of the normalised weights, summing to 1 within each
 #'   run) and `run` (the run of each row). They convert to weighted
-#'   \pkg{posterior} draws, one chain per run (see [logz_draws]).
+#'   \pkg{posterior} draws, one chain per run (see [logz_draws]). With
+#'   iterations in `keep_particles`, `particles_at`: a list named by n of
+#'   `states` ((R x `repeats`) x n, the first n variables added, named by the
+#'   model), `log_weights` and `run`, the particles after iteration n, which
+#'   with their weights target \eqn{p_n}.
 #' @section Errors: `model` not an rbm, ising or gpc; `particles` not a whole
 #'   number >= 2, or a particle store larger than the memory available (the
 #'   message gives the bytes needed; the limit is `getOption("logz.max_bytes")`,
@@ -157,8 +184,10 @@
 #'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
 #'   particle; `rule` not one of the two; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
-#'   numbers in range; `order` not a permutation of `1..N`; `keep_particles`
-#'   not `TRUE`/`FALSE`, or kept particles (8 (R x `repeats`) N bytes)
+#'   numbers in range; `move_steps = 0` with `"arm"` or `"anticipate"`;
+#'   `reseed_data` not a matrix of examples in \[0, 1\] with one column per
+#'   visible unit, or given with another variant; `order` not a permutation of `1..N`; `keep_particles`
+#'   not `TRUE`/`FALSE` or iterations in 1..N, or kept particles (8 (R x `repeats`) N bytes)
 #'   beyond the memory limit.
 #' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
 #'   resample-move algorithm for estimating normalizing constants.
@@ -224,15 +253,22 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
                     order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
                     progress = interactive(), workers = NULL, base = NULL, keep_particles = TRUE,
-                    ...) {
+                    reseed_data = NULL, ...) {
   check_dots_used(...)
   validate_model(model)
   N <- model$n_visible
   seed <- rng_state()
-  base <- if (is.null(order)) resolve_base(model, base, threads)
+  variant <- arm_variant(variant)
+  base <- if (is.null(order) || variant == "reseed") resolve_base(model, base, threads)
   if (is.null(order)) order <- order(-base$marginals * (1 - base$marginals), seq_len(N))
   order <- arm_order(order, N)
-  out <- arm_fit(arm_spec_rbm(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule),
+  spec <- arm_spec_rbm(model, order, base)
+  if (!is.null(reseed_data)) {
+    if (variant != "reseed")
+      stop_no_call("`reseed_data` is used by variant = \"reseed\" only.")
+    spec$seed_p <- arm_seed_components(reseed_data, N, order)
+  }
+  out <- arm_fit(spec, match.call(), particles, variant, arm_rule(rule),
                  gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
                  progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)
@@ -258,13 +294,25 @@ arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, 
                         move_steps, repeats, reseed_steps, threads, progress, keep_particles) {
   R <- check_count(particles, "particles", min = 2L)
   arm_check_memory(spec, R, R, "particles")
+  keep_at <- integer()
+  if (is.numeric(keep_particles)) {
+    if (length(keep_particles) < 1L || anyNA(keep_particles) || any(keep_particles != round(keep_particles)) ||
+        any(keep_particles < 1) || any(keep_particles > spec$N))
+      stop_no_call(sprintf("`keep_particles` must be TRUE, FALSE or iterations (whole numbers in 1..%d), not %s.",
+                           spec$N, describe(keep_particles)))
+    keep_at <- sort(unique(as.integer(keep_particles)))
+    keep_particles <- TRUE
+  }
   check_flag(keep_particles, "keep_particles")
   gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
   i_max <- check_count(i_max, "i_max", min = 0L)
   ess_threshold <- check_number(ess_threshold, "ess_threshold", lower = 0, upper = 1)
-  move_steps <- check_count(move_steps, "move_steps")
+  move_steps <- check_count(move_steps, "move_steps", min = 0L)
+  if (move_steps == 0L && variant %in% c("arm", "anticipate"))
+    stop_no_call(sprintf("`move_steps` = 0 with `variant` = \"%s\" would add unchanged copies of the particles; use variant = \"rm\" (SMC without a move step) or \"reseed\".",
+                         variant))
   repeats <- check_count(repeats, "repeats")
-  reseed_steps <- check_count(reseed_steps, "reseed_steps")
+  reseed_steps <- check_count(reseed_steps, "reseed_steps", min = 0L)
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   if (keep_particles)   # the final particles of every run, with weight and run index
@@ -272,7 +320,13 @@ arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, 
                  sprintf("Keeping the final particles (`keep_particles = TRUE`) of %d run%s x R = %d particles x %d variables",
                          repeats, if (repeats == 1L) "" else "s", R, spec$N),
                  limit = memory_limit(mem_available()))
+  if (length(keep_at))
+    check_memory(as.double(R) * repeats * (8 * sum(keep_at) + 12),
+                 sprintf("Keeping the particles of %d iterations (`keep_particles`) of %d run%s x R = %d particles",
+                         length(keep_at), repeats, if (repeats == 1L) "" else "s", R),
+                 limit = memory_limit(mem_available()))
   list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
        ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
-       threads = threads, keep = keep_particles, repeats = repeats, progress = progress)
+       threads = threads, keep = keep_particles, keep_at = keep_at, repeats = repeats,
+       progress = progress)
 }

@@ -43,9 +43,12 @@ arm_spec_ising <- function(model, order) {
 }
 
 # RBM: log Z_1 sums out the hidden units of an empty visible layer.
-arm_spec_rbm <- function(model, order) {
+# `base` (a resolved logz_base or NULL): its marginals, in the order added and
+# kept away from 0 and 1, are ARM-reseed's proposal.
+arm_spec_rbm <- function(model, order, base = NULL) {
   list(type = ARM_MODEL[["rbm"]], N = model$n_visible, log_z0 = sum(softplus(model$b)),
        order = order, names = paste0("x", seq_len(model$n_visible)),
+       base_p = if (!is.null(base)) pmin(pmax(base$marginals[order], 1e-6), 1 - 1e-6),
        cm = list(W = model$W[order, , drop = FALSE], a = as.double(model$a[order]),
                  b = as.double(model$b)))
 }
@@ -109,6 +112,13 @@ arm_store_copy <- function(ptr, src, dst0) {
 arm_store_augment <- function(ptr, R)
   invisible(.Call(C_arm_augment, arm_ptr(ptr), arm_int(R, "particles", 1L)))
 
+# Slots c0, c0 + 1, ... <- the columns of X (n x k, the first n variables).
+arm_store_set <- function(ptr, X, c0) {
+  if (!is.matrix(X) || !is.double(X) || anyNA(X))
+    stop_no_call(sprintf("internal error: ARM states must be a double matrix, not %s.", describe(X)))
+  invisible(.Call(C_arm_set, arm_ptr(ptr), X, arm_int(c0, "first slot")))
+}
+
 # The first n variables of slots [c0, c1): an n x (c1 - c0) matrix.
 arm_store_particles <- function(ptr, c0, c1)
   .Call(C_arm_particles, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
@@ -148,6 +158,7 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
   moves <- vapply(runs, `[[`, 0, "moves")
   min_gamma <- min(diagnostics$gamma)
   kept <- if (ctl$keep) arm_final_particles(runs, spec)
+  kept_at <- if (length(ctl$keep_at)) arm_kept_particles(runs, spec, ctl$keep_at)
   out <- new_logz_estimate(list(
     log_z = log_sum_exp(lz) - log(repeats),
     se = if (repeats > 1L) stats::sd(lz) / sqrt(repeats) else NA_real_,
@@ -164,6 +175,7 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
                resamples = sum(diagnostics$resampled)),
     pieces = if (pieces > 1L) pieces,
     states = kept$states, log_weights = kept$log_weights, run = kept$run,
+    particles_at = kept_at,
     diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
     se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
     flags = if (is.finite(min_gamma) && min_gamma < 0.1)
@@ -218,6 +230,8 @@ arm_once <- function(spec, ctl, tick) {
   R <- ctl$R
   variant <- ctl$variant
   ptr <- arm_store_new(spec$type, spec$cm, R)
+  fresh <- if (variant == "reseed") arm_fresh_sampler(spec)
+  kept <- list()
   cap <- R
   w <- rep(1 / R, R)
   log_z <- spec$log_z0
@@ -252,12 +266,29 @@ arm_once <- function(spec, ctl, tick) {
           arm_check_memory(spec, cap, R, "pool")
           arm_store_reserve(ptr, cap)
         }
-        arm_store_copy(ptr, nb$src, Rn)
+        if (variant == "reseed") {
+          fr <- fresh(n, S)
+          arm_store_set(ptr, fr$X, Rn)
+        } else {
+          arm_store_copy(ptr, nb$src, Rn)
+        }
         st <- if (variant == "reseed") ctl$reseed_steps else ctl$steps
         arm_store_move(ptr, Rn, Rn + S, st, ctl$threads)
         moves <- moves + S * st
         lWn <- arm_check_smooth(arm_store_smooth(ptr, Rn, Rn + S), k)
-        pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
+        if (variant == "reseed") {
+          # the pool (total weight Z_n-hat = exp(log_z)) and the fresh block
+          # (total weight mean(exp(lu)) Z_0) mixed as Rn / (Rn + S) and
+          # S / (Rn + S): log_z becomes the log of the mixture's total
+          lm <- c(log(Rn / (Rn + S)) + log_z + log(pool_w),
+                  log(S / (Rn + S)) + spec$log_z0 + fr$lu - log(S))
+          log_z <- log_sum_exp(lm)
+          nb$w <- exp(lm[Rn + seq_len(S)] - log_z)
+          nb$w <- nb$w / sum(nb$w)
+          pool_w <- exp(lm - log_z)
+        } else {
+          pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
+        }
         pool_lW <- c(pool_lW, lWn)
         blk <- list(slots = Rn + seq_len(S) - 1L, w = nb$w, lW = lWn)
         Rn <- Rn + S
@@ -279,12 +310,15 @@ arm_once <- function(spec, ctl, tick) {
       w <- wn
     }
     arm_store_augment(ptr, R)
+    if (k %in% ctl$keep_at)
+      kept[[as.character(k)]] <- list(X = arm_store_particles(ptr, 0L, R), w = w)
     tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
     tick(k)
   }
   # the final particles (N x R, variables in the order added) and their weights
   X <- if (isTRUE(ctl$keep)) arm_store_particles(ptr, 0L, R)
-  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr, X = X, w = w)
+  list(log_z = log_z, moves = moves, expansions = expansions, trace = tr, X = X, w = w,
+       kept = kept)
 }
 
 # The runs' final particles as one (R x repeats) x N matrix in the model's
@@ -296,6 +330,22 @@ arm_final_particles <- function(runs, spec) {
     states[(j - 1L) * R + seq_len(R), spec$order] <- t(runs[[j]]$X)
   list(states = states, log_weights = unlist(lapply(runs, function(r) log(r$w))),
        run = rep(seq_along(runs), each = R))
+}
+
+# The particles kept after the iterations `at` (a list named by n: states, an
+# (R x repeats) x n matrix whose columns are the first n variables added, named
+# by the model; log_weights; run).
+arm_kept_particles <- function(runs, spec, at) {
+  out <- lapply(at, function(k) {
+    X <- do.call(cbind, lapply(runs, function(r) r$kept[[as.character(k)]]$X))
+    X <- t(X)
+    colnames(X) <- spec$names[spec$order[seq_len(k)]]
+    list(states = X,
+         log_weights = unlist(lapply(runs, function(r) log(r$kept[[as.character(k)]]$w))),
+         run = rep(seq_along(runs), each = ncol(runs[[1]]$kept[[as.character(k)]]$X)))
+  })
+  names(out) <- as.character(at)
+  out
 }
 
 # Smooth weights must be finite or -Inf (a particle of zero weight): +Inf or
@@ -322,7 +372,7 @@ arm_check_gamma <- function(gamma, k) {
 # the promising particles of the base set (the R particles moved at the start of
 # the iteration: slots 0..R-1, weights w, smooth weights lW) into
 # N_r = floor(R w1_r) copies, so a block holds at most 2R particles; ARM-reseed
-# draws S particles from the base set to be moved many times.
+# draws S fresh particles (arm_fresh_sampler), so only their number is set here.
 arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
   switch(variant,
     arm = list(src = blk$slots, w = blk$w),
@@ -334,6 +384,6 @@ arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
     },
     reseed = {
       S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
-      list(src = sample.int(R, S, replace = TRUE, prob = w) - 1L, w = rep(1 / S, S))
+      list(src = integer(S), w = rep(1 / S, S))
     })
 }

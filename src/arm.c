@@ -6,7 +6,8 @@
  *   move    slots [c0, c1): MCMC kernel invariant for p_n (OpenMP over slots);
  *   smooth  slots [c0, c1): log W(x_[n]) = log p_{n+1}(x_[n]) / p_n(x_[n]) * Z_{n+1}/Z_n;
  *   copy    slots src -> dst (resampling and generating copies);
- *   augment slots [0, R): x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]); then n += 1.
+ *   augment slots [0, R): x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]); then n += 1;
+ *   set     slots [c0, c0 + k) <- k given states of the first n variables.
  * Three sequences: GP probit classification in the z-representation (data
  * annealing, Appendix A), Ising models (hot coupling) and RBMs with the hidden
  * units summed out (Eq. 13-14). Variables are stored in the order they are
@@ -362,6 +363,16 @@ static void arm_particles(const arm_state *s, int c0, int c1, double *out)
         memcpy(out + (size_t) n * (c - c0), s->X + (size_t) N * c, sizeof(double) * n);
 }
 
+/* slots c0 + j <- column j of x (n x k), the first n variables; the RBM
+ * products g are recomputed */
+static void arm_set(arm_state *s, const double *x, int k, int c0)
+{
+    int N = s->N, n = s->n;
+    for (int j = 0; j < k; j++)
+        memcpy(s->X + (size_t) N * (c0 + j), x + (size_t) n * j, sizeof(double) * n);
+    if (s->type == ARM_RBM) rbm_products(s, c0, c0 + k);
+}
+
 /* ---- SEXP glue ----------------------------------------------------------- */
 
 static void arm_finalizer(SEXP p)
@@ -556,4 +567,17 @@ SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
     arm_particles(s, c0, c1, REAL(out));
     UNPROTECT(1);
     return out;
+}
+
+SEXP arm_set_call(SEXP p, SEXP x_, SEXP c0_)
+{
+    arm_state *s = arm_get(p);
+    int c0 = arm_int(c0_, "first slot");
+    SEXP dim = getAttrib(x_, R_DimSymbol);
+    if (TYPEOF(x_) != REALSXP || LENGTH(dim) != 2 || INTEGER(dim)[0] != s->n)
+        error("internal error: ARM states must be a double matrix with one row per variable added");
+    int k = INTEGER(dim)[1];
+    check_slots(s, c0, c0 + k);
+    arm_set(s, REAL(x_), k, c0);
+    return R_NilValue;
 }

@@ -47,6 +47,7 @@ static const R_CallMethodDef callMethods[] = {
     {"arm_copy", (DL_FUNC) &arm_copy_call, 3},
     {"arm_augment", (DL_FUNC) &arm_augment_call, 2},
     {"arm_particles", (DL_FUNC) &arm_particles_call, 3},
+    {"arm_set", (DL_FUNC) &arm_set_call, 3},
     {NULL, NULL, 0}
 };
 

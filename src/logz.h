@@ -325,5 +325,6 @@ SEXP arm_smooth_call(SEXP p, SEXP c0, SEXP c1);
 SEXP arm_copy_call(SEXP p, SEXP src, SEXP dst0);
 SEXP arm_augment_call(SEXP p, SEXP R);
 SEXP arm_particles_call(SEXP p, SEXP c0, SEXP c1);
+SEXP arm_set_call(SEXP p, SEXP x, SEXP c0);
 
 #endif

@@ -35,36 +35,11 @@ source("bench/arm/gpc_problems.R")
 m1 <- mnist35_gpc(n_mnist)
 m2 <- ionosphere_gpc(n_iono)
 
-sd_ratios <- function(res) {
-  # ARM against RM at equal cost: every RM setting's sd moved to ARM's cost by
-  # sd ~ cost^(-1/2), averaged over the RM settings; cost = time and = work
-  rm <- grep("^RM", res$method)
-  for (a in grep("^ARM", res$method)) {
-    st <- mean(res$sd[rm] * sqrt(res$time[rm] / res$time[a]))
-    sw <- mean(res$sd[rm] * sqrt(res$work[rm] / res$work[a]))
-    cat(sprintf("  %-22s sd %.3f; RM sd at equal time %.3f (ratio %.2f), at equal work %.3f (ratio %.2f)\n",
-                res$method[a], res$sd[a], st, st / res$sd[a], sw, sw / res$sd[a]))
-  }
-}
-
-run <- function(label, fun) {
-  t0 <- proc.time()[["elapsed"]]
-  fits <- lapply(seq_len(repeats), function(r) { set.seed(1000 + r); fun() })
-  tm <- (proc.time()[["elapsed"]] - t0) / repeats
-  lz <- vapply(fits, `[[`, 0, "log_z")
-  work <- mean(vapply(fits, function(f) {
-    cn <- f$counts
-    if ("particle_moves" %in% names(cn)) cn[["particle_moves"]] else cn[["gibbs_sweeps"]]
-  }, 0))
-  row <- data.frame(method = label, time = tm, work = work,
-                    log_mean_z = logz:::log_sum_exp(lz) - log(repeats), mean = mean(lz),
-                    sd = sd(lz))
-  cat(sprintf("  %-16s time %7.2f s  work %9.0f  log mean Z %9.3f  mean %9.3f  sd %7.3f\n",
-              label, tm, work, row$log_mean_z, row$mean, row$sd))
-  if (inherits(fits[[1]], "logz_arm")) diags[[label]] <<- do.call(rbind, lapply(fits, function(f)
-    cbind(f$diagnostics, R = f$particles)))
-  row
-}
+source("bench/arm/report.R")
+run <- function(label, fun)
+  arm_bench_run(label, fun, repeats, 1000L, keep = function(label, fits)
+    if (inherits(fits[[1]], "logz_arm")) diags[[label]] <<- do.call(rbind, lapply(fits, function(f)
+      cbind(f$diagnostics, R = f$particles))))
 
 # Where ARM spent its particles: gamma = ESS / R_n before (gamma0) and after the
 # generate loop in the iterations it expanded, and how often the loop reached
@@ -106,7 +81,7 @@ bench <- function(model, name) {
   res$err_vs_ep <- res$log_mean_z - ep
   cat("\n")
   print(format(res, digits = 4), row.names = FALSE)
-  sd_ratios(res)
+  arm_bench_sd_ratios(res)
   expansion_summary()
   cat("\n")
   invisible(res)

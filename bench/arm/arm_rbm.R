@@ -21,22 +21,8 @@ cat(sprintf("RBM 784 x 20 (PCD, 5 epochs); exact log Z = %.4f; %d repeats per se
             ex, repeats))
 cat(sprintf("load average at start: %s\n\n", paste(readLines("/proc/loadavg", warn = FALSE),
                                                   collapse = "")))
-run <- function(label, fun) {
-  t0 <- proc.time()[["elapsed"]]
-  fits <- lapply(seq_len(repeats), function(r) { set.seed(2000 + r); fun() })
-  tm <- (proc.time()[["elapsed"]] - t0) / repeats
-  lz <- vapply(fits, `[[`, 0, "log_z")
-  work <- mean(vapply(fits, function(f) {
-    cn <- f$counts
-    if ("particle_moves" %in% names(cn)) cn[["particle_moves"]] else cn[["gibbs_sweeps"]]
-  }, 0))
-  row <- data.frame(method = label, time = tm, work = work,
-                    log_mean_z = logz:::log_sum_exp(lz) - log(repeats),
-                    err = logz:::log_sum_exp(lz) - log(repeats) - ex, sd = sd(lz))
-  cat(sprintf("  %-20s time %7.2f s  work %9.0f  log mean Z %9.3f  error %7.3f  sd %7.3f\n",
-              label, tm, work, row$log_mean_z, row$err, row$sd))
-  row
-}
+source("bench/arm/report.R")
+run <- function(label, fun) arm_bench_run(label, fun, repeats, 2000L, ref = ex)
 res <- rbind(
   run("ARM R=30", function() arm(model, 30, i_max = 3, progress = FALSE)),
   run("ARM-anticipate R=30", function()
@@ -49,10 +35,4 @@ res <- rbind(
     ais(model, schedule_linear(10000), n_chains = 50, progress = FALSE)))
 cat("\n")
 print(format(res, digits = 4), row.names = FALSE)
-rm <- grep("^RM", res$method)
-for (a in grep("^ARM", res$method)) {
-  st <- mean(res$sd[rm] * sqrt(res$time[rm] / res$time[a]))
-  sw <- mean(res$sd[rm] * sqrt(res$work[rm] / res$work[a]))
-  cat(sprintf("  %-22s sd %.3f; RM sd at equal time %.3f (ratio %.2f), at equal work %.3f (ratio %.2f)\n",
-              res$method[a], res$sd[a], st, st / res$sd[a], sw, sw / res$sd[a]))
-}
+arm_bench_sd_ratios(res)
