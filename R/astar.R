@@ -128,6 +128,8 @@ euler_gamma <- 0.5772156649015329
 #' s2 <- astar_sample(astar_example("clutter", D = 2), 20)
 #' summary(s2)
 #' os_star_sample(astar_example("clutter", D = 2), 20)
+#' # OS* refining on half of its rejections (Figure 3's refinement rate)
+#' os_star_sample(astar_example("cauchy_regression", D = 1), 20, refine_rate = 0.5)
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          reuse_bounds = TRUE, lower_bounds_per_node = 1L,
