@@ -72,6 +72,12 @@ euler_gamma <- 0.5772156649015329
 #' @param lower_bounds_dist `"fixed"` or `"poisson"` (see
 #'   `lower_bounds_per_node`).
 #' @param refine OS* refinement: `"sampled_point"` or `"largest_mass"`.
+#' @param refine_rate OS*: the probability \eqn{\rho \in (0, 1]} of refining
+#'   the envelope after a rejection (a single number; default 1, refine after
+#'   every rejection). Smaller rates trade bound evaluations for likelihood
+#'   evaluations; the paper's Figure 3 sweeps \eqn{\rho} from 1 down to 0.1
+#'   (Section 6.4). With \eqn{\rho < 1} one extra uniform draw is made per
+#'   rejection. An error unless \eqn{0 < \rho \le 1}.
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see
 #'   [scale_out]).
@@ -122,6 +128,8 @@ euler_gamma <- 0.5772156649015329
 #' s2 <- astar_sample(astar_example("clutter", D = 2), 20)
 #' summary(s2)
 #' os_star_sample(astar_example("clutter", D = 2), 20)
+#' # OS* refining on half of its rejections (Figure 3's refinement rate)
+#' os_star_sample(astar_example("cauchy_regression", D = 1), 20, refine_rate = 0.5)
 #' @export
 astar_sample <- function(target, n = 1L, method = c("astar", "drill_down"),
                          reuse_bounds = TRUE, lower_bounds_per_node = 1L,
@@ -196,17 +204,21 @@ rejection_sample.default <- function(target, n = 1L, progress = interactive(), .
 #' @rdname astar_sample
 #' @export
 os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_mass"),
-                           reuse_bounds = TRUE, max_nodes = 1e6, progress = interactive()) {
+                           reuse_bounds = TRUE, refine_rate = 1, max_nodes = 1e6,
+                           progress = interactive()) {
   call <- match.call()
   target <- check_target(target)
   n <- check_count(n, "n", bytes_each = 8 * (target$dim + 4))
   check_flag(progress, "progress")
   refine <- match_arg(refine, "refine")
   check_flag(reuse_bounds, "reuse_bounds")
+  refine_rate <- check_number(refine_rate, "refine_rate", lower = 0, upper = 1, lower_open = TRUE)
   max_nodes <- check_number(max_nodes, "max_nodes", lower = 1)
-  run_baseline(target, n, refine = refine,
-               reuse = reuse_bounds, max_nodes = max_nodes, method = sprintf("OS* (%s)", refine),
-               subclass = "logz_os_star", call = call, progress = progress)
+  run_baseline(target, n, refine = refine, reuse = reuse_bounds, max_nodes = max_nodes,
+               method = sprintf("OS* (%s%s)", refine,
+                                if (refine_rate < 1) sprintf(", rate %g", refine_rate) else ""),
+               subclass = "logz_os_star", call = call, progress = progress,
+               refine_rate = refine_rate)
 }
 
 # The searches of astar_sample() (enum logz_astar_search in src/logz.h).
@@ -236,7 +248,8 @@ astar_search <- function(target, n, control) {
 }
 
 # n samples by rejection or OS* (src/astar_baseline.c). control: list(refine
-# (a name of OS_REFINE), reuse, max_nodes, and optionally tick, tick_every).
+# (a name of OS_REFINE), reuse, max_nodes, refine_rate (the probability of
+# refining after a rejection), and optionally tick, tick_every).
 # Returns list(samples (n x d), likelihood, bound, nodes (per sample),
 # log_w_sum, log_w2_sum (log sums of the importance weights and their
 # squares), trials, pieces).
@@ -244,7 +257,8 @@ astar_baseline_run <- function(target, n, control) {
   target <- check_target(target)
   control <- c(list(refine = internal_code(control$refine, OS_REFINE, "refine"),
                     reuse = internal_flag(control$reuse, "reuse"),
-                    max_nodes = internal_number(control$max_nodes, "max_nodes")),
+                    max_nodes = internal_number(control$max_nodes, "max_nodes"),
+                    refine_rate = internal_number(control$refine_rate, "refine_rate")),
                internal_tick(control))
   .Call(C_astar_baseline, target, internal_count(n, "n", min = 0L), control)
 }
@@ -258,13 +272,13 @@ progress_tick <- function(progress, pb, n) {
 }
 
 run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call,
-                         progress = FALSE) {
+                         progress = FALSE, refine_rate = 1) {
   seed <- rng_state()
   t0 <- proc.time()[["elapsed"]]
   pb <- progress_bar(progress, n)
   on.exit(pb$close())
   res <- astar_baseline_run(target, n, c(list(refine = refine, reuse = reuse,
-                                              max_nodes = max_nodes),
+                                              max_nodes = max_nodes, refine_rate = refine_rate),
                                          progress_tick(progress, pb, n)))
   trials <- res$trials
   log_z <- res$log_w_sum - log(trials)

@@ -4,6 +4,13 @@
 # The region bounds of the "gaussian_mean" model (enum logz_gauss_bound in src/logz.h).
 GAUSS_BOUND <- c(constant = 0L, linear = 1L, quadratic = 2L)
 
+check_bound_type <- function(b) {
+  if (!is.character(b) || length(b) != 1L || !(b %in% names(GAUSS_BOUND)))
+    stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",
+                         paste0('"', names(GAUSS_BOUND), '"', collapse = ", "), describe(b)))
+  b
+}
+
 get_data <- function(data, field, default = NULL) {
   v <- data[[field]]
   if (is.null(v)) {
@@ -59,17 +66,14 @@ builtin_model <- function(model, data, proposal) {
           stop_no_call("With `data$prior_sd`, \"cauchy_regression\" needs a uniform proposal.")
         out$par <- c(s, sum(uniform_log_width(proposal$par[1, ], proposal$par[2, ])))
       }
+      out$par <- c(out$par, GAUSS_BOUND[[check_bound_type(get_data(data, "bound", "constant"))]])
     },
     gaussian_mean = {
       if (d != 1L)
         stop_no_call(sprintf("The \"gaussian_mean\" model is 1-D but `proposal` has dimension %d.", d))
       out$X <- check_data_matrix(get_data(data, "x"), "data$x", 1L)
       s <- check_number(get_data(data, "sd", 1), "data$sd", 0, lower_open = TRUE)
-      b <- get_data(data, "bound", "constant")
-      if (!is.character(b) || length(b) != 1L || !(b %in% names(GAUSS_BOUND)))
-        stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",
-                             paste0('"', names(GAUSS_BOUND), '"', collapse = ", "), describe(b)))
-      out$par <- c(s, GAUSS_BOUND[[b]])
+      out$par <- c(s, GAUSS_BOUND[[check_bound_type(get_data(data, "bound", "constant"))]])
     })
   out
 }
@@ -103,6 +107,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
     },
     cauchy_regression = {
       # w* = (2, ..., 2), X = [X'; X'], y = [y'; -y']: two symmetric modes (Section 6.4)
+      bound <- match_arg(bound, "bound")
       dat <- with_seed(seed, {
         h <- max(N %/% 2L, 1L)
         Xh <- matrix(stats::rnorm(h * D), h, D)
@@ -110,7 +115,7 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
         list(X = rbind(Xh, Xh), y = c(yh, -yh))
       })
       astar_target(proposal_uniform(rep(-10, D), rep(10, D)), "cauchy_regression",
-                   data = list(X = dat$X, y = dat$y, prior_sd = prior_sd),
+                   data = list(X = dat$X, y = dat$y, prior_sd = prior_sd, bound = bound),
                    name = sprintf("Cauchy regression (D = %d, N = %d)", D, 2L * max(N %/% 2L, 1L)))
     },
     gaussian_mean = {

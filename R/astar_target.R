@@ -42,10 +42,22 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #'     \eqn{\sum_j \log N(w_j; 0, s^2)} and the constant \eqn{\sum_j
 #'     \log(u_j - l_j)} that cancels a uniform proposal's density, so that
 #'     \eqn{Z} is the evidence restricted to the proposal's box (Section
-#'     6.4). `data = list(X = ` an N x d matrix `, y = , prior_sd = )`.
-#'     Bound: per point, \eqn{w'x_n - y_n} over the box is an interval and
-#'     each term is largest at its smallest \eqn{|r|}; the prior at the
-#'     point nearest 0.}
+#'     6.4). `data = list(X = ` an N x d matrix `, y = ` N numbers`, prior_sd
+#'     = , bound = )`. Over a box each residual \eqn{r_n = w'x_n - y_n}
+#'     ranges over an interval \eqn{[r_n^-, r_n^+]}. `bound = "constant"`
+#'     (default): each term at its smallest \eqn{|r|}, the prior at the
+#'     point nearest 0, summed. `"linear"`: per point a linear upper bound of
+#'     \eqn{f(r) = -\log(1 + r^2)} on its interval (the tangent at the
+#'     centre where \eqn{f} is concave, \eqn{|r| \le 1}; the chord where it
+#'     is convex; otherwise the chord of the quadratic bound), summed with the
+#'     prior and maximised over the box in closed form. `"quadratic"`: per
+#'     point \eqn{f(r_0) + f'(r_0)(r - r_0) + \frac{c}{2}(r - r_0)^2} with
+#'     \eqn{c = \sup f''} on the interval (at most 1/4), summed with the prior
+#'     into a quadratic in \eqn{w} maximised exactly over the box by its
+#'     \eqn{3^d} faces (the linear bound for \eqn{d > 8}). The paper's
+#'     per-point linear and quadratic bounds (Section 6.4, Figure 3); both
+#'     are combined with the constant bound by taking the smaller, and on
+#'     unbounded boxes only the constant bound is used.}
 #'   \item{`"gaussian_mean"`}{the mean \eqn{\mu} of a 1-D Gaussian (Section
 #'     6.2): \eqn{o(\mu) = \sum_n \log N(x_n; \mu, s^2)}. `data = list(x = `
 #'     the N observations`, sd = s, bound = )` (defaults `sd = 1`, `bound =
@@ -106,7 +118,9 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #' @param D,N dimension and number of data points of the examples (`N`
 #'   defaults to 20, or 100 for `"gaussian_mean"` and 3 for `"nonlinear"`).
 #' @param prior_sd standard deviation of the Gaussian prior.
-#' @param bound for `astar_example("gaussian_mean")`: the per-point bound type.
+#' @param bound for `astar_example("gaussian_mean")` and
+#'   `astar_example("cauchy_regression")`: the per-point bound type, one of
+#'   `"constant"`, `"linear"`, `"quadratic"` (see the models above).
 #' @param model for `astar_example("nonlinear")`: one of the models of
 #'   [nonlinear_models()].
 #' @param sd for `astar_example("nonlinear")`: the observation noise's
@@ -122,7 +136,8 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #'   or `params` of the wrong length; a missing or non-function `bound` for an R `log_lik`; `log_lik` not
 #'   a single number or `bound` below `log_lik` at the check point; `log_lik`
 #'   `+Inf` at the check point (infinite mass), or `bound` not finite over
-#'   that single point; model data of the wrong shape or non-finite. The
+#'   that single point; model data of the wrong shape or non-finite;
+#'   `data$bound` not one of `"constant"`, `"linear"`, `"quadratic"`. The
 #'   samplers and evaluators refuse a target whose fields were edited into an
 #'   invalid state, naming the field (e.g. `target$proposal$par`).
 #' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
@@ -138,6 +153,9 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #' tg
 #' astar_target(proposal_exponential(1), "peaky", data = list(a = 10))
 #' astar_example("clutter", D = 2)
+#' # robust regression with the per-point quadratic bounds of Section 6.4
+#' rb <- astar_example("cauchy_regression", D = 2, bound = "quadratic")
+#' astar_bound(rb, c(1.5, 1.5), c(2.5, 2.5))
 #' # an expression, bounded by interval arithmetic: y = a sin(b t) + noise
 #' dat <- data.frame(t = c(0.5, 1.3, 2.1), y = c(0.9, 1.6, 0.2))
 #' astar_target(proposal_uniform(c(0, 0), c(3, 3)),

@@ -244,8 +244,10 @@ validate_astar_target <- function(target, name = "target") {
                              name))
     },
     cauchy_regression = {
-      need_par(2L)
+      need_par(3L)
       need_X(d)
+      if (!target$par[3] %in% GAUSS_BOUND)
+        bad_field(name, "par", "end with a bound code (0, 1 or 2)", target$par)
       y <- target$y
       if (!is.double(y) || length(y) != nrow(target$X) || anyNA(y) || any(!is.finite(y)))
         bad_field(name, "y", sprintf("be %d finite numbers (one per row of `X`)", nrow(target$X)), y)

@@ -2,6 +2,7 @@
  * declared in logz.h). Layers:
  *   astar_target.c    the target: o(x) and M(B), R callbacks or built-in C models,
  *                     and o / M at many points or boxes (.Call glue for R)
+ *   astar_cauchy.c    the region bounds of the Cauchy regression model
  *   astar.c           A* sampling and drill-down: partition tree, queue, search
  *   astar_baseline.c  rejection sampling and OS* with the same counters
  * See the comment at the top of astar.c for the model. */
@@ -32,6 +33,9 @@ void target_from_list(SEXP t, astar_target *tg);
 double target_log_lik(astar_target *tg, const double *x);
 double target_bound(astar_target *tg, const double *lo, const double *hi);
 void check_below_bound(const astar_target *tg, double o, double m, const double *x);
+
+/* astar_cauchy.c */
+double cauchy_bound(const astar_target *tg, const double *lo, const double *hi, int type);
 
 /* astar.c */
 int split_side(int d, const double *lo, const double *hi, int depth);

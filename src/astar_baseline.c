@@ -183,10 +183,12 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     int refine = asInteger(logz_get(control, "refine"));
     int reuse = asLogical(logz_get(control, "reuse"));
     double max_nodes = asReal(logz_get(control, "max_nodes"));
+    double rate = asReal(logz_get(control, "refine_rate"));   /* refine on this fraction */
     int every = logz_tick_every(control);   /* progress: 0 for none */
     int known = refine == LOGZ_REFINE_NONE || refine == LOGZ_REFINE_SAMPLED_POINT ||
                 refine == LOGZ_REFINE_LARGEST_MASS;
-    if (n == NA_INTEGER || n < 0 || !known || reuse == NA_LOGICAL || ISNAN(max_nodes))
+    if (n == NA_INTEGER || n < 0 || !known || reuse == NA_LOGICAL || ISNAN(max_nodes) ||
+        !(rate > 0.0 && rate <= 1.0))
         error("internal error: bad arguments to astar_baseline");
 
     const char *names[] = {"samples", "likelihood", "bound", "nodes", "log_w_sum",
@@ -250,6 +252,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             /* an R log_lik may take long per call: check after each one */
             if (++iter % 1024 == 0 || tg.model == LOGZ_ASTAR_R) R_CheckUserInterrupt();
             if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
+            if (rate < 1.0 && unif_rand() >= rate) continue;   /* keep the envelope */
             if (refine == LOGZ_REFINE_SAMPLED_POINT) {
                 int j = split_side(d, P.lo + (size_t) i * d, P.hi + (size_t) i * d, P.depth[i]);
                 pieces_split(&P, &tg, i, j, x[j], lo, hi);

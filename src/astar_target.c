@@ -61,8 +61,10 @@ void target_from_list(SEXP t, astar_target *tg)
         break;
     }
     case LOGZ_ASTAR_CAUCHY:
-        /* par: prior sd (0: no prior term), offset added to o. */
-        if (tg->npar != 2 || !tg->X || !tg->y || tg->ncol != tg->d)
+        /* par: prior sd (0: no prior term), offset added to o, bound type
+         * (logz_gauss_bound; see astar_cauchy.c). */
+        if (tg->npar != 3 || tg->par[2] < LOGZ_GAUSS_BOUND_CONSTANT ||
+            tg->par[2] > LOGZ_GAUSS_BOUND_QUADRATIC || !tg->X || !tg->y || tg->ncol != tg->d)
             error("internal error: bad Cauchy regression target");
         break;
     case LOGZ_ASTAR_GAUSS_MEAN: {
@@ -227,27 +229,9 @@ static double target_m(astar_target *tg, const double *lo, const double *hi)
         }
         break;
     }
-    case LOGZ_ASTAR_CAUCHY: {
-        /* prior: at the point of the box nearest 0; each residual r_n ranges
-         * over an interval [rl, ru]; -log1p(r^2) is largest at min |r|. */
-        double s = tg->par[0];
-        if (s > 0)
-            for (int j = 0; j < tg->d; j++) m += dnorm(clamp(0.0, lo[j], hi[j]), 0.0, s, 1);
-        for (int n = 0; n < tg->nrow; n++) {
-            double rl = -tg->y[n], ru = -tg->y[n];
-            for (int j = 0; j < tg->d; j++) {
-                double c = tg->X[n + (size_t) tg->nrow * j];
-                if (c == 0.0) continue;
-                double a = c * lo[j], b = c * hi[j];
-                rl += a < b ? a : b;
-                ru += a < b ? b : a;
-            }
-            double r = (rl <= 0.0 && ru >= 0.0) ? 0.0 : (rl > 0.0 ? rl : -ru);
-            m -= log1p(r * r);
-        }
-        m += tg->par[1] - tg->nrow * log(M_PI);
+    case LOGZ_ASTAR_CAUCHY:
+        m = cauchy_bound(tg, lo, hi, (int) tg->par[2]);
         break;
-    }
     case LOGZ_ASTAR_EXPR: {
         double l;
         program_box(&tg->prog, lo, hi, tg->stack, tg->stack_hi, &l, &m);
