@@ -24,9 +24,9 @@ test_that("every exported function and method with `...` checks it", {
             "[[.logz_exact", "Math.logz_exact", "Summary.logz_exact",
             "all.equal.logz_exact", "as.data.frame.logz_exact",
             "as.double.logz_exact", "format.logz_exact",
-            # a Stan fit is run as an R function: ais.function() and
-            # rts.function() check the `...` handed on
-            "ais.stanfit", "rts.stanfit")
+            # a Stan fit is run as an R function: ais.function(),
+            # rts.function() and smc.function() check the `...` handed on
+            "ais.stanfit", "rts.stanfit", "smc.stanfit")
   unchecked <- character()
   for (f in setdiff(fns, used)) {
     fn <- get0(f, envir = ns, inherits = FALSE)

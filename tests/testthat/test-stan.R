@@ -84,15 +84,31 @@ test_that("ais(fit) and log_partition(fit) match the closed-form evidence", {
   expect_s3_class(a, "logz_ais_function")
   expect_identical(a$kernel, "hmc")
   expect_identical(a$base$type, "laplace")
+  expect_match(a$base$how, "Gaussian fitted to the 600 posterior draws")
   expect_lt(a$se, 0.05)
   expect_lt(abs(a$log_z - truth), 4 * a$se + 1e-3)
   expect_output(print(a), "the Stan model 'normal2'")
-  # method = "ais" is ais(), reproducible under set.seed()
+  # "auto" is smc(), reproducible under set.seed()
   short <- function(f) {
     set.seed(6)
-    f(fx$fit, n_chains = 10, schedule = schedule_linear(10), progress = FALSE)$log_z
+    f(fx$fit, particles = 50, replicates = 2, progress = FALSE)$log_z
   }
-  expect_identical(short(function(...) log_partition(..., method = "ais")), short(ais))
+  expect_identical(short(log_partition), short(smc))
+  set.seed(7)
+  s <- smc(fx$fit, particles = 100, progress = FALSE)
+  expect_s3_class(s, "logz_smc")
+  expect_match(s$base$how, "fitted to the 600 posterior draws")
+  set.seed(9)
+  t5 <- smc(fx$fit, df = 5, particles = 100, progress = FALSE)
+  expect_match(t5$base$how, "Student-t \\(df 5\\) fitted to the 600 posterior draws")
+  expect_lt(abs(t5$log_z - truth), 4 * t5$se + 1e-3)
+  expect_lt(abs(s$log_z - truth), 4 * s$se + 1e-3)
+  expect_output(print(s), "the Stan model 'normal2'")
+  # the Laplace base from the mode search, on request
+  set.seed(8)
+  l <- ais(fx$fit, base = "laplace", n_chains = 50, progress = FALSE)
+  expect_match(l$base$how, "Laplace fit at the mode")
+  expect_lt(abs(l$log_z - truth), 4 * l$se + 1e-3)
   set.seed(4)
   r <- log_partition(fx$fit, method = "rts", K = 10, n_chains = 10, sweeps = 200,
                      kernel = "mala", progress = FALSE)
@@ -121,6 +137,31 @@ test_that("Stan inputs that cannot give the evidence are clear errors", {
   expect_error(ais(fx$fit, vectorized = FALSE), "`vectorized` must not be given")
   expect_error(ais(fx$fit, start = c(0, 0, 0)), "length 2")
   expect_error(ais(fx$fit, n_chians = 10, progress = FALSE), "n_chains")
+  expect_error(smc(fx$fit, gradient = function(x) x), "`gradient` must not be given")
+  expect_error(smc(empty), "holds no posterior draws")
+  expect_error(ais(fx$fit, df = 0), "`df`")
+  expect_error(ais(fx$fit, df = "a"), "`df`")
+  expect_error(ais(fx$fit, base = "laplace", df = 3), "`df` applies only to `base = \"draws\"`")
+  expect_error(smc(fx$fit, base = "normal"), "`base`")
+})
+
+test_that("the base fitted to the draws is their mean and covariance, and needs enough draws", {
+  fx <- stan_fixture()
+  tg <- logz:::stan_target_make(fx$fit, NULL, TRUE, all_draws = TRUE)
+  ex <- rstan::extract(fx$fit)
+  U <- cbind(ex$mu, log(ex$sigma))
+  expect_equal(unname(tg$draws_u), unname(U), tolerance = 1e-10)
+  b <- logz:::stan_draws_base(tg, df = Inf)
+  expect_equal(b$mode, colMeans(U), tolerance = 1e-10)
+  expect_equal(b$chol_cov %*% t(b$chol_cov), stats::cov(U), tolerance = 1e-10,
+               ignore_attr = TRUE)
+  expect_silent(logz:::validate_laplace(b))
+  few <- tg
+  few$draws_u <- U[1:5, ]
+  expect_error(logz:::stan_draws_base(few, 5), "holds 5 draws of 2 unconstrained parameters")
+  flat <- tg
+  flat$draws_u <- cbind(U[, 1], 1)
+  expect_error(logz:::stan_draws_base(flat, 5), "covariance .* is singular")
 })
 
 test_that("Stan code with sampling statements is recognised (they drop constants)", {
