@@ -192,11 +192,10 @@ stan_estimate <- function(estimator, fit, base, df, stanfit_model, start, call, 
                                   "model (length %d), not %s."), tg$dim, describe(start)))
   }
   if (from_draws) base <- stan_draws_base(tg, df)
-  # smc()'s multi-start search for modes beyond a Laplace fit (where smc()
-  # has one) is not run from the draws' base unless asked for: the draws
-  # already show where the posterior mass is
-  skip_search <- if (from_draws && is_smc && "mode_starts" %in% names(formals(smc.function)) &&
-                     !"mode_starts" %in% given) list(mode_starts = 0L)
+  # smc()'s multi-start search for modes beyond a Laplace fit is not run from
+  # the draws' base unless asked for: the draws already show where the
+  # posterior mass is
+  skip_search <- if (from_draws && is_smc && !"mode_starts" %in% given) list(mode_starts = 0L)
   out <- do.call(estimator, c(list(tg$log_density, gradient = tg$gradient, vectorized = TRUE,
                                    start = start, base = base), skip_search, list(...)))
   if (from_draws) out$base$how <- sub("^given", attr(base, "how"), out$base$how)
