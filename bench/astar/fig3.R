@@ -8,7 +8,7 @@
 # setting; refinement rate rho: OS* refines on a fraction rho of rejections
 # (refine_rate), A* evaluates 1 + Poisson(1/rho - 1) lower bounds per node.
 # Right panel: 200 samples with bounds reused across samples, 5 data sets.
-# Run: Rscript bench/astar/fig3.R  (about 8 minutes on one loaded core)
+# Run: Rscript bench/astar/fig3.R  (about 60 minutes on a heavily loaded machine; FIG3_DIMS=1 about 1 minute)
 suppressPackageStartupMessages(library(logz))
 source(file.path("bench", "astar", "slice.R"))
 cat("A* sampling, Figure 3 (robust Bayesian regression)\n")
