@@ -34,7 +34,9 @@ static void bern_logit(const double *t, double *s, const double *u, double *e, i
 /* Work a round of raise_rbm_run() does per thread, in multiply-adds (a few
  * hundredths of a second), so that the interrupt checks between rounds come
  * well within 0.1 s even when a single step makes many sweeps. */
+#ifndef RAISE_ROUND_WORK
 #define RAISE_ROUND_WORK 2e7
+#endif
 
 /* Run the steps betas[0] -> betas[1] -> ... -> betas[L] (descending): at each
  * step j a transition at betas[j] (`sweeps` block-Gibbs sweeps), then the

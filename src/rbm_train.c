@@ -21,7 +21,9 @@ static double sigmoid(double x)
 }
 
 /* Multiply-adds of one block of gemm_rows() (about a hundredth of a second). */
+#ifndef TRAIN_GEMM_WORK
 #define TRAIN_GEMM_WORK 2e7
+#endif
 
 /* C = alpha op(A) op(B) + beta C (m x n, inner dimension k) through BLAS dgemm,
  * in blocks of rows of C sized by work, with an interrupt check between
