@@ -46,7 +46,11 @@
 #'     fresh block's. The paper instead runs an MCMC sampler from training
 #'     digits and weights its output 1/S, which is exact only for a converged
 #'     sampler; the importance weights here keep the estimate unbiased for any
-#'     `reseed_steps` (for a fixed number of expansions).}
+#'     `reseed_steps` (for a fixed number of expansions). Unbiased is not
+#'     typical: where the proposal is far from \eqn{p_n} (hundreds of pixels
+#'     drawn from the base) the fresh block's estimate of \eqn{Z_n} is usually
+#'     far below it, and each expansion then lowers a typical run's log Z by
+#'     about \eqn{\log((R_n + S)/R_n)}; see `vignette("arm")`.}
 #' }
 #'
 #' The stopping rule of the generate loop (`rule`), two readings of Section 3.1.

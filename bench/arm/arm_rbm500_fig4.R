@@ -13,7 +13,8 @@
 #   ... ais_eq MODEL R SEED       (K = mean work of the ARM runs with R / 100 chains)
 #   ... fig5 SEED                 (writes bench/arm/arm_rbm500_fig5.png)
 #   ... summary > bench/arm/arm_rbm500_fig4.out
-# MODEL: pcd or cd25; VARIANT: rm, arm, anticipate, reseed; RESEED_STEPS (env, default 20).
+# MODEL: pcd or cd25; VARIANT: rm, arm, anticipate, reseed (fresh particles from the base),
+# reseed_digits (from a mixture centred on 1,000 training digits); RESEED_STEPS (env, default 20).
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "summary"
@@ -29,20 +30,23 @@ if (task == "run") {
   m <- load_model(mk)
   set.seed(seed)
   t0 <- proc.time()
-  fit <- suppressWarnings(arm(m, particles = R, variant = variant,
-                              i_max = if (variant == "reseed") 2L else 3L, move_steps = 10L,
-                              reseed_steps = rs_steps, keep_particles = FALSE, progress = FALSE))
+  # reseed_digits: fresh particles from a mixture centred on 1,000 training digits (package data)
+  digits <- if (variant == "reseed_digits") mnist$x[sample.int(nrow(mnist$x), 1000L), ]
+  fit <- suppressWarnings(arm(m, particles = R, variant = sub("_digits$", "", variant),
+                              i_max = if (grepl("^reseed", variant)) 2L else 3L, move_steps = 10L,
+                              reseed_steps = rs_steps, reseed_data = digits,
+                              keep_particles = FALSE, progress = FALSE))
   d <- fit$diagnostics
   # unit-updates: 10 sweeps of the R_k particles at n = k - 1 units (for reseed the fresh block is
   # moved reseed_steps instead of 10 times: counted from particle_moves)
   per_sweep <- sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1)) / sum(d$particles[d$n > 1])
   work <- 10 * sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1))
-  if (variant == "reseed")   # particle_moves counts sweeps; the extra fresh sweeps at about mean n
+  if (grepl("^reseed", variant))   # particle_moves counts sweeps; the extra fresh sweeps at about mean n
     work <- fit$counts[["particle_moves"]] * per_sweep
   row <- data.frame(model = mk, method = variant, R = R, seed = seed, log_z = fit$log_z,
                     work_sweeps = work / 784, mean_particles = mean(d$particles),
                     expansions = fit$counts[["expansions"]], min_ess_ratio = min(d$gamma),
-                    reseed_steps = if (variant == "reseed") rs_steps else NA, cpu_s = cpu(t0))
+                    reseed_steps = if (grepl("^reseed", variant)) rs_steps else NA, cpu_s = cpu(t0))
   append_csv(row, runs_file)
   print(row, row.names = FALSE)
 }
@@ -89,9 +93,17 @@ if (task == "summary") {
   cat(sprintf("references: PCD(500) %.3f (AIS sandwich, bench/rts/rts_fig3_pcd500_ref.R); CD25(500) %.4f (bench/rts/rts_hard.out)\n\n",
               refs[["pcd"]], refs[["cd25"]]))
   runs <- utils::read.csv(runs_file)
+  # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R (same ARM settings) beside these
+  old <- utils::read.csv("bench/arm/arm_rbm500_runs.csv")
+  runs <- rbind(runs, data.frame(model = "pcd", method = paste0(tolower(old$method), "*"),
+                                 R = ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L),
+                                 seed = old$seed, log_z = old$log_z, work_sweeps = old$work_sweeps,
+                                 mean_particles = old$mean_particles, expansions = NA,
+                                 min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s))
   set.seed(7)
   rmse <- function(e) sqrt(mean(e^2))
-  cat("model method      R  runs  work (chain-sweeps)  CPU s/run  mean - ref     sd    RMSE [95% bootstrap]\n")
+  cat("(* : runs of bench/arm/arm_rbm500.R; ais = AIS at the work of the ARM runs with that R)\n")
+  cat("model method             R  runs  work (chain-sweeps)  CPU s/run  mean - ref     sd    RMSE [95% bootstrap]\n")
   cells <- unique(runs[, c("model", "method", "R")])
   cells <- cells[order(cells$model, cells$R, cells$method), ]
   for (i in seq_len(nrow(cells))) {
@@ -99,7 +111,7 @@ if (task == "summary") {
     e <- d$log_z - refs[[d$model[1]]]
     ci <- if (nrow(d) > 1) stats::quantile(replicate(4000, rmse(sample(e, replace = TRUE))), c(0.025, 0.975))
           else c(NA, NA)
-    cat(sprintf("%-5s %-10s %4d %5d  %18.0f  %9.1f  %+10.3f  %6.3f  %6.3f [%.3f, %.3f]\n", d$model[1],
+    cat(sprintf("%-5s %-15s %4d %5d  %18.0f  %9.1f  %+10.3f  %6.3f  %6.3f [%.3f, %.3f]\n", d$model[1],
                 d$method[1], d$R[1], nrow(d), mean(d$work_sweeps), mean(d$cpu_s), mean(e),
                 if (nrow(d) > 1) sd(d$log_z) else NA, rmse(e), ci[1], ci[2]))
   }
