@@ -15,7 +15,7 @@ train <- mnist$x[1:8000, ]
 test <- mnist$x[8001:10000, ]
 set.seed(2015)
 
-cat("== 20 hidden units: exact log Z vs AIS (the default: linear schedule of 14,500 steps, 100 chains)\n")
+cat("== 20 hidden units: exact log Z vs AIS (the default: 14,500 steps of linear or SM08 shape chosen by a pilot, 100 chains)\n")
 small <- list(
   "CD-1" = rbm_train(train, n_hidden = 20, method = "cd", k = 1, progress = FALSE),
   "PCD"  = rbm_train(train, n_hidden = 20, method = "pcd", progress = FALSE))
@@ -35,7 +35,7 @@ for (nm in names(small)) {
 }
 print(format(do.call(rbind, rows), digits = 5), row.names = FALSE)
 
-cat("\n== 500 hidden units (CD-1): AIS with the default linear schedule (14,500 steps, 100 chains)\n")
+cat("\n== 500 hidden units (CD-1): AIS with the default schedule (14,500 steps, linear or SM08 chosen by a pilot, 100 chains)\n")
 big <- rbm_train(train, n_hidden = 500, method = "cd", k = 1, epochs = 10, progress = FALSE)
 fit_big <- ais(big, n_chains = 100, threads = threads, progress = interactive())
 print(fit_big)
