@@ -23,11 +23,7 @@ methods <- list(
 targets <- list(function(s) regression(10L, s), function(s) regression(50L, s),
                 function(s) banana(0.03, s), function(s) banana(0.1, s), function(s) mixture(s))
 
-boot_rmse <- function(e, B = 2000L) {
-  set.seed(99)
-  r <- replicate(B, sqrt(mean(sample(e, replace = TRUE)^2)))
-  stats::quantile(r, c(0.025, 0.975))
-}
+source("bench/ais/boot.R")     # boot_rmse()
 rows <- list()
 for (mk in targets) {
   base_rmse <- base_cpu <- NA

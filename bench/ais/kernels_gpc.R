@@ -21,10 +21,7 @@ exact <- function(m) {
   log(as.numeric(mvtnorm::pmvnorm(lo, up, sigma = m$sigma,
                                   algorithm = mvtnorm::GenzBretz(maxpts = 5e6, abseps = 1e-9))))
 }
-boot_rmse <- function(e, B = 2000L) {
-  set.seed(99)
-  stats::quantile(replicate(B, sqrt(mean(sample(e, replace = TRUE)^2))), c(0.025, 0.975))
-}
+source("bench/ais/boot.R")     # boot_rmse()
 methods <- list(
   "AIS slice, prior, K = 1000" = function(m) ais(m, schedule_geometric(1000), progress = FALSE),
   "AIS HMC, prior, K = 200" = function(m) ais(m, schedule_geometric(200), kernel = "hmc",

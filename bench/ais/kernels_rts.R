@@ -26,10 +26,7 @@ methods <- list(
                                           gradient = tg$g))
 targets <- list(function(s) regression(10L, s), function(s) regression(50L, s),
                 function(s) mixture(s))
-boot_rmse <- function(e, B = 2000L) {
-  set.seed(99)
-  stats::quantile(replicate(B, sqrt(mean(sample(e, replace = TRUE)^2))), c(0.025, 0.975))
-}
+source("bench/ais/boot.R")     # boot_rmse()
 rows <- list()
 for (mk in targets) {
   base_rmse <- base_cpu <- NA
