@@ -233,15 +233,10 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     long total = L > 0 ? (long) L * sweeps - (final ? sweeps - 1 : 0) : 0;
     double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
     double chains_per_thread = ceil((double) M / nthreads);
-    long rs = 1;
-    int gb = ngroup;
-    if (per_unit * chains_per_thread <= AIS_ROUND_WORK) {
-        double r = floor(AIS_ROUND_WORK / (per_unit * chains_per_thread));
-        rs = r > (double) total ? (total > 0 ? total : 1) : (long) r;
-    } else {
-        double g = floor(AIS_ROUND_WORK / (per_unit * GROUP)) * nthreads;
-        gb = g < 1.0 ? 1 : (g > ngroup ? ngroup : (int) g);
-    }
+    long rs;
+    int gb;
+    logz_round_plan(per_unit * GROUP, chains_per_thread / GROUP, total, AIS_ROUND_WORK, ngroup, 1,
+                    nthreads, &rs, &gb);
     for (long t0 = 0; t0 < total; t0 += rs) {
         long t1 = t0 + rs < total ? t0 + rs : total;
         for (int gA = 0; gA < ngroup; gA += gb) {

@@ -257,15 +257,10 @@ static void ising_gibbs_run(const ising_model *m, const int *order, int M,
     double per = (double) n + 2.0 * m->ne;            /* work of one sweep of one chain */
     double chains_per_thread = ceil((double) M / nthreads);
     long total = (long) burn_in + (long) n_per * sweeps;
-    long rs = 1;                                       /* sweeps a round */
-    int group = M;                                     /* chains a round */
-    if (per * chains_per_thread <= GIBBS_ROUND_WORK) {
-        double r = floor(GIBBS_ROUND_WORK / (per * chains_per_thread));
-        rs = r > (double) total ? total : (long) r;
-    } else {
-        double g = floor(GIBBS_ROUND_WORK / per) * nthreads;
-        group = g < nthreads ? nthreads : (g > M ? M : (int) g);
-    }
+    long rs;                                           /* sweeps a round */
+    int group;                                         /* chains a round */
+    logz_round_plan(per, chains_per_thread, total, GIBBS_ROUND_WORK, M, nthreads, nthreads, &rs,
+                    &group);
     /* at most per_round states of one chain in a round (the buffer's size) */
     long per_round = (long) (GIBBS_ROUND_WORK / n);
     if (per_round < 1) per_round = 1;

@@ -88,6 +88,14 @@ int logz_threads(int requested);
 typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
 int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
+/* Rounds of about `work` a thread between interrupt checks. per: the work of
+ * one unit (a sweep) of one block of chains; per_thread: blocks a thread owns
+ * when all blocks run; total: units per chain. When a unit of every block
+ * fits in a round: *units = whole units a round (at most total, at least 1)
+ * and *blocks = n_blocks; else *units = 1 and *blocks = blocks a round,
+ * floor(work / per) * nthreads clamped to [min_blocks, n_blocks]. */
+void logz_round_plan(double per, double per_thread, long total, double work, int n_blocks,
+                     int min_blocks, int nthreads, long *units, int *blocks);
 typedef struct {
     int M, L, nthreads, sweeps, final;
     double log_z0;

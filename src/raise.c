@@ -63,15 +63,9 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
     long total = (long) L * sweeps;
     double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
     double chains_per_thread = ceil((double) M / nthreads);
-    long rs = 1;
-    int cb = M;
-    if (per_unit * chains_per_thread <= RAISE_ROUND_WORK) {
-        double r = floor(RAISE_ROUND_WORK / (per_unit * chains_per_thread));
-        rs = r > (double) total ? (total > 0 ? total : 1) : (long) r;
-    } else {
-        double g = floor(RAISE_ROUND_WORK / per_unit) * nthreads;
-        cb = g < 1.0 ? 1 : (g > M ? M : (int) g);
-    }
+    long rs;
+    int cb;
+    logz_round_plan(per_unit, chains_per_thread, total, RAISE_ROUND_WORK, M, 1, nthreads, &rs, &cb);
     for (long t0 = 0; t0 < total; t0 += rs) {
         long t1 = t0 + rs < total ? t0 + rs : total;
         for (int bA = 0; bA < M; bA += cb) {

@@ -94,6 +94,20 @@ int logz_enum_blocks(uint64_t total, double cost, int base, int cap)
  * an interrupt check between rounds (never inside the parallel region). Results
  * that fn writes per block can then be merged in block order, so they do not
  * depend on the thread count. */
+void logz_round_plan(double per, double per_thread, long total, double work, int n_blocks,
+                     int min_blocks, int nthreads, long *units, int *blocks)
+{
+    *units = 1;
+    *blocks = n_blocks;
+    if (per * per_thread <= work) {
+        double r = floor(work / (per * per_thread));
+        *units = r > (double) total ? (total > 0 ? total : 1) : (long) r;
+    } else {
+        double g = floor(work / per) * nthreads;
+        *blocks = g < min_blocks ? min_blocks : (g > n_blocks ? n_blocks : (int) g);
+    }
+}
+
 void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx)
 {
     int round = 2 * nthreads;
