@@ -153,11 +153,35 @@ logz_method <- function(fun, kernel, ...) function(tg) {
     density = fit$counts[["density_evaluations"]],
     gradient = fit$counts[["gradient_evaluations"]])
 }
-bridge_method <- function(tg) {
-  h <- hmc_draws(tg)
+bridge_method <- function(tg, draws = 2000L, warmup = 500L) {
+  h <- hmc_draws(tg, draws = draws, warmup = warmup)
   b <- bridge_on_draws(tg, h$x)
   c(log_z = b$log_z, se = b$se, flagged = NA, density = h$evaluations[["density"]] + b$evaluations,
     gradient = h$evaluations[["gradient"]])
+}
+
+# bridgesampling at a given total cost (density + gradient evaluations, draws
+# included): `cost` the target (the default call's mean on the same model),
+# `own` bridge_method()'s mean total at its own 2,000 draws and 500 warmup
+# sweeps (4 chains, 10 leapfrog steps: 20 evaluations a chain-sweep, and one
+# more a draw for bridge_sampler()). Above its own cost, the draws grow and the
+# warmup stays; below, draws and warmup shrink together. Returns the method,
+# with the draws and warmup it uses as attributes.
+bridge_method_at <- function(cost, own, draws = 2000L, warmup = 500L, chains = 4L,
+                             n_leapfrog = 10L) {
+  per_sweep <- 2 * n_leapfrog * chains
+  per_draw <- 2 * n_leapfrog + 1
+  fixed <- own - per_sweep * warmup - per_draw * draws
+  if (cost >= own) {
+    draws <- draws + (cost - own) / per_draw
+  } else {
+    s <- (cost - fixed) / (own - fixed)
+    draws <- draws * s
+    warmup <- max(50L, round(warmup * s))
+  }
+  draws <- as.integer(chains * round(draws / chains))
+  m <- function(tg) bridge_method(tg, draws = draws, warmup = as.integer(warmup))
+  structure(m, draws = draws, warmup = as.integer(warmup))
 }
 
 # One line per method: adding a method is adding a line. "(default)" marks

@@ -9,7 +9,10 @@
 # "(default)": on R functions smc() with HMC from the Laplace base, what
 # log_partition(f, gradient = g, start = ) runs); "RMSE at equal evals" scales its RMSE ratio by the square
 # root of its cost ratio (the RMSE of runs as costly as bridge sampling's,
-# if RMSE falls as 1/sqrt(cost)). Run from the package root: Rscript bench/evidence/summary.R
+# if RMSE falls as 1/sqrt(cost)); "measured at equal cost" sets it against the
+# row "bridgesampling at the default's cost" (run_equal_cost.R: bridgesampling
+# given as many HMC draws as make its mean evaluations the default's, same
+# seeds). Run from the package root: Rscript bench/evidence/summary.R
 source("bench/evidence/common.R")
 bench_header("evidence benchmark: summary of the saved runs")
 files <- Sys.glob("bench/evidence/runs_*.rds")
@@ -42,7 +45,7 @@ tab <- do.call(rbind, rows)
 tab$evals <- tab$dens + tab$grad
 for (m in unique(tab$model)) {
   i <- tab$model == m
-  b <- which(i & grepl("^bridgesampling", tab$method))
+  b <- which(i & grepl("^bridgesampling \\(", tab$method))
   if (length(b) != 1L) next
   tab$rmse_x[i] <- tab$rmse[i] / tab$rmse[b]
   tab$evals_x[i] <- tab$evals[i] / tab$evals[b]
@@ -72,6 +75,20 @@ for (m in unique(tab$model)) {
               d$rmse_x * sqrt(d$evals_x),
               if (isTRUE(d$rmse_x * sqrt(d$evals_x) <= 1)) "met" else "NOT met", d$cover,
               if (d$cover >= 0.95) "met" else "NOT met"))
+}
+cat("\nMeasured at equal cost: the default's RMSE against bridgesampling's with as many HMC draws as\n",
+    "make its mean evaluations the default's (run_equal_cost.R; same seeds)\n", sep = "")
+cat(sprintf("  %-36s %9s %9s %9s %9s %9s  %s\n", "model", "default", "evals", "bridge", "bridge at",
+            "evals", "default's RMSE <= bridge's at equal cost"))
+cat(sprintf("  %-36s %9s %9s %9s %9s %9s\n", "", "RMSE", "", "RMSE", "equal cost", ""))
+for (m in unique(tab$model)) {
+  d <- tab[tab$model == m & grepl("(default)", tab$method, fixed = TRUE), ]
+  b <- tab[tab$model == m & grepl("^bridgesampling \\(", tab$method), ]
+  e <- tab[tab$model == m & tab$method == "bridgesampling at the default's cost", ]
+  if (nrow(d) != 1L || nrow(b) != 1L || nrow(e) != 1L) next
+  cat(sprintf("  %-36s %9.4f %9.0f %9.4f %9.4f %9.0f  %s (ratio %.2f; n %d and %d)\n", m, d$rmse, d$evals,
+              b$rmse, e$rmse, e$evals, if (d$rmse <= e$rmse) "met" else "NOT met",
+              d$rmse / e$rmse, d$n, e$n))
 }
 # the table of vignettes/evidence.Rmd
 utils::write.csv(tab, "inst/extdata/evidence_bench.csv", row.names = FALSE)
