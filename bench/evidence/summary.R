@@ -53,11 +53,11 @@ for (m in unique(tab$model)) {
 }
 for (m in unique(tab$model)) {
   cat(sprintf("%s (true log Z %.4f)\n", m, runs$truth[runs$model == m][1]))
-  cat(sprintf("  %-32s %3s %9s %19s %8s %7s %6s %5s %9s %9s %7s | %7s %7s %7s\n", "method", "n",
+  cat(sprintf("  %-36s %3s %9s %19s %8s %7s %6s %5s %9s %9s %7s | %7s %7s %7s\n", "method", "n",
               "RMSE", "95% interval", "bias", "mean se", "|z|<=3", "flag", "dens", "grad",
               "CPU s", "RMSE x", "evals x", "CPU x"))
   for (j in which(tab$model == m)) with(tab[j, ], cat(sprintf(
-    "  %-32s %3d %9.4f [%7.4f, %8.4f] %+8.4f %7.4f %6.2f %5s %9.0f %9.0f %7.2f | %7.3f %7.3f %7.3f\n",
+    "  %-36s %3d %9.4f [%7.4f, %8.4f] %+8.4f %7.4f %6.2f %5s %9.0f %9.0f %7.2f | %7.3f %7.3f %7.3f\n",
     method, n, rmse, lo, hi, bias, mean_se, cover, if (is.na(flagged)) "-" else sprintf("%.2f", flagged),
     dens, grad, cpu, rmse_x, evals_x, cpu_x)))
   cat("\n")
