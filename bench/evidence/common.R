@@ -6,6 +6,11 @@ options(logz.warn_unreliable = FALSE)
 
 bench_header <- function(what) {
   cat("R BLAS:", extSoftVersion()[["BLAS"]], "| LAPACK:", La_library(), "\n")
+  commit <- tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE,
+                             stderr = FALSE), error = function(e) "unknown", warning = function(w) "unknown")
+  file <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  cat(sprintf("command: Rscript %s %s; commit %s\n", paste(file, collapse = " "),
+              paste(commandArgs(TRUE), collapse = " "), paste(commit, collapse = "")))
   cat(sprintf("%s; %s; logz %s\n\n", what, format(Sys.time()), packageVersion("logz")))
 }
 
