@@ -87,7 +87,7 @@
 #'   **se and flags of the tracked value.** Each tracking step's own RTS
 #'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
 #'   \eqn{s_t}; the tracked value, moved only `alpha` of the way, lies
-#'   \eqn{g_t = (1 - \alpha)} times the step's change from it. The tracked
+#'   \eqn{g_t} from it, \eqn{1 - \alpha} times the step's change. The tracked
 #'   value's se is \eqn{\sqrt{s_t^2 + g_t^2}}, so it includes the lag of the
 #'   smoothing (with \eqn{\alpha = 1}, \eqn{g_t = 0} and the se is Eq. 16's).
 #'   The lag z of a step is \eqn{g_t / s_t}: noise of mean 0 while the ladder
