@@ -59,7 +59,7 @@ if (args[1] == "run") {
   cat("default rts() (K = 100, 100 chains, 1000 sweeps, 4 groups of 25 chains), 784 x 500 RBMs\n\n")
   for (m in c("pcd", "cd25")) {
     if (!file.exists(csv(m))) {
-      cat(sprintf("%s: no runs\n", m))
+      cat(sprintf("%s: no runs (none fitted the session's CPU and wall time)\n", m))
       next
     }
     r <- utils::read.csv(csv(m))
@@ -78,6 +78,12 @@ if (args[1] == "run") {
                 sum(abs(z16) <= 3), nrow(r)))
     cat(sprintf("  per run: error %s\n", paste(sprintf("%+.3f", err), collapse = " ")))
     cat(sprintf("           z     %s\n", paste(sprintf("%+.2f", z), collapse = " ")))
+    cat(sprintf("  root mean square se %.3f (RMSE / rms se %.2f); Eq. 16 part %.3f (RMSE / it %.2f)\n",
+                sqrt(mean(r$se^2)), sqrt(mean(err^2)) / sqrt(mean(r$se^2)), sqrt(mean(r$se_eq16^2)),
+                sqrt(mean(err^2)) / sqrt(mean(r$se_eq16^2))))
     cat(sprintf("  flagged runs: %d/%d\n", sum(nchar(r$flags) > 0, na.rm = TRUE), nrow(r)))
+    fl <- table(unlist(lapply(strsplit(r$flags[nchar(r$flags) > 0], "; "),
+                              function(f) unique(sub(":.*", "", f)))))
+    for (nm in names(fl)) cat(sprintf("    %s: %d runs\n", nm, fl[[nm]]))
   }
 }
