@@ -104,6 +104,9 @@ print.rbm <- function(x, ...) {
     cat(sprintf("  log Z tracked by RTS at %d steps: %.3f nats at the end (tracking %.0f%% of the time)\n",
                 nrow(x$log_z_track), x$log_z_track$log_z[nrow(x$log_z_track)],
                 100 * sum(h$track_time) / max(sum(h$time), 1e-9)))
+    tr <- x$log_z_track
+    cat(sprintf("  (se %.3f); %s\n", tr$se[nrow(tr)], if (length(x$track_flags))
+      paste("unreliable:", paste(x$track_flags, collapse = "; ")) else "no tracking flags"))
   }
   if (x$n_hidden > 0)
     cat(sprintf("  |W| mean %.4g, max %.4g; a in [%.3g, %.3g]; b in [%.3g, %.3g]\n",

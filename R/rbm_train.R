@@ -83,6 +83,23 @@
 #'   high rate) the chains lag them and the tracked value can be off by
 #'   several nats whatever `track`'s settings; `track$check_every` compares it
 #'   with exact or AIS log Z (`vignette("tempered-sampling")` has the figures).
+#'
+#'   **se and flags of the tracked value.** Each tracking step's own RTS
+#'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
+#'   \eqn{s_t}; the tracked value, moved only `alpha` of the way, lies
+#'   \eqn{g_t} from it, \eqn{1 - \alpha} times the step's change. The tracked
+#'   value's se is \eqn{\sqrt{s_t^2 + g_t^2}}, so it includes the lag of the
+#'   smoothing (with \eqn{\alpha = 1}, \eqn{g_t = 0} and the se is Eq. 16's).
+#'   The lag z of a step is \eqn{g_t / s_t}: noise of mean 0 while the ladder
+#'   keeps up with the parameters, one sign while it trails a moving log Z.
+#'   Two flags (warned once, class `logz_unreliable`, and kept in
+#'   `track_flags`; see [logz_reliability]) mark epochs whose tracked value is
+#'   unreliable: a **tracking visit deficit**, some temperature visited less
+#'   than 0.1 times as often as the prior asks over the epoch's steps
+#'   (`history$visit_ratio < 0.1`, [rts()]'s threshold), and a **tracking lag**,
+#'   the epoch's mean lag z beyond 3 in size (`abs(history$lag_z) > 3`). Early
+#'   in training, while log Z moves by nats per update, the lag flag is
+#'   expected; the se then mostly measures the lag.
 #' @param validation optional 0/1 matrix of held-out examples (same columns as
 #'   `data`): turns on the held-out log-likelihood check (see "The default
 #'   recipe"), or with `track_log_z` the RTS-tracked validation
@@ -113,7 +130,9 @@
 #'   (nats per example; NA without `validation`), `track_time` (seconds spent
 #'   in tracking steps), `visit_ratio` (\eqn{\min_k \hat c_k / r_k} over the
 #'   epoch's tracking steps: well below 1, e.g. under [rts()]'s 0.1, the ladder
-#'   lags the parameters and the tracked value is unreliable) and with
+#'   lags the parameters and the tracked value is unreliable), `log_z_se` (the
+#'   se of `log_z`) and `lag_z` (the mean lag z of the epoch's steps; see
+#'   `track_log_z`) and with
 #'   `track$check_every` `check_log_z`, `check_log_z_se`, `check_method`
 #'   (`"exact"` or `"ais"`, NA at epochs not checked); with `validation` and no
 #'   `track_log_z`, the held-out check's `log_z`, `log_z_se` (0 when exact),
@@ -123,7 +142,9 @@
 #'   update), `seed` (RNG state at entry), and for PCD `chains` (the
 #'   `n_chains` x `n_visible` persistent chains at the end, from which a call
 #'   with `init` continues), and with `track_log_z` `log_z_track` (data frame
-#'   `update`, `epoch`, `log_z`: the tracked log Z after every tracking step).
+#'   `update`, `epoch`, `log_z`, `se`, `lag_z`: the tracked log Z after every
+#'   tracking step, its se and the step's lag z) and `track_flags` (character:
+#'   the tracking flags, empty when none).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size`, `n_chains`, `eval_every` not positive whole numbers; `n_chains`
 #'   different from `batch_size` with `method = "cd"`; an unknown
@@ -244,7 +265,7 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
           track_lz[[ep]] <- res$log_z
         } else {
           tracker <- rts_tracker_step(tracker, params)
-          track_lz[[ep]] <- rts_tracker_log_z(tracker)
+          track_lz[[ep]] <- rts_tracker_point(tracker)
         }
         vis <- rts_tracker_visits(tracker)
         tracker <- vis$tracker
@@ -253,6 +274,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
         history$track_time[ep] <- tracker$time - track_t0
         history$visit_ratio[ep] <- vis$ratio
         history$log_z[ep] <- lz
+        history$log_z_se[ep] <- tracker$se
+        history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
         history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
         history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
         if (track$check_every > 0L)
@@ -269,11 +292,13 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   if (any(!is.finite(params$W)))
     stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
   if (check_eval) rbm_eval_warn(history)
+  track_flags <- if (track_log_z) rts_track_flags(history)   # rts
   chains <- if (method == "pcd" && !is.null(state$P)) t(state$P)
   new_rbm(params$W, params$a, params$b,
           method = sprintf("%s-%d", toupper(method), k), base_rate = base_rate_bias(data),
           history = history, seed = seed_state, call = call, chains = chains,
-          log_z_track = if (track_log_z) rts_track_table(track_lz, track$every, n_batches))
+          log_z_track = if (track_log_z) rts_track_table(track_lz, track$every, n_batches),
+          track_flags = track_flags)
 }
 
 # The default number of epochs: about 2,400 updates of `batch_size` rows

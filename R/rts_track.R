@@ -62,12 +62,18 @@ rts_tracker_start <- function(params, a0, ctl) {
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   zeta <- rts_update_ladder(res$zeta, s / sum(s), log(args$prior))
   list(state = res$state, zeta = zeta, betas = betas, log_r = log(args$prior), a0 = a0,
-       log_z1 = log_z1, ctl = ctl, step = 1 / (K - 1), sum_q = numeric(K), time = 0)
+       log_z1 = log_z1, ctl = ctl, step = 1 / (K - 1), sum_q = numeric(K), time = 0,
+       se = NA_real_, lag_z = NA_real_)
 }
 
 # One tracking step under the current parameters; returns the updated tracker
 # (sum_q accumulates c_hat over steps, for the visit check of each epoch;
-# time the seconds spent tracking).
+# time the seconds spent tracking). The step's own RTS estimate full[K] has
+# the Eq. 16 se of its chains; the tracked value, smoothed by alpha, lies
+# gap = (1 - alpha) (full[K] - previous) from it. The tracker's se is
+# sqrt(se_step^2 + gap^2), and lag_z = gap / se_step: while the ladder keeps up
+# with the parameters the gaps are noise of mean 0, while it trails a moving
+# log Z they keep one sign.
 rts_tracker_step <- function(tr, params) {
   t0 <- proc.time()[["elapsed"]]
   if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
@@ -84,6 +90,11 @@ rts_tracker_step <- function(tr, params) {
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
   tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
+  K <- length(full)
+  se_step <- rts_se(res$acc)[K]              # Eq. 16 of the step's own estimate full[K]
+  gap <- full[K] - tr$zeta[K]                # (1 - alpha) x the step's innovation
+  tr$se <- sqrt(se_step^2 + gap^2)
+  tr$lag_z <- gap / se_step
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)
   tr$sum_q <- tr$sum_q + s
   tr$time <- tr$time + proc.time()[["elapsed"]] - t0
@@ -91,6 +102,12 @@ rts_tracker_step <- function(tr, params) {
 }
 
 rts_tracker_log_z <- function(tr) tr$log_z1 + tr$zeta[length(tr$zeta)]
+
+# The tracked log Z after a step, its se and the step's lag z (see
+# rts_tracker_step()).
+rts_tracker_point <- function(tr)
+  matrix(c(rts_tracker_log_z(tr), tr$se, tr$lag_z), 1L,
+         dimnames = list(NULL, c("log_z", "se", "lag_z")))
 
 # The visit ratio min_k c_hat_k / r_k of the steps since the last call (c_hat
 # pooled over them), and the tracker with its accumulator reset. Well below 1
@@ -108,7 +125,8 @@ rts_tracker_visits <- function(tr) {
 # epoch's mini-batches go one at a time through rbm_train_epoch() (same
 # updates, learning rates and random draws as one call over the epoch).
 # Returns the rbm_train_epoch() result with the epoch's mean reconstruction
-# error, plus the tracker and log_z (the tracked log Z after each update).
+# error, plus the tracker and log_z (matrix, one row per update:
+# rts_tracker_point()).
 rts_track_epoch <- function(data_t, params, state, control, tracker) {
   B <- control$batch_size
   N <- ncol(data_t)
@@ -117,7 +135,7 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
     ex <- pmin(as.integer(stats::runif(control$n_chains) * N), N - 1L) + 1L
     state$P <- data_t[, ex, drop = FALSE]
   }
-  lz <- numeric(nb)
+  lz <- matrix(NA_real_, nb, 3L, dimnames = list(NULL, c("log_z", "se", "lag_z")))
   recon <- 0
   ctl <- control
   ctl$perm <- seq_len(B) - 1L
@@ -131,7 +149,7 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
     state <- res[c("dW", "da", "db", "P")]
     recon <- recon + res$recon_error
     tracker <- rts_tracker_step(tracker, params)
-    lz[i] <- rts_tracker_log_z(tracker)
+    lz[i, ] <- rts_tracker_point(tracker)
   }
   res$recon_error <- recon / max(nb, 1L)
   c(res, list(tracker = tracker, log_z = lz))
@@ -147,12 +165,13 @@ rts_track_ll <- function(params, data, log_z, max_examples) {
 
 # The tracked log Z of every tracking step: data frame update (the parameter
 # update after which it was taken; per epoch, the epoch's last update),
-# epoch, log_z. lz: one numeric vector per epoch.
+# epoch, log_z, se, lag_z. lz: one matrix (rts_tracker_point() rows) per epoch.
 rts_track_table <- function(lz, every, n_batches) {
-  n <- lengths(lz)
+  n <- vapply(lz, nrow, 0L)
   epoch <- rep(seq_along(lz), n)
+  m <- do.call(rbind, lz)
   data.frame(update = if (every == "update") seq_len(sum(n)) else epoch * n_batches,
-             epoch = epoch, log_z = unlist(lz, use.names = FALSE))
+             epoch = epoch, log_z = m[, 1L], se = m[, 2L], lag_z = m[, 3L])
 }
 
 # The check of the tracker at epoch ep (track$check_every > 0): log Z of the
@@ -197,4 +216,32 @@ rts_tracker_predict <- function(tr, params) {
   Q <- Q / rowSums(Q)
   mx <- apply(d, 2L, max)
   log(colSums(Q * exp(d - rep(mx, each = nrow(d))))) + mx - log(colSums(Q))
+}
+
+# The thresholds of the tracking flags: an epoch whose tracking steps visited
+# some temperature less than rts_track_visit_min times as often as the prior
+# asks (rts()'s visit-deficit threshold), or whose steps' lag z averaged more
+# than rts_track_lag_max in size (the tracked value trails the steps' own
+# estimates by more than noise allows).
+rts_track_visit_min <- 0.1
+rts_track_lag_max <- 3
+
+# The reliability flags of the tracked log Z from the history (visit_ratio,
+# lag_z per epoch), through flag_estimate(); character(0) when none.
+rts_track_flags <- function(history) {
+  fmt <- function(ep) paste(utils::head(ep, 5L), collapse = ", ")
+  ep <- history$epoch[!is.na(history$visit_ratio) & history$visit_ratio < rts_track_visit_min]
+  f <- character(0)
+  if (length(ep))
+    f <- c(f, sprintf(paste0("tracking visit deficit: min_k c_hat_k / r_k < %g at %d epoch(s) ",
+                             "(first: %s)"), rts_track_visit_min, length(ep), fmt(ep)))
+  ep <- history$epoch[!is.na(history$lag_z) & abs(history$lag_z) > rts_track_lag_max]
+  if (length(ep))
+    f <- c(f, sprintf(paste0("tracking lag: |mean lag z| > %g at %d epoch(s) (first: %s): ",
+                             "the ladder trails log Z"), rts_track_lag_max, length(ep), fmt(ep)))
+  if (!length(f)) return(f)
+  flag_estimate(character(0), f, sprintf(paste0(
+    "rbm_train(): the log Z tracked by RTS may be unreliable: %s. The tracked values of those ",
+    "epochs can be off by more than their se; see ?rbm_train (`track`)."),
+    paste(f, collapse = "; ")))
 }

@@ -296,6 +296,9 @@ flag_cases <- function() {
                    se = cbind(0, 0, c(0.3, 0.3, 0.4, 0.4)))
       logz:::rts_check_drift(13, 0.3, init)$flag
     }),
+    rts_track = list(flag = "^tracking lag: ", run = function()
+      logz:::rts_track_flags(data.frame(epoch = 1:2, visit_ratio = c(0.5, 0.5),
+                                        lag_z = c(-10, 0)))),
     sandwich = list(flag = "^sandwich crossed: RAISE lower bound - AIS upper bound = [0-9.e-]+ nats",
                     run = function() logz:::sandwich_check(-209.2327, -209.2651, 0.02, 0.01)$flag))
 }
@@ -347,5 +350,6 @@ test_that("the flag table covers every function that sets a flag", {
     "check_laplace_width",                                       # laplace_width
     "sandwich_check",                                            # sandwich
     "rts_run_groups",                                            # rts_* (merged groups)
+    "rts_track_flags",                                           # rts_track
     "flag_target_se"))                                  # smc_accept, smc_modes, target_se
 })

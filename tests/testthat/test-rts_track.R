@@ -4,9 +4,11 @@ test_that("rbm_train(track_log_z = TRUE) tracks log Z and the log-likelihoods", 
   set.seed(3)
   train <- mnist$x[1:1500, ]
   valid <- mnist$x[9001:9500, ]
-  m <- rbm_train(train, n_hidden = 12, method = "pcd", epochs = 4, track_log_z = TRUE,
-                 validation = valid, track = list(K = 40, n_chains = 40, every = "epoch", sweeps = 150),
-                 progress = FALSE)
+  m <- suppressWarnings(rbm_train(train, n_hidden = 12, method = "pcd", epochs = 4,
+                                  track_log_z = TRUE, validation = valid, progress = FALSE,
+                                  track = list(K = 40, n_chains = 40, every = "epoch",
+                                               sweeps = 150)),
+                        classes = "logz_unreliable")
   h <- m$history
   expect_true(all(c("log_z", "train_ll", "valid_ll", "track_time", "visit_ratio") %in% names(h)))
   expect_equal(nrow(h), 4L)
@@ -42,8 +44,9 @@ test_that("the default tracks log Z after every update, close to the exact value
   x <- mnist$x[1:300, ]
   run <- function(track = list(K = 30, n_chains = 50, check_every = 1)) {
     set.seed(5)
-    rbm_train(x, n_hidden = 8, method = "pcd", epochs = 3, batch_size = 50, track_log_z = TRUE,
-              track = track, progress = FALSE)
+    suppressWarnings(rbm_train(x, n_hidden = 8, method = "pcd", epochs = 3, batch_size = 50,
+                               track_log_z = TRUE, track = track, progress = FALSE),
+                     classes = "logz_unreliable")
   }
   m <- run()
   h <- m$history
@@ -72,9 +75,11 @@ test_that("the default tracks log Z after every update, close to the exact value
 test_that("track$predict moves the ladder by the importance-weighted change of log Z", {
   x <- mnist$x[1:300, ]
   set.seed(6)
-  m <- rbm_train(x, n_hidden = 8, method = "pcd", epochs = 3, batch_size = 50, track_log_z = TRUE,
-                 track = list(K = 30, n_chains = 50, predict = TRUE, check_every = 3),
-                 progress = FALSE)
+  m <- suppressWarnings(rbm_train(x, n_hidden = 8, method = "pcd", epochs = 3, batch_size = 50,
+                                  track_log_z = TRUE, progress = FALSE,
+                                  track = list(K = 30, n_chains = 50, predict = TRUE,
+                                               check_every = 3)),
+                        classes = "logz_unreliable")
   h <- m$history
   expect_lt(abs(h$log_z[3] - h$check_log_z[3]), 0.4)
   # the predicted change is 0 for unchanged parameters, and for a shift of the
@@ -98,4 +103,49 @@ test_that("track$predict moves the ladder by the importance-weighted change of l
   expect_equal(d, log(colSums(Q * exp(outer(s, tr$betas) * 0.01)) / colSums(Q)))
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(predict = NA), progress = FALSE), "track\\$predict")
+})
+
+test_that("the tracked log Z has an se that covers exact log Z, and flags when it lags", {
+  x <- mnist$x[1:300, ]
+  run <- function(seed, ...) {
+    set.seed(seed)
+    rbm_train(x, n_hidden = 8, method = "pcd", batch_size = 50, track_log_z = TRUE,
+              progress = FALSE, ...)
+  }
+  # good tracking: a full update per step (alpha = 1); no flag, and the se
+  # covers the exact log Z at every epoch of every seed
+  z <- unlist(lapply(1:3, function(s) {
+    m <- expect_silent(run(s, epochs = 3, track = list(K = 30, n_chains = 50, alpha = 1,
+                                                       check_every = 1)))
+    expect_length(m$track_flags, 0L)
+    expect_true(all(m$log_z_track$lag_z == 0))
+    h <- m$history
+    expect_equal(h$log_z_se, m$log_z_track$se[c(6, 12, 18)])
+    (h$log_z - h$check_log_z) / h$log_z_se
+  }))
+  expect_true(all(abs(z) <= 3))
+  # the default alpha = 0.2 lags while the parameters move: its se includes the
+  # lag (it still covers), and the lag z says so
+  m <- suppressWarnings(run(1, epochs = 3, track = list(K = 30, n_chains = 50, check_every = 1)),
+                        classes = "logz_unreliable")
+  h <- m$history
+  expect_true(all(abs(h$log_z - h$check_log_z) <= 3 * h$log_z_se))
+  expect_gt(abs(h$lag_z[1]), 3)
+  expect_match(m$track_flags, "^tracking lag: ", all = FALSE)
+  # poor tracking: a high rate moves log Z by nats per update; both flags fire
+  # and are warned
+  expect_warning(m <- run(1, epochs = 2, learning_rate = 0.5,
+                          track = list(K = 30, n_chains = 50, check_every = 1)),
+                 "tracked by RTS may be unreliable", class = "logz_unreliable")
+  expect_match(m$track_flags, "^tracking visit deficit: .* \\(first: 1\\)", all = FALSE)
+  expect_match(m$track_flags, "^tracking lag: .*at 2 epoch", all = FALSE)
+  expect_gt(abs(m$history$log_z[1] - m$history$check_log_z[1]), 1)
+  expect_output(print(m), "unreliable: tracking visit deficit")
+  # the flags read the history
+  f <- suppressWarnings(logz:::rts_track_flags(data.frame(epoch = 1:3, lag_z = c(-3.1, 2.9, 0),
+                                                          visit_ratio = c(0.5, 0.09, 0.5))),
+                        classes = "logz_unreliable")
+  expect_match(f, "visit deficit: .*at 1 epoch\\(s\\) \\(first: 2\\)", all = FALSE)
+  expect_match(f, "lag: .*at 1 epoch\\(s\\) \\(first: 1\\)", all = FALSE)
+  expect_length(logz:::rts_track_flags(data.frame(epoch = 1, visit_ratio = 0.1, lag_z = 3)), 0L)
 })
