@@ -88,8 +88,7 @@
 #' @section The default schedule: [schedule_pilot()] runs a short pilot of
 #'   equal (linear) steps and one of Salakhutdinov & Murray's SM08 steps
 #'   (each 1,450 steps, 20 chains), keeps the shape whose pilot log weights
-#'   have the larger mean (the tighter stochastic lower bound on log Z, see
-#'   "Why the mean log weight" in [schedule_pilot()]) and runs it with the steps
+#'   vary less (see "Why this rule" in [schedule_pilot()]) and runs it with the steps
 #'   the pilots left of the budget of `14500 * n_chains` chain-steps (with 100
 #'   chains, 13,920 steps). The choice and the pilots' cost are in
 #'   `attr(fit$schedule, "pilot")`, `"chosen"` and `"pilot_sweeps"`, and in

@@ -91,6 +91,7 @@ cat("\nPart 2. RMSE of the chosen shape's full run, by rule and pilot layout (st
 res <- list()
 for (ru in names(rules)) for (lay in unique(pil$layout)) for (i in seq_len(nrow(seeds))) {
   m <- seeds$model[i]; s <- seeds$seed[i]
+  if (!any(pil$model == m & pil$seed == s & pil$layout == lay)) next
   sc <- sapply(c("linear", "sm08"), function(sh) if (length(formals(rules[[ru]])) == 2)
     rules[[ru]](pil$log_w[pil$model == m & pil$seed == s & pil$shape == sh & pil$layout == lay], sh) else
     rules[[ru]](pil$log_w[pil$model == m & pil$seed == s & pil$shape == sh & pil$layout == lay]))
@@ -125,3 +126,26 @@ for (ru in names(rules)) for (lay in unique(pil$layout)) {
 cat("cells: RMSE of the pick's full run, then picks linear/SM08 over the seeds; [95%]: paired bootstrap\n",
     "over seeds (2,000 resamples). Layout 1450x20 shares its first random numbers with the full runs\n",
     "(see pilot_rules.R); 1450x20i is the same layout drawn independently, as in ais().\n")
+
+cat("\nPart 3. schedule_pilot()'s criteria as ais() runs them (layout 1450x20i: 1,450 steps x 20 chains per\n",
+    "shape, independent of the full runs): RMSE of the chosen shape's full run, picks (linear/SM08), and\n",
+    "the ratio to the better fixed shape's RMSE [paired bootstrap 95%]\n")
+cat(sprintf("%-18s %5s %7s %7s   %-36s %-36s\n", "model", "seeds", "linear", "SM08",
+            "variance (default)", "mean log w"))
+set.seed(2)
+for (m in models) {
+  x <- res[res$model == m & res$layout == "1450x20i", ]
+  if (!nrow(x)) next
+  ss <- unique(x$seed)
+  el <- sapply(ss, err_of, m = m, sh = "linear"); es <- sapply(ss, err_of, m = m, sh = "sm08")
+  best <- if (rmse(el) <= rmse(es)) el else es
+  cell <- function(r) {
+    y <- x[x$rule == r, ]
+    y <- y[match(ss, y$seed), ]
+    b <- replicate(2000, { i <- sample(length(ss), replace = TRUE); rmse(y$err[i]) / rmse(best[i]) })
+    sprintf("%.3f %d/%d %.2f [%.2f, %.2f]", rmse(y$err), sum(y$pick == "linear"), sum(y$pick == "sm08"),
+            rmse(y$err) / rmse(best), quantile(b, 0.025), quantile(b, 0.975))
+  }
+  cat(sprintf("%-18s %5d %7.3f %7.3f   %-36s %-36s\n", m, length(ss), rmse(el), rmse(es),
+              cell("var"), cell("neg_mean")))
+}
