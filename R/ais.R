@@ -96,9 +96,9 @@
 #'   every model. On 20-hidden MNIST RBMs with a known log Z and on Ising
 #'   grids, SM08's error was several times linear's on some models (those whose
 #'   curvature \eqn{g(\beta)} of \eqn{\log Z(\beta)} is large at small
-#'   \eqn{\beta}, where SM08's steps are 100 times its last ones), and the
-#'   shape of steps near \eqn{\beta = 1} decides on models whose curvature
-#'   sits there; on the other trained RBMs measured the two shapes' errors were
+#'   \eqn{\beta}, where SM08's steps are 100 times its last ones), while on a
+#'   model whose curvature sits near \eqn{\beta = 1} SM08's fine steps there
+#'   win; on the other trained RBMs measured, the two shapes' errors were
 #'   within noise of each other. The pilot picks the better shape where they
 #'   differ by much, and where they are close either choice costs little. A
 #'   schedule fitted to a pilot run ([schedule_varopt()]) was within noise of
