@@ -87,21 +87,24 @@
 #' }
 #' @section The default schedule: [schedule_pilot()] runs a short pilot of
 #'   equal (linear) steps and one of Salakhutdinov & Murray's SM08 steps
-#'   (each 1,450 steps, 20 chains), keeps the shape whose pilot log weights vary
-#'   less and runs it with the steps the pilots left of the budget of
-#'   `14500 * n_chains` chain-steps (with 100 chains, 13,920 steps). The choice
-#'   and the pilots' cost are in `attr(fit$schedule, "pilot")`, `"chosen"` and
-#'   `"pilot_sweeps"`, and in `print(fit)`. Neither fixed shape is best on every
-#'   model: on 20-hidden MNIST RBMs with a known log Z and on Ising grids, SM08's
-#'   error was several times linear's on some models (those whose curvature
-#'   \eqn{g(\beta)} of \eqn{\log Z(\beta)} is large at small \eqn{\beta},
-#'   where SM08's steps are 100 times its last ones) and clearly smaller on
-#'   others (whose chains need SM08's small steps near \eqn{\beta = 1}); the
-#'   pilot picks the better one where they differ by much, and where they are
-#'   close either choice costs little. A schedule fitted to a pilot run
-#'   ([schedule_varopt()]) was within noise of linear at this budget. The
-#'   figures are in `vignette("schedules", package = "logz")`. Give a schedule
-#'   to skip the pilot.
+#'   (each 1,450 steps, 20 chains), keeps the shape whose pilot log weights
+#'   vary less (see "Why this rule" in [schedule_pilot()]) and runs it with the steps
+#'   the pilots left of the budget of `14500 * n_chains` chain-steps (with 100
+#'   chains, 13,920 steps). The choice and the pilots' cost are in
+#'   `attr(fit$schedule, "pilot")`, `"chosen"` and `"pilot_sweeps"`, and in
+#'   `print(fit)`. Why a pilot and not one fixed shape: neither is best on
+#'   every model. On 20-hidden MNIST RBMs with a known log Z and on Ising
+#'   grids, SM08's error was several times linear's on some models (those whose
+#'   curvature \eqn{g(\beta)} of \eqn{\log Z(\beta)} is large at small
+#'   \eqn{\beta}, where SM08's steps are 100 times its last ones), while on a
+#'   model whose curvature sits near \eqn{\beta = 1} SM08's fine steps there
+#'   win; on the other trained RBMs measured, the two shapes' errors were
+#'   within noise of each other. The pilot picks the better shape where they
+#'   differ by much, and where they are close either choice costs little. A
+#'   schedule fitted to a pilot run ([schedule_varopt()]) was within noise of
+#'   linear at this budget, so its longer pilot does not pay. The figures are
+#'   in `vignette("schedules", package = "logz")`. Give a schedule to skip the
+#'   pilot.
 #'
 #' @section Errors: `model` not a supported model; a schedule that does not
 #'   run from 0 to 1, leaves `[0, 1]` or decreases; `n_chains`, `sweeps_per_step` or `threads`

@@ -66,11 +66,37 @@ test_that("raise() and the log_likelihood() sandwich use the pilot's choice", {
   expect_lt(abs(as.numeric(ll) - exact_ll), 0.1)
 })
 
+# Two bimodal blocks of 15 visible units, each switched by one hidden unit:
+# at this seed the two pilots' criteria disagree (linear's log weights have the
+# larger mean and the larger variance), so each criterion's choice is seen.
+test_that("schedule_pilot() keeps the smaller variance, or the larger mean log weight", {
+  W <- matrix(0, 30, 2)
+  W[1:15, 1] <- 3
+  W[16:30, 2] <- 3
+  m <- rbm(W, a = rep(-1.5, 30), b = rep(-22.5, 2))
+  set.seed(4)
+  s <- schedule_pilot(m, K = 14500, n_chains = 100, base = "visible")
+  p <- attr(s, "pilot")
+  expect_identical(names(p), c("shape", "mean_log_w", "var_log_w", "ess", "steps", "sweeps"))
+  expect_identical(attr(s, "criterion"), "variance")
+  expect_identical(attr(s, "chosen"), p$shape[which.min(p$var_log_w)])
+  expect_identical(attr(s, "name"), attr(s, "chosen"))
+  set.seed(4)
+  sm <- schedule_pilot(m, K = 14500, n_chains = 100, base = "visible", criterion = "mean")
+  pm <- attr(sm, "pilot")
+  expect_equal(pm, p)   # same pilots, same seed
+  expect_identical(attr(sm, "chosen"), pm$shape[which.max(pm$mean_log_w)])
+  expect_false(identical(attr(s, "chosen"), attr(sm, "chosen")))
+  expect_output(print(s), sprintf("chosen by pilot: %s \\(Var\\[log w\\]", attr(s, "chosen")))
+  expect_output(print(sm), "mean log w")
+})
+
 test_that("schedule_pilot() checks its arguments", {
   m <- rbm(matrix(0, 5, 2))
   expect_error(schedule_pilot(m, shapes = "linear"), "`shapes` must name two or more")
   expect_error(schedule_pilot(m, shapes = c("linear", "cosine")), "`shapes` must name")
   expect_error(schedule_pilot(m, pilot_fraction = 0.7), "pilot_fraction")
+  expect_error(schedule_pilot(m, criterion = "ess"), "`criterion` must be one of")
   expect_error(schedule_pilot(m, K = 100, n_chains = 2), "would leave")
   expect_error(schedule_pilot(list(), K = 100), "`model` must be an rbm or an ising")
 })
