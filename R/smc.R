@@ -225,6 +225,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          mode_starts = NULL, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  check_caps_need_target(target_se, c(max_time = !missing(max_time),
+                                      max_evaluations = !missing(max_evaluations)))
   check_flag(progress, "progress")
   check_gradient_arg(gradient)
   check_flag(vectorized, "vectorized")
@@ -310,6 +312,9 @@ smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replica
                                  workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  validate_bayes_model(model)
+  check_caps_need_target(target_se, c(max_time = !missing(max_time),
+                                      max_evaluations = !missing(max_evaluations)))
   check_flag(progress, "progress")
   d <- model$dim
   kernel <- if (is.null(kernel) && !model$has_gradient) {
