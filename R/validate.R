@@ -75,8 +75,24 @@ validate_rbm <- function(model, name = "model") {
   need_count(model, name, "n_visible", nrow(W))
   need_count(model, name, "n_hidden", ncol(W), min = 0)
   if (!is.null(model$base_rate)) need_numeric(model, name, "base_rate", nrow(W))
+  validate_rbm_training(model, name)
   check_energy_scale(sum(abs(W)) + sum(abs(model$a)) + sum(abs(model$b)),
                      sprintf("The parameters of `%s`", name))
+  invisible(model)
+}
+
+# The fields rbm_train() adds (each optional): `method`, `history` and
+# `log_z_track`, read by the rbm's print, summary and plot methods.
+validate_rbm_training <- function(model, name) {
+  if (!is.null(model$method)) need_string(model, name, "method")
+  h <- model$history
+  if (!is.null(model$method) && is.null(h))
+    bad_field(name, "history", "be the training history of rbm_train() (a data frame)", h)
+  if (!is.null(h) && (!is.data.frame(h) || !"epoch" %in% names(h)))
+    bad_field(name, "history", "be a data frame with an `epoch` column", h)
+  tr <- model$log_z_track
+  if (!is.null(tr) && (!is.data.frame(tr) || !all(c("update", "epoch", "log_z") %in% names(tr))))
+    bad_field(name, "log_z_track", "be a data frame with columns update, epoch and log_z", tr)
   invisible(model)
 }
 
