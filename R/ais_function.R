@@ -380,7 +380,7 @@ base_scales <- function(base) {
 
 #' @export
 print.logz_ais_function <- function(x, ...) {
-  check_estimate(x, "x")
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
               or_default(x[["target"]], "an R log density"), ncol(x$x)))
@@ -418,7 +418,7 @@ print.logz_ais_function <- function(x, ...) {
 #' @export
 plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "schedule", "accept",
                                                "estimate"), main = NULL, ...) {
-  check_estimate(x, "x")
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type != "accept") return(NextMethod(type = type, main = main))
   d <- x$diagnostics[!is.na(x$diagnostics$accept), ]

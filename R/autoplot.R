@@ -74,7 +74,7 @@ autoplot.logz_estimate <- function(object, type = "estimate", ...) {
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "schedule", "estimate"),
                               ...) {
-  check_estimate(object, "object")
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -127,7 +127,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_arm <- function(object, type = c("ess", "log_z", "particles", "estimate"), ...) {
-  check_estimate(object, "object")
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -169,7 +169,7 @@ autoplot.logz_arm <- function(object, type = c("ess", "log_z", "particles", "est
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_ais_function <- function(object, type = c("ess", "log_z", "weights", "schedule",
                                                         "accept", "estimate"), ...) {
-  check_estimate(object, "object")
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type != "accept") return(autoplot.logz_ais(object, type))
@@ -196,7 +196,7 @@ autoplot.logz_ais_function <- function(object, type = c("ess", "log_z", "weights
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_raise <- function(object, type = c("examples", "ess", "estimate"), ...) {
-  check_estimate(object, "object")
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -235,7 +235,7 @@ autoplot.logz_raise <- function(object, type = c("examples", "ess", "estimate"),
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_rts <- function(object, type = c("ladder", "c_hat", "trace", "estimate"),
                               exact = NULL, ...) {
-  check_estimate(object, "object")
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))

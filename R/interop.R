@@ -67,11 +67,15 @@
 #' @name glance.logz_estimate
 NULL
 
-check_estimate <- function(x, name = "x") {
+# `x` must be a logz_estimate whose common fields (log Z, se, method, flags)
+# are sound; with `fields`, also those its class's own print and plot methods
+# read (estimate_fields in R/validate.R).
+check_estimate <- function(x, name = "x", fields = FALSE) {
+  if (inherits(x, "logz_mip")) validate_mip(x, name)
   if (!inherits(x, "logz_estimate"))
     stop_no_call(sprintf("`%s` must be a logz_estimate (a result of ais(), rts(), arm(), ...), not %s.",
                          name, describe(x)))
-  validate_model(x, name)
+  validate_estimate(x, name, fields)
 }
 
 estimate_row <- function(x, conf.level = 0.95) {

@@ -81,7 +81,7 @@ plot.logz_estimate <- function(x, type = "estimate", main = NULL, xlab = "log Z 
 #' @export
 plot.logz_raise <- function(x, type = c("examples", "ess", "estimate"), main = NULL,
                             xlab = NULL, ...) {
-  check_estimate(x, "x")
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, "estimate", main = main, ...))
   d <- x$diagnostics

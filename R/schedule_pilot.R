@@ -103,7 +103,7 @@ pilot_shapes <- list(linear = function(K) schedule_linear(K),
 # One line for print methods: which shape the pilot chose and what it cost.
 pilot_line <- function(schedule) {
   p <- attr(schedule, "pilot")
-  if (is.null(p)) return("")
+  if (is.null(attr(schedule, "chosen")) || !is.data.frame(p)) return("")
   sprintf("  schedule chosen by pilot: %s (Var[log w] %s; pilots %s sweeps, %.1f%% of the budget)\n",
           attr(schedule, "chosen"),
           paste(sprintf("%s %.3g", p$shape, p$var_log_w), collapse = ", "),

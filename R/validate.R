@@ -334,8 +334,7 @@ validate_model <- function(x, name = "model") {
   else if (inherits(x, "logz_proposal")) validate_proposal(x, name)
   else if (inherits(x, "logz_base")) validate_base(x, name)
   else if (inherits(x, "logz_laplace")) validate_laplace(x, name)
-  else if (inherits(x, "logz_mip")) { validate_mip(x, name); validate_estimate(x, name) }
-  else if (inherits(x, "logz_estimate")) validate_estimate(x, name)
+  else if (inherits(x, "logz_mip")) validate_mip(x, name)
   else if (inherits(x, "logz_schedule")) validate_schedule_object(x, name)
   else if (inherits(x, "logz_bayes_model")) validate_bayes_model(x, name)
   else if (inherits(x, "logz_comparison")) validate_comparison(x, name)
@@ -392,8 +391,9 @@ estimate_fields <- list(
 
 # A result of an estimator (class logz_estimate) as the methods need it: one
 # log Z, an se that is NA or >= 0, the method's name, the time, counts, flags,
-# a diagnostics data frame, and the fields of its class (estimate_fields).
-validate_estimate <- function(x, name = "x") {
+# a diagnostics data frame or NULL, and with `fields` the fields of its class
+# (estimate_fields) that its print and plot methods read.
+validate_estimate <- function(x, name = "x", fields = TRUE) {
   if (inherits(x, "logz_exact")) {
     v <- exact_value(x)
     if (!is.numeric(v) || length(v) != 1L || is.na(v))
@@ -420,7 +420,7 @@ validate_estimate <- function(x, name = "x") {
   if (!is.character(x$flags)) bad_field(name, "flags", "be a character vector", x$flags)
   r <- x$reliable
   if (!is.logical(r) || length(r) != 1L || is.na(r)) bad_field(name, "reliable", "be TRUE or FALSE", r)
-  spec <- estimate_fields[[intersect(class(x), names(estimate_fields))[1]]]
+  spec <- if (fields) estimate_fields[[intersect(class(x), names(estimate_fields))[1]]]
   d <- x$diagnostics
   if (!is.data.frame(d) && !(is.null(d) && is.null(spec$diag)))
     bad_field(name, "diagnostics", "be a data frame", d)
@@ -441,12 +441,14 @@ validate_estimate <- function(x, name = "x") {
   invisible(x)
 }
 
-# A schedule object: its betas, and the pilot's table when schedule_pilot() chose it.
+# A schedule object: its betas, and the pilots' table when schedule_pilot()
+# chose it (attribute `chosen`).
 validate_schedule_object <- function(x, name = "schedule") {
   validate_schedule(as.vector(unclass(x)), name)
   p <- attr(x, "pilot")
-  if (!is.null(p) && (!is.data.frame(p) || !all(c("shape", "var_log_w") %in% names(p)) ||
-                      !is.numeric(attr(x, "pilot_sweeps")) || !is.numeric(attr(x, "budget"))))
+  if (!is.null(attr(x, "chosen")) &&
+      (!is.data.frame(p) || !all(c("shape", "var_log_w") %in% names(p)) ||
+       !is.numeric(attr(x, "pilot_sweeps")) || !is.numeric(attr(x, "budget"))))
     stop_no_call(sprintf(paste0("`attr(%s, \"pilot\")` must be the pilots' table of schedule_pilot() ",
                                 "(with its `pilot_sweeps` and `budget`), not %s."), name, describe(p)))
   invisible(x)
