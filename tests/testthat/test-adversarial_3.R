@@ -199,3 +199,12 @@ test_that("Stan fits: a classed list and an unknown base are named errors", {
   expect_error(log_partition(structure(list(), class = "stanfit"), methd = "smc"),
                "Did you mean `method`\\?")
 })
+
+test_that("a misspelt field of a built-in A* model's data is an error with a hint", {
+  X <- matrix(c(1, 2, 3, 1, 0, 1), 3)
+  expect_error(astar_target(proposal_uniform(c(-5, -5), c(5, 5)), "cauchy_regression",
+                            data = list(X = X, y = c(1, 2, 3), bnd = "linear")),
+               "`data\\$bnd` is not a field of the \"cauchy_regression\" model.*Did you mean `bound`\\?")
+  expect_error(astar_target(proposal_exponential(1), "peaky", data = list(a = 2, b = 1)),
+               "`data\\$b` is not a field of the \"peaky\" model")
+})
