@@ -334,6 +334,7 @@ rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
 
 #' @export
 print.logz_ais <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_ais> %s estimate of log Z\n", x$method))
   cat(sprintf("  %s\n", format_log_z(x)))
@@ -374,6 +375,7 @@ print.logz_ais <- function(x, ...) {
 #' @export
 plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"),
                           main = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   d <- x$diagnostics
   M <- x$counts[["chains"]]

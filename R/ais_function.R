@@ -161,6 +161,8 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                          target_se = NULL, max_time = 600, max_evaluations = Inf, ...) {
   call <- match.call()
   check_dots_used(...)
+  check_caps_need_target(target_se, c(max_time = !missing(max_time),
+                                      max_evaluations = !missing(max_evaluations)))
   if (!is.null(target_se))
     return(ais_function_to_target(mget(setdiff(names(formals(ais.function)), c("...", "target_se",
                                          "max_time", "max_evaluations"))), call,
@@ -378,6 +380,7 @@ base_scales <- function(base) {
 
 #' @export
 print.logz_ais_function <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
               or_default(x[["target"]], "an R log density"), ncol(x$x)))
@@ -415,6 +418,7 @@ print.logz_ais_function <- function(x, ...) {
 #' @export
 plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "schedule", "accept",
                                                "estimate"), main = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type != "accept") return(NextMethod(type = type, main = main))
   d <- x$diagnostics[!is.na(x$diagnostics$accept), ]

@@ -2,6 +2,7 @@
 
 #' @export
 print.logz_arm <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_arm> %s estimate of log Z%s\n", x$method,
               if (!identical(x$variant, "rm") && !is.null(x$rule)) sprintf(" (rule %s)", x$rule) else ""))
@@ -45,6 +46,7 @@ print.logz_arm <- function(x, ...) {
 #' @export
 plot.logz_arm <- function(x, type = c("particles", "ess", "log_z", "estimate"), run = NULL,
                           main = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, main = main, ...))
   runs <- sort(unique(x$diagnostics$run))

@@ -35,11 +35,23 @@ check_data_matrix <- function(x, name, ncol) {
   x
 }
 
+# The fields of `data` each built-in model reads.
+builtin_data_fields <- list(peaky = "a", clutter = c("y", "inlier", "outlier_sd"),
+                            cauchy_regression = c("X", "y", "prior_sd", "bound"),
+                            gaussian_mean = c("x", "sd", "bound"))
+
 builtin_model <- function(model, data, proposal) {
   d <- proposal$dim
   if (!is.null(data) && !is.list(data))
     stop_no_call(sprintf("`data` must be a list for model \"%s\", not %s.", model, describe(data)))
   out <- list(model = ASTAR_MODEL[[model]], par = numeric(0), X = NULL, y = NULL, data = data)
+  fields <- builtin_data_fields[[model]]
+  for (nm in setdiff(names(data), c("", fields))) {
+    hint <- suggest_name(nm, fields)
+    stop_no_call(sprintf("`data$%s` is not a field of the \"%s\" model (its fields: %s).%s", nm,
+                         model, paste(fields, collapse = ", "),
+                         if (is.na(hint)) "" else sprintf(" Did you mean `%s`?", hint)))
+  }
   switch(model,
     peaky = {
       if (d != 1L) stop_no_call(sprintf("The \"peaky\" model is 1-D but `proposal` has dimension %d.", d))

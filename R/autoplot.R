@@ -39,6 +39,7 @@
 #' @name autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_estimate <- function(object, type = "estimate", ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   if (!identical(type, "estimate"))
     stop_no_call(sprintf("`type` must be \"estimate\" for a %s result, not %s.", class(object)[1],
@@ -73,6 +74,7 @@ autoplot.logz_estimate <- function(object, type = "estimate", ...) {
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "schedule", "estimate"),
                               ...) {
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -125,6 +127,7 @@ autoplot.logz_ais <- function(object, type = c("ess", "log_z", "weights", "sched
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_arm <- function(object, type = c("ess", "log_z", "particles", "estimate"), ...) {
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -166,6 +169,7 @@ autoplot.logz_arm <- function(object, type = c("ess", "log_z", "particles", "est
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_ais_function <- function(object, type = c("ess", "log_z", "weights", "schedule",
                                                         "accept", "estimate"), ...) {
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type != "accept") return(autoplot.logz_ais(object, type))
@@ -192,6 +196,7 @@ autoplot.logz_ais_function <- function(object, type = c("ess", "log_z", "weights
 #' @rdname autoplot.logz_estimate
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_raise <- function(object, type = c("examples", "ess", "estimate"), ...) {
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -230,6 +235,7 @@ autoplot.logz_raise <- function(object, type = c("examples", "ess", "estimate"),
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_rts <- function(object, type = c("ladder", "c_hat", "trace", "estimate"),
                               exact = NULL, ...) {
+  check_estimate(object, "object", fields = TRUE)
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))

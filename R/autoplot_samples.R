@@ -37,6 +37,7 @@
 #' @name autoplot.logz_samples
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_samples <- function(object, type = c("samples", "cost", "estimate"), ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   type <- match_arg(type, "type")
   if (type == "estimate") return(autoplot.logz_estimate(object))
@@ -85,6 +86,7 @@ autoplot.logz_samples <- function(object, type = c("samples", "cost", "estimate"
 #' @rdname autoplot.logz_samples
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_mip <- function(object, type = c("bounds", "cost", "estimate"), ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   validate_model(object, "object")
   type <- match_arg(type, "type")
@@ -131,6 +133,8 @@ autoplot.logz_mip <- function(object, type = c("bounds", "cost", "estimate"), ..
 #' @exportS3Method ggplot2::autoplot
 autoplot.logz_comparison <- function(object, truth = attr(object, "exact"), ...) {
   check_dots_used(...)
+  validate_comparison(object, "object")
+  truth <- check_truth(truth)
   d <- data.frame(name = factor(object$name, levels = unique(object$name)), log_z = object$log_z,
                   se = ifelse(is.na(object$se), 0, object$se),
                   reliable = ifelse(object$reliable %in% FALSE, "flagged unreliable", "reliable"))

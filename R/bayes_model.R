@@ -137,6 +137,7 @@ bayes_prior_draws <- function(model, n) {
 #' @export
 print.logz_bayes_model <- function(x, ...) {
   check_dots_used(...)
+  validate_bayes_model(x, "x")
   cat(sprintf("<logz_bayes_model> prior x likelihood in %d dimension%s%s\n", x$dim,
               if (x$dim == 1L) "" else "s", if (x$vectorized) " (vectorized)" else ""))
   cat(sprintf("  gradients: %s\n", if (x$has_gradient) "given (HMC by default in smc())"

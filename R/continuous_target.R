@@ -39,8 +39,20 @@ check_gradient_arg <- function(gradient) {
 format_point <- function(x) paste(format(x, digits = 4), collapse = ", ")
 
 # log f at the rows of X (M x d), validated; NA, NaN, +Inf and wrong lengths are errors.
+# Evaluate `expr`, a call of the user's function `what` on points of dimension
+# d: an error inside it is reported as that function's, with the dimension (a
+# `start` or base of the wrong length shows up here).
+user_call <- function(what, d, expr) {
+  withCallingHandlers(expr, error = function(e) {
+    msg <- conditionMessage(e)
+    if (!startsWith(msg, "`")) stop_no_call(sprintf("`%s` failed on a point of dimension %d: %s",
+                                                     what, as.integer(d), msg))
+  })
+}
+
 eval_log_density <- function(model, X, vectorized, d, lenient = FALSE) {
-  v <- if (vectorized) model(X) else lapply(seq_len(nrow(X)), function(i) model(X[i, ]))
+  v <- user_call("model", d, if (vectorized) model(X)
+                             else lapply(seq_len(nrow(X)), function(i) model(X[i, ])))
   if (!vectorized) {
     bad <- which(lengths(v) != 1L | !vapply(v, is.numeric, logical(1)))
     if (length(bad))
@@ -68,12 +80,12 @@ eval_gradient <- function(gradient, X, ok, vectorized, d, lenient = FALSE) {
   if (!any(ok)) return(G)
   rows <- which(ok)
   if (vectorized) {
-    g <- gradient(X[rows, , drop = FALSE])
+    g <- user_call("gradient", d, gradient(X[rows, , drop = FALSE]))
     if (!is.numeric(g) || !identical(as.integer(dim(g)), c(length(rows), d)))
       stop_no_call(sprintf(paste0("`gradient` (vectorized) must return a %d x %d matrix (one ",
                                   "gradient per row), not %s."), length(rows), d, describe(g)))
   } else {
-    g <- lapply(rows, function(i) gradient(X[i, ]))
+    g <- user_call("gradient", d, lapply(rows, function(i) gradient(X[i, ])))
     bad <- which(lengths(g) != d | !vapply(g, is.numeric, logical(1)))
     if (length(bad))
       stop_no_call(sprintf("`gradient` must return %d numbers per point; at point (%s) it gave %s.",

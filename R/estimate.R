@@ -47,6 +47,7 @@ new_logz_estimate <- function(x, subclass) {
 #' @rdname logz_estimate
 #' @export
 print.logz_estimate <- function(x, ...) {
+  check_estimate(x, "x")
   check_dots_used(...)
   cat(sprintf("<%s> %s estimate of log Z\n", class(x)[1], x$method))
   cat(sprintf("  %s\n", format_log_z(x)))
@@ -59,6 +60,7 @@ print.logz_estimate <- function(x, ...) {
 #' @rdname logz_estimate
 #' @export
 summary.logz_estimate <- function(object, ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   structure(list(method = object$method, class = class(object)[1], log_z = object$log_z,
                  se = object$se, ci = stats::confint(object), counts = object$counts,
@@ -87,6 +89,7 @@ print.summary.logz_estimate <- function(x, ...) {
 #' @rdname logz_estimate
 #' @export
 confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
                         upper_open = TRUE)

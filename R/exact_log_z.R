@@ -114,6 +114,8 @@ exact_value <- function(x) if (inherits(x, "logz_exact")) as.vector(unclass(x)) 
 #' @export
 `$<-.logz_exact` <- function(x, name, value) {
   if (identical(name, "log_z")) {
+    if (!is.numeric(value) || length(value) != 1L || is.na(value))
+      stop_no_call(sprintf("`log_z` of a logz_exact must be one number, not %s.", describe(value)))
     attrs <- attributes(x)
     x <- as.double(value)
     attributes(x) <- attrs
@@ -148,6 +150,7 @@ format.logz_exact <- function(x, ...) format(exact_value(x), ...)
 #' @export
 print.logz_exact <- function(x, ...) {
   check_dots_used(...)
+  check_estimate(x, "x")
   cat(sprintf("<logz_exact> log Z = %s nats (exact%s)\n",
               formatC(exact_value(x), format = "f", digits = 6L),
               if (!is.null(x$how) && nzchar(x$how)) paste0(": ", x$how) else ""))

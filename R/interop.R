@@ -67,11 +67,15 @@
 #' @name glance.logz_estimate
 NULL
 
-check_estimate <- function(x, name = "x") {
+# `x` must be a logz_estimate whose common fields (log Z, se, method, flags)
+# are sound; with `fields`, also those its class's own print and plot methods
+# read (estimate_fields in R/validate.R).
+check_estimate <- function(x, name = "x", fields = FALSE) {
+  if (inherits(x, "logz_mip")) validate_mip(x, name)
   if (!inherits(x, "logz_estimate"))
     stop_no_call(sprintf("`%s` must be a logz_estimate (a result of ais(), rts(), arm(), ...), not %s.",
                          name, describe(x)))
-  invisible(x)
+  validate_estimate(x, name, fields)
 }
 
 estimate_row <- function(x, conf.level = 0.95) {
@@ -122,6 +126,10 @@ compare_estimates <- function(..., exact = NULL, conf.level = 0.95) {
   fits <- list(...)
   nms <- names(fits)
   if (is.null(nms)) nms <- character(length(fits))
+  # a known value or a number under a misspelt `exact` or `conf.level`
+  stray <- vapply(fits, function(f) inherits(f, "logz_exact") || !inherits(f, "logz_estimate") &&
+                    !is.list(f), logical(1))
+  check_own_argument_names(nms[stray], c("exact", "conf.level"), "compare_estimates")
   # flatten lists of estimates, keeping their names
   flat <- list()
   flat_names <- character()
@@ -191,10 +199,11 @@ se_decimals <- function(se) {
 #' @rdname glance.logz_estimate
 #' @export
 plot.logz_comparison <- function(x, truth = attr(x, "exact"), main = NULL, ...) {
+  validate_comparison(x, "x")
+  truth <- check_truth(truth)
   n <- nrow(x)
   lo <- x$log_z - 2 * ifelse(is.na(x$se), 0, x$se)
   hi <- x$log_z + 2 * ifelse(is.na(x$se), 0, x$se)
-  if (!is.null(truth)) truth <- exact_value(truth)
   yl <- range(c(lo, hi, truth), finite = TRUE)
   yl[2] <- yl[2] + 0.25 * max(diff(yl), 1e-3)   # room for the legend
   graphics::plot(seq_len(n), x$log_z, type = "n", xlim = c(0.5, n + 0.5), ylim = yl, xaxt = "n",
@@ -221,6 +230,7 @@ plot.logz_comparison <- function(x, truth = attr(x, "exact"), main = NULL, ...) 
 #' @export
 print.logz_comparison <- function(x, digits = NULL, ...) {
   check_dots_used(...)
+  validate_comparison(x, "x")
   d <- as.data.frame(unclass(x)[setdiff(names(x), "seed")], stringsAsFactors = FALSE)
   dec <- if (is.null(digits)) se_decimals(d$se) else check_count(digits, "digits", min = 0L)
   fix <- function(v, k = dec) ifelse(is.na(v), "NA", formatC(v, format = "f", digits = k))
@@ -270,3 +280,13 @@ print.logz_comparison <- function(x, digits = NULL, ...) {
 #' }
 #' @name logz_progress
 NULL
+
+# The reference line of a comparison's plot: NULL or one finite number (a
+# logz_exact counts as its value).
+check_truth <- function(truth) {
+  if (is.null(truth)) return(NULL)
+  v <- exact_value(truth)
+  if (!is.numeric(v) || length(v) != 1L || !is.finite(v))
+    stop_no_call(sprintf("`truth` must be NULL or one finite number, not %s.", describe(v)))
+  as.double(v)
+}

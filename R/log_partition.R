@@ -118,6 +118,8 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                           exact_max = 20L, ...) {
   method <- match_arg(method, "method")
   auto <- method == "auto"
+  check_own_argument_names(names(match.call(expand.dots = FALSE)$...), c("method", "exact_max"),
+                           "log_partition")
   if (inherits(model, "stanfit")) return(log_partition_stanfit(model, method, exact_max, ...))
   exact_max <- check_count(exact_max, "exact_max", max = 40L)
   kind <- if (is_rbm(model)) "rbm" else if (is_ising(model)) "ising"

@@ -9,6 +9,7 @@
 #' @param ... ignored by `print()`; graphical parameters for `plot()`.
 #' @export
 print.logz_mip <- function(x, ...) {
+  check_estimate(x, "x")
   check_dots_used(...)
   validate_model(x, "x")
   n <- length(x$value)
@@ -29,6 +30,7 @@ print.logz_mip <- function(x, ...) {
 #' @rdname mip_sample
 #' @export
 summary.logz_mip <- function(object, ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   validate_model(object, "object")
   q <- function(v) c(mean = mean(v), stats::quantile(v, c(0, 0.5, 0.9, 1)))
@@ -55,6 +57,7 @@ print.summary.logz_mip <- function(x, ...) {
 #' @rdname mip_sample
 #' @export
 plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
+  check_estimate(x, "x")
   validate_model(x, "x")
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
@@ -131,6 +134,7 @@ plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
 #' exact_log_z(m)
 #' @export
 log_z_bounds <- function(x, delta = 0.05) {
+  check_estimate(x, "x")
   if (!inherits(x, "logz_mip"))
     stop_no_call(sprintf("`x` must be a mip_sample() result, not %s.", describe(x)))
   validate_mip(x)

@@ -30,6 +30,7 @@
 #'                    schedule = schedule_linear(50)), type = "estimate")
 #' @export
 plot.logz_estimate <- function(x, type = "estimate", main = NULL, xlab = "log Z (nats)", ...) {
+  check_estimate(x, "x")
   if (!identical(type, "estimate"))
     stop_no_call(sprintf("`type` must be \"estimate\" for a %s result, not %s.", class(x)[1],
                          describe(type)))
@@ -80,6 +81,7 @@ plot.logz_estimate <- function(x, type = "estimate", main = NULL, xlab = "log Z 
 #' @export
 plot.logz_raise <- function(x, type = c("examples", "ess", "estimate"), main = NULL,
                             xlab = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, "estimate", main = main, ...))
   d <- x$diagnostics

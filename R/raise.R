@@ -199,6 +199,7 @@ new_raise_result <- function(log_p, log_z_i, ess, log_weights, log_z0, schedule,
 
 #' @export
 print.logz_raise <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat("<logz_raise> RAISE (reverse AIS) stochastic bounds\n")
   cat(sprintf("  average log-likelihood >= %.4f nats over %d examples\n", x$log_likelihood,

@@ -301,6 +301,7 @@ log_likelihood <- function(model, data, log_z, per_example = FALSE,
   check_rbm(model)
   method <- match_arg(method, "method")
   if (method == "plain") check_dots_used(...)
+  check_own_argument_names(...names(), c("per_example", "log_z", "data"), "log_likelihood")
   check_flag(per_example, "per_example")
   if (method == "sandwich")
     return(log_likelihood_sandwich(model, data, if (missing(log_z)) NULL else log_z,

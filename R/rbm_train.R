@@ -212,6 +212,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
   check_flag(track_log_z, "track_log_z")
   if (!is.null(validation)) validation <- as_binary_matrix(validation, "validation", n_col = nv)
   if (track_log_z) track <- rts_track_control(track)
+  else if (!identical(track, list()))
+    stop_no_call(sprintf("`track` (%s) applies only with `track_log_z = TRUE`.", describe(track)))
   # held-out check (R/rbm_train_eval.R): every `eval_every` epochs and at the last
   check_eval <- !track_log_z && !is.null(validation) && epochs > 0L
   eval_every <- if (is.null(eval_every)) max(1L, as.integer(ceiling(epochs / 10)))

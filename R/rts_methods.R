@@ -2,6 +2,7 @@
 
 #' @export
 print.logz_rts <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_rts> %s estimate of log Z (Rao-Blackwellized tempered sampling)\n",
               x$method))
@@ -55,6 +56,7 @@ print.logz_rts <- function(x, ...) {
 #' plot(fit, type = "trace")
 #' @export
 plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   d <- x$log_z_k
   K <- nrow(d)

@@ -32,6 +32,7 @@ NULL
 #' @rdname logz_samples
 #' @export
 print.logz_samples <- function(x, ...) {
+  check_estimate(x, "x")
   check_dots_used(...)
   n <- nrow(x$samples)
   cat(sprintf("<%s> %d exact sample%s by %s from %s (d = %d)\n", class(x)[1], n,
@@ -47,6 +48,7 @@ print.logz_samples <- function(x, ...) {
 #' @rdname logz_samples
 #' @export
 summary.logz_samples <- function(object, ...) {
+  check_estimate(object, "object")
   check_dots_used(...)
   s <- object$samples
   stats <- t(apply(s, 2L, function(v) c(mean = mean(v), sd = if (length(v) > 1) stats::sd(v) else NA,
@@ -72,6 +74,7 @@ print.summary.logz_samples <- function(x, ...) {
 #' @rdname logz_samples
 #' @export
 plot.logz_samples <- function(x, type = c("samples", "cost", "estimate"), breaks = 30, ...) {
+  check_estimate(x, "x")
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, ...))
   s <- x$samples

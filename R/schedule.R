@@ -96,7 +96,7 @@ schedule_sm08 <- function(K = 14500L) {
 #' @export
 as_schedule <- function(betas, name = "custom") {
   if (inherits(betas, "logz_schedule")) {
-    validate_schedule(unclass(betas))
+    validate_schedule_object(betas)
     return(betas)
   }
   validate_schedule(betas)

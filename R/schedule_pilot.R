@@ -95,7 +95,7 @@ schedule_pilot <- function(model, K = 14500L, n_chains = 100L, shapes = c("linea
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
   threads <- check_threads(threads)
   Kp <- max(3L, as.integer(round(pilot_fraction * K)))
-  pilot_steps <- length(shapes) * Kp * pilot_chains
+  pilot_steps <- as.double(length(shapes)) * Kp * pilot_chains
   K_main <- K - as.integer(ceiling(pilot_steps / n_chains))
   if (K_main < K / 2)
     stop_no_call(sprintf(paste0("The pilots (%d shapes x %d steps x %d chains) would leave %d of ",
@@ -134,7 +134,7 @@ pilot_shapes <- list(linear = function(K) schedule_linear(K),
 # One line for print methods: which shape the pilot chose and what it cost.
 pilot_line <- function(schedule) {
   p <- attr(schedule, "pilot")
-  if (is.null(p)) return("")
+  if (is.null(attr(schedule, "chosen")) || !is.data.frame(p)) return("")
   by_mean <- identical(attr(schedule, "criterion"), "mean")
   sprintf("  schedule chosen by pilot: %s (%s %s; pilots %s sweeps, %.1f%% of the budget)\n",
           attr(schedule, "chosen"), if (by_mean) "mean log w" else "Var[log w]",

@@ -225,10 +225,17 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          mode_starts = NULL, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  check_caps_need_target(target_se, c(max_time = !missing(max_time),
+                                      max_evaluations = !missing(max_evaluations)))
   check_flag(progress, "progress")
   check_gradient_arg(gradient)
   check_flag(vectorized, "vectorized")
+  if (!is.null(mode_starts))
+    mode_starts <- check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
   base <- resolve_function_base(base, model, start, gradient, vectorized)
+  if (is.null(base$laplace) && isTRUE(mode_starts > 0L))
+    stop_no_call(sprintf(paste0("`mode_starts` = %d applies only from a Laplace base (`base` = ",
+                                "\"laplace\", \"laplace_normal\" or a laplace_base() fit)."), mode_starts))
   p0 <- base$proposal
   d <- p0$dim
   kernel <- resolve_kernel(kernel, gradient, d)
@@ -251,8 +258,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   laplace0 <- base$laplace
   search <- list(modes = list())
   if (!is.null(laplace0)) {
-    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else
-      check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
+    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else mode_starts
     search <- smc_mode_search(model, gradient, vectorized, laplace0, starts)
     extra <- extra + search$evaluations
     base$laplace <- smc_cover_modes(laplace0, search$modes)
@@ -310,6 +316,9 @@ smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replica
                                  workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  validate_bayes_model(model)
+  check_caps_need_target(target_se, c(max_time = !missing(max_time),
+                                      max_evaluations = !missing(max_evaluations)))
   check_flag(progress, "progress")
   d <- model$dim
   kernel <- if (is.null(kernel) && !model$has_gradient) {

@@ -2,6 +2,7 @@
 
 #' @export
 print.logz_smc <- function(x, ...) {
+  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
   cat(sprintf("<logz_smc> adaptive tempering SMC estimate of log Z for %s (%d-D)\n",
               or_default(x$target, "an R log density"), ncol(x$x)))
@@ -56,6 +57,7 @@ print.logz_smc <- function(x, ...) {
 #' @export
 plot.logz_smc <- function(x, type = c("schedule", "ess", "log_z", "ti", "accept", "estimate"),
                           main = NULL, ...) {
+  check_estimate(x, "x", fields = TRUE)
   type <- match_arg(type, "type")
   if (type == "estimate") return(plot.logz_estimate(x, main = main, ...))
   d <- x$diagnostics

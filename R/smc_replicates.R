@@ -58,6 +58,15 @@ replicate_to_target <- function(run_one, first, target_se, max_time, max_evaluat
 }
 
 # Check the options of running to a target se; returns them cleaned.
+# `max_time` and `max_evaluations` cap the replicates added to reach
+# `target_se`: given without it (`given`: whether each was passed), they would
+# do nothing, so that is an error.
+check_caps_need_target <- function(target_se, given) {
+  if (is.null(target_se) && any(given))
+    stop_no_call(sprintf(paste0("`%s` applies only with `target_se` (it caps the replicates ",
+                                "added to reach that se)."), names(given)[given][1]))
+}
+
 check_target_se <- function(target_se, max_time, max_evaluations) {
   if (!is.null(target_se))
     target_se <- check_number(target_se, "target_se", lower = 0, lower_open = TRUE)

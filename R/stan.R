@@ -179,6 +179,10 @@ stan_estimate <- function(estimator, fit, base, df, stanfit_model, start, call, 
                          taken[1], if (taken[1] == "gradient") "gradient (rstan::grad_log_prob)"
                          else "log density as a function of a matrix of points"))
   from_draws <- identical(base, "draws")
+  if (is.character(base) && !(length(base) == 1L && base %in% c("draws", "laplace", "laplace_normal")))
+    stop_no_call(sprintf(paste0("`base` of a Stan model must be \"draws\" (default), \"laplace\", ",
+                                "\"laplace_normal\", a laplace_base() fit or a logz_proposal, not %s."),
+                         describe(base)))
   if (!from_draws && !identical(df, Inf))
     stop_no_call("`df` applies only to `base = \"draws\"` (for the Laplace base see laplace_base()).")
   if (from_draws && !identical(df, Inf)) df <- check_number(df, "df", lower = 0, lower_open = TRUE)
@@ -280,9 +284,9 @@ stan_target_make <- function(fit, stanfit_model, joint_gradient, all_draws = FAL
 }
 
 check_stanfit <- function(x, name, draws = TRUE) {
-  if (!inherits(x, "stanfit"))
+  if (!inherits(x, "stanfit") || !isS4(x))
     stop_no_call(sprintf("`%s` must be a stanfit (from rstan::sampling() or rstan::stan()), not %s.",
-                         name, describe(x)))
+                         name, if (isS4(x)) class(x)[1] else describe(unclass(x))))
   if (draws && (x@mode != 0L || !length(x@sim) || stan_n_draws(x) == 0L))
     stop_no_call(sprintf(paste0("`%s` holds no posterior draws (it was made with chains = 0, by ",
                                 "test_grad, or its sampling failed): sample the model first, e.g. ",

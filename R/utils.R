@@ -311,6 +311,20 @@ check_dots_used <- function(..., .fn = NULL, .valid = NULL) {
   stop_no_call(msg)
 }
 
+# A function that passes `...` on to an engine: a name in `...` that is a
+# misspelling of one of the function's own arguments (`own`) is an error that
+# names it, before the engine, which knows nothing of those arguments, reports
+# it without the hint.
+check_own_argument_names <- function(nms, own, fn) {
+  for (nm in nms[nzchar(nms)]) {
+    if (nm %in% own) next
+    s <- suggest_name(nm, own)
+    if (!is.na(s))
+      stop_no_call(sprintf("unused argument `%s` in %s(). Did you mean `%s`?", nm, fn, s))
+  }
+  invisible(NULL)
+}
+
 # The method name ("ais.rbm") of the frame `n` when it was reached by S3
 # dispatch, else NULL.
 dispatched_method_name <- function(n) {

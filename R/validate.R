@@ -75,8 +75,24 @@ validate_rbm <- function(model, name = "model") {
   need_count(model, name, "n_visible", nrow(W))
   need_count(model, name, "n_hidden", ncol(W), min = 0)
   if (!is.null(model$base_rate)) need_numeric(model, name, "base_rate", nrow(W))
+  validate_rbm_training(model, name)
   check_energy_scale(sum(abs(W)) + sum(abs(model$a)) + sum(abs(model$b)),
                      sprintf("The parameters of `%s`", name))
+  invisible(model)
+}
+
+# The fields rbm_train() adds (each optional): `method`, `history` and
+# `log_z_track`, read by the rbm's print, summary and plot methods.
+validate_rbm_training <- function(model, name) {
+  if (!is.null(model$method)) need_string(model, name, "method")
+  h <- model$history
+  if (!is.null(model$method) && is.null(h))
+    bad_field(name, "history", "be the training history of rbm_train() (a data frame)", h)
+  if (!is.null(h) && (!is.data.frame(h) || !"epoch" %in% names(h)))
+    bad_field(name, "history", "be a data frame with an `epoch` column", h)
+  tr <- model$log_z_track
+  if (!is.null(tr) && (!is.data.frame(tr) || !all(c("update", "epoch", "log_z") %in% names(tr))))
+    bad_field(name, "log_z_track", "be a data frame with columns update, epoch and log_z", tr)
   invisible(model)
 }
 
@@ -319,6 +335,121 @@ validate_model <- function(x, name = "model") {
   else if (inherits(x, "logz_base")) validate_base(x, name)
   else if (inherits(x, "logz_laplace")) validate_laplace(x, name)
   else if (inherits(x, "logz_mip")) validate_mip(x, name)
-  else if (inherits(x, "logz_schedule")) validate_schedule(unclass(x), name)
+  else if (inherits(x, "logz_schedule")) validate_schedule_object(x, name)
+  else if (inherits(x, "logz_bayes_model")) validate_bayes_model(x, name)
+  else if (inherits(x, "logz_comparison")) validate_comparison(x, name)
+  invisible(x)
+}
+
+validate_bayes_model <- function(model, name = "model") {
+  need_list(model, name, "bayes_model()")
+  for (f in c("log_prior", "log_lik", "prior_sampler"))
+    if (!is.function(model[[f]])) bad_field(name, f, "be a function", model[[f]])
+  need_count(model, name, "dim")
+  for (f in c("vectorized", "has_gradient")) {
+    v <- model[[f]]
+    if (!is.logical(v) || length(v) != 1L || is.na(v)) bad_field(name, f, "be TRUE or FALSE", v)
+  }
+  for (f in c("gradient_prior", "gradient_lik")) {
+    v <- model[[f]]
+    if (if (model$has_gradient) !is.function(v) else !is.null(v))
+      bad_field(name, f, if (model$has_gradient) "be a function (`has_gradient` is TRUE)"
+                         else "be NULL (`has_gradient` is FALSE)", v)
+  }
+  invisible(model)
+}
+
+# A table of compare_estimates() (class logz_comparison) and its `exact`.
+validate_comparison <- function(x, name = "x") {
+  if (!is.data.frame(x))
+    stop_no_call(sprintf("`%s` must be a data frame as built by compare_estimates(), not %s.",
+                         name, describe(unclass(x))))
+  if (!is.character(x$name)) bad_field(name, "name", "be a character column", x$name)
+  for (f in c("log_z", "se", "conf.low", "conf.high"))
+    if (!is.numeric(x[[f]])) bad_field(name, f, "be a numeric column", x[[f]])
+  if (any(x$se < 0, na.rm = TRUE)) bad_field(name, "se", "be >= 0 or NA", x$se)
+  ex <- attr(x, "exact")
+  if (!is.null(ex) && (!is.numeric(ex) || length(ex) != 1L || !is.finite(ex)))
+    stop_no_call(sprintf("`attr(%s, \"exact\")` must be NULL or one finite number, not %s.", name,
+                         describe(ex)))
+  invisible(x)
+}
+
+# ---- estimates -----------------------------------------------------------------
+
+# The fields of each estimate class that its methods read, beyond the common
+# ones: numeric vectors (`numeric`), c(value, se) pairs (`pairs`), data frames
+# (`frames`) and the columns of `diagnostics` (`diag`).
+estimate_fields <- list(
+  logz_smc = list(numeric = "log_z_runs", pairs = c("ti", "ti_corrected", "stepping_stone"),
+                  diag = c("run", "step", "beta", "ess", "log_z")),
+  logz_arm = list(numeric = "log_z_runs", diag = c("run", "n", "ess", "log_z")),
+  logz_rts = list(numeric = "betas", frames = c("log_z_k", "estimates"), diag = c("sweep", "log_z")),
+  logz_ais = list(numeric = "log_weights", diag = c("step", "beta", "ess", "log_z")),
+  logz_raise = list(numeric = "log_p", diag = c("example", "log_p", "log_z")),
+  logz_astar = list(numeric = "gumbel"))
+
+# A result of an estimator (class logz_estimate) as the methods need it: one
+# log Z, an se that is NA or >= 0, the method's name, the time, counts, flags,
+# a diagnostics data frame or NULL, and with `fields` the fields of its class
+# (estimate_fields) that its print and plot methods read.
+validate_estimate <- function(x, name = "x", fields = TRUE) {
+  if (inherits(x, "logz_exact")) {
+    v <- exact_value(x)
+    if (!is.numeric(v) || length(v) != 1L || is.na(v))
+      stop_no_call(sprintf("`%s` must be one number (a logz_exact), not %s.", name,
+                           describe(unclass(v))))
+    if (!identical(as.double(attr(x, "se")), 0))
+      stop_no_call(sprintf("`%s$se` must be 0 (an exact value), not %s.", name, describe(attr(x, "se"))))
+    return(invisible(x))
+  }
+  need_list(x, name, "an estimator such as ais(), rts(), arm() or smc()")
+  lz <- x$log_z
+  if (!is.numeric(lz) || length(lz) != 1L || is.nan(lz))
+    bad_field(name, "log_z", "be one number", lz)
+  se <- x$se
+  if (!(is.numeric(se) || (is.logical(se) && all(is.na(se)))) || length(se) != 1L ||
+      (!is.na(se) && se < 0))
+    bad_field(name, "se", "be one number >= 0 or NA", se)
+  need_string(x, name, "method")
+  tm <- x$time
+  if (!is.null(tm) && (!is.numeric(tm) && !(is.logical(tm) && all(is.na(tm))) || length(tm) != 1L))
+    bad_field(name, "time", "be one number (seconds)", tm)
+  if (!is.null(x$counts) && !is.numeric(x$counts))
+    bad_field(name, "counts", "be a named numeric vector", x$counts)
+  if (!is.character(x$flags)) bad_field(name, "flags", "be a character vector", x$flags)
+  r <- x$reliable
+  if (!is.logical(r) || length(r) != 1L || is.na(r)) bad_field(name, "reliable", "be TRUE or FALSE", r)
+  spec <- if (fields) estimate_fields[[intersect(class(x), names(estimate_fields))[1]]]
+  d <- x$diagnostics
+  if (!is.data.frame(d) && !(is.null(d) && is.null(spec$diag)))
+    bad_field(name, "diagnostics", "be a data frame", d)
+  if (is.null(spec)) return(invisible(x))
+  for (f in spec$numeric) {
+    v <- x[[f]]
+    if (!is.numeric(v) || !length(v)) bad_field(name, f, "be a numeric vector", v)
+  }
+  for (f in spec$pairs) {
+    v <- x[[f]]
+    if (!is.numeric(v) || length(v) != 2L) bad_field(name, f, "be c(log_z, se)", v)
+  }
+  for (f in spec$frames) if (!is.data.frame(x[[f]])) bad_field(name, f, "be a data frame", x[[f]])
+  miss <- setdiff(spec$diag, names(d))
+  if (length(miss))
+    stop_no_call(sprintf("`%s$diagnostics` lacks the column%s %s.", name,
+                         if (length(miss) > 1L) "s" else "", paste0("`", miss, "`", collapse = ", ")))
+  invisible(x)
+}
+
+# A schedule object: its betas, and the pilots' table when schedule_pilot()
+# chose it (attribute `chosen`).
+validate_schedule_object <- function(x, name = "schedule") {
+  validate_schedule(as.vector(unclass(x)), name)
+  p <- attr(x, "pilot")
+  if (!is.null(attr(x, "chosen")) &&
+      (!is.data.frame(p) || !all(c("shape", "var_log_w") %in% names(p)) ||
+       !is.numeric(attr(x, "pilot_sweeps")) || !is.numeric(attr(x, "budget"))))
+    stop_no_call(sprintf(paste0("`attr(%s, \"pilot\")` must be the pilots' table of schedule_pilot() ",
+                                "(with its `pilot_sweeps` and `budget`), not %s."), name, describe(p)))
   invisible(x)
 }
