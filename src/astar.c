@@ -192,37 +192,27 @@ static void check_node_limit(const astar_target *tg, const astar_counts *cnt)
               tg->name, cnt->max_nodes);
 }
 
-/* The search of Algorithm 2. A node popped from the queue is expanded
+/* The search of Algorithm 2. A leaf popped from the queue is expanded
  * together with the next L - 1 largest Gumbel values below it (a local
  * top-down construction in decreasing G order; Section 4's "several lower
  * bounds per node"), evaluating o at each point, and only the regions left
  * at the end are bounded and queued. L = 1 is Algorithm 2 itself: the popped
  * node's children are bounded and queued. L is fixed, or (lb_random) drawn
- * per pop as 1 + Poisson(lb_mean - 1), as in the paper's Figure 3. Children
- * are pruned with the parent's bound before their own is computed; a child
- * of a region split by an earlier sample that holds the parent's point
- * inherits its Gumbel value, point and o (reused bounds). */
+ * per pop as 1 + Poisson(lb_mean - 1), as in the paper's Figure 3. The
+ * children of a leaf just split at its point draw their maxima below the
+ * parent's and are pruned with the parent's bound before their own is
+ * computed; the number left live is returned. */
 static int local_children(astar_tree *t, astar_queue *loc, astar_target *tg, int node,
-                          int split_here, double G, const double *xp, double o, double LB,
-                          double *xc)
+                          double G, double LB, double *xc)
 {
     int live = 0;
     double Mp = t->M[node];
-    /* split at xp just now: both children fresh; split earlier: one inherits */
-    int inherit_left = split_here ? -1 : xp[t->split_dim[node]] < t->split_val[node];
     for (int s = 0; s < 2; s++) {
         int c = s == 0 ? t->left[node] : t->right[node];
-        int inherit = inherit_left >= 0 && (s == 0 ? inherit_left : !inherit_left);
-        double Gc = inherit ? G : logz_rtruncgumbel1(t->lm[c], G);
+        double Gc = logz_rtruncgumbel1(t->lm[c], G);
         if (!(LB < Gc + Mp) || t->lm[c] == R_NegInf) continue;
-        int k;
-        if (inherit) {
-            k = queue_item(loc, c, Gc, xp, o);
-        } else {
-            proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
-            k = queue_item(loc, c, Gc, xc, NA_REAL);
-        }
-        heap_push(loc, k, Gc);
+        proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
+        heap_push(loc, queue_item(loc, c, Gc, xc, NA_REAL), Gc);
         live++;
     }
     return live;
@@ -305,7 +295,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             memcpy(xp, loc->x + (size_t) j * d, sizeof(double) * d);
             if (expanded < L) {
                 if (ISNAN(o)) o = target_log_lik(tg, xp);
-                /* also an inherited point: the node's own bound may be newer */
+                /* also a point inherited on the stored tree: the leaf's bound may be newer */
                 check_below_bound(tg, o, t->M[node], xp);
                 cnt->nodes += 1;
                 expanded++;
@@ -314,11 +304,9 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
                     memcpy(x_out, xp, sizeof(double) * d);
                     found = 1;
                 }
-                int split_here = t->left[node] < 0;
-                if (split_here) tree_split(t, &tg->prop, node, xp, lo, hi);
-                if (local_children(t, loc, tg, node, split_here, G, xp, o, LB, xc) == 0 &&
-                    split_here)
-                    tree_unsplit(t, node);
+                /* a leaf: regions of the stored tree are walked in descend_stored */
+                tree_split(t, &tg->prop, node, xp, lo, hi);
+                if (local_children(t, loc, tg, node, G, LB, xc) == 0) tree_unsplit(t, node);
             } else {
                 /* a leaf of the local expansion: bound it and queue it */
                 double Mc = tree_bound(t, tg, node);
