@@ -192,36 +192,70 @@ static void check_node_limit(const astar_target *tg, const astar_counts *cnt)
               tg->name, cnt->max_nodes);
 }
 
-/* The search of Algorithm 2. A node popped from the queue is expanded
+/* The search of Algorithm 2. A leaf popped from the queue is expanded
  * together with the next L - 1 largest Gumbel values below it (a local
  * top-down construction in decreasing G order; Section 4's "several lower
  * bounds per node"), evaluating o at each point, and only the regions left
  * at the end are bounded and queued. L = 1 is Algorithm 2 itself: the popped
  * node's children are bounded and queued. L is fixed, or (lb_random) drawn
- * per pop as 1 + Poisson(lb_mean - 1), as in the paper's Figure 3. Children
- * are pruned with the parent's bound before their own is computed; a child
- * of a region split by an earlier sample that holds the parent's point
- * inherits its Gumbel value, point and o (reused bounds). */
-static void local_children(astar_tree *t, astar_queue *loc, astar_target *tg, int node,
-                           int split_here, double G, const double *xp, double o, double LB,
-                           double *xc)
+ * per pop as 1 + Poisson(lb_mean - 1), as in the paper's Figure 3. The
+ * children of a leaf just split at its point draw their maxima below the
+ * parent's and are pruned with the parent's bound before their own is
+ * computed; the number left live is returned. */
+static int local_children(astar_tree *t, astar_queue *loc, astar_target *tg, int node,
+                          double G, double LB, double *xc)
 {
+    int live = 0;
     double Mp = t->M[node];
-    /* split at xp just now: both children fresh; split earlier: one inherits */
-    int inherit_left = split_here ? -1 : xp[t->split_dim[node]] < t->split_val[node];
     for (int s = 0; s < 2; s++) {
         int c = s == 0 ? t->left[node] : t->right[node];
-        int inherit = inherit_left >= 0 && (s == 0 ? inherit_left : !inherit_left);
+        double Gc = logz_rtruncgumbel1(t->lm[c], G);
+        if (!(LB < Gc + Mp) || t->lm[c] == R_NegInf) continue;
+        proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
+        heap_push(loc, queue_item(loc, c, Gc, xc, NA_REAL), Gc);
+        live++;
+    }
+    return live;
+}
+
+/* Undo the split of leaf i just made by tree_split (its children are the
+ * last two nodes): when the parent's bound prunes both children, the region
+ * stays one leaf of the stored partition, so a later sample expands it
+ * afresh instead of bounding two children it never needed. */
+static void tree_unsplit(astar_tree *t, int i)
+{
+    t->n -= 2;
+    t->left[i] = t->right[i] = -1;
+    t->split_dim[i] = -1;
+    t->split_val[i] = NA_REAL;
+}
+
+/* A region split by an earlier sample (reused bounds), taken from the queue:
+ * its Gumbel value and point pass to the child holding the point, the other
+ * child draws its maximum below it, and both are queued on their stored
+ * bounds. No likelihood is evaluated here: the point's lower bound is taken
+ * when the leaf holding it is expanded (Section 4's search over the stored
+ * partition), so walking down the stored tree costs bound evaluations only
+ * for children never bounded before. */
+static void descend_stored(astar_tree *t, astar_queue *q, astar_target *tg, int node, double G,
+                           const double *xp, double o, double LB, double *xc)
+{
+    double Mp = t->M[node];
+    int inherit_left = xp[t->split_dim[node]] < t->split_val[node];
+    for (int s = 0; s < 2; s++) {
+        int c = s == 0 ? t->left[node] : t->right[node];
+        int inherit = s == 0 ? inherit_left : !inherit_left;
         double Gc = inherit ? G : logz_rtruncgumbel1(t->lm[c], G);
         if (!(LB < Gc + Mp) || t->lm[c] == R_NegInf) continue;
-        int k;
+        double Mc = tree_bound(t, tg, c);
+        if (!(LB < Gc + Mc)) continue;
         if (inherit) {
-            k = queue_item(loc, c, Gc, xp, o);
+            if (!ISNAN(o)) check_below_bound(tg, o, Mc, xp);
+            heap_push(q, queue_item(q, c, Gc, xp, o), Gc + Mc);
         } else {
             proposal_draw(&tg->prop, t->lo + (size_t) c * t->d, t->hi + (size_t) c * t->d, xc);
-            k = queue_item(loc, c, Gc, xc, NA_REAL);
+            heap_push(q, queue_item(q, c, Gc, xc, NA_REAL), Gc + Mc);
         }
-        heap_push(loc, k, Gc);
     }
 }
 
@@ -243,6 +277,11 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
     }
     while (q->hn > 0 && LB < q->pri[q->heap[0]]) {
         int k = heap_pop(q);
+        if (t->left[q->node[k]] >= 0) {
+            memcpy(xp, q->x + (size_t) k * d, sizeof(double) * d);
+            descend_stored(t, q, tg, q->node[k], q->G[k], xp, q->o[k], LB, xc);
+            continue;
+        }
         int L = lb_random ? 1 + (int) rpois(lb_mean - 1.0) : (int) lb_mean;
         loc->n = 0;
         loc->hn = 0;
@@ -256,7 +295,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
             memcpy(xp, loc->x + (size_t) j * d, sizeof(double) * d);
             if (expanded < L) {
                 if (ISNAN(o)) o = target_log_lik(tg, xp);
-                /* also an inherited point: the node's own bound may be newer */
+                /* also a point inherited on the stored tree: the leaf's bound may be newer */
                 check_below_bound(tg, o, t->M[node], xp);
                 cnt->nodes += 1;
                 expanded++;
@@ -265,9 +304,9 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
                     memcpy(x_out, xp, sizeof(double) * d);
                     found = 1;
                 }
-                int split_here = t->left[node] < 0;
-                if (split_here) tree_split(t, &tg->prop, node, xp, lo, hi);
-                local_children(t, loc, tg, node, split_here, G, xp, o, LB, xc);
+                /* a leaf: regions of the stored tree are walked in descend_stored */
+                tree_split(t, &tg->prop, node, xp, lo, hi);
+                if (local_children(t, loc, tg, node, G, LB, xc) == 0) tree_unsplit(t, node);
             } else {
                 /* a leaf of the local expansion: bound it and queue it */
                 double Mc = tree_bound(t, tg, node);

@@ -100,3 +100,61 @@ released_astar_clutter <- function(y, sigma0 = 2) {
   }
   list(x = best_x, gumbel = best, likelihood = n_lik, bound = n_bound)
 }
+
+# The same iterator for any target with an R-side o (astar_log_lik) and bound
+# (astar_bound) on the uniform proposal over [lo0, hi0]: a stream, so the heap
+# of regions is kept from one sample to the next (the released code's reuse of
+# bounds). Returns the samples and the per-sample counts (evaluations made
+# between two yields).
+released_astar_stream <- function(target, lo0, hi0, n) {
+  D <- length(lo0)
+  lv <- function(lo, hi) sum(log((hi - lo) / (hi0 - lo0)))
+  gumbel <- function(mu) mu - log(rexp(1))
+  truncate <- function(g, b) -log(exp(-g) + exp(-b))
+  boxes <- list(); bnd <- numeric(0); vol <- numeric(0)
+  n_lik <- 0; n_bound <- 0
+  add_box <- function(lo, hi, logvol) {
+    k <- length(boxes) + 1L
+    boxes[[k]] <<- list(lo = lo, hi = hi)
+    bnd[k] <<- astar_bound(target, lo, hi); vol[k] <<- logvol
+    n_bound <<- n_bound + 1
+    k
+  }
+  ub <- heap_new()
+  lbh <- heap_new(); lb_x <- list()
+  k <- add_box(lo0, hi0, 0)
+  heap_push(ub, gumbel(0) + bnd[k], k)
+  out <- matrix(NA_real_, n, D); lik <- bnd_n <- numeric(n)
+  got <- 0L; l0 <- 0; b0 <- 0
+  while (got < n) {
+    top <- heap_top(ub)
+    k <- heap_pop(ub)
+    lo <- boxes[[k]]$lo; hi <- boxes[[k]]$hi
+    x <- runif(D, lo, hi)
+    n_lik <- n_lik + 1
+    G <- top - bnd[k]
+    lb_x[[length(lb_x) + 1L]] <- x
+    heap_push(lbh, G + astar_log_lik(target, x), length(lb_x))
+    G2 <- truncate(gumbel(vol[k]), G)
+    if (heap_top(lbh) < max(G2 + bnd[k], heap_top(ub))) {
+      j <- which.max(hi - lo)
+      lo2 <- lo; hi1 <- hi; hi1[j] <- x[j]; lo2[j] <- x[j]
+      v1 <- lv(lo, hi1); v2 <- lv(lo2, hi)
+      heir <- if (runif(1) < 1 / (1 + exp(v2 - v1))) 1L else 2L
+      k1 <- add_box(lo, hi1, v1); k2 <- add_box(lo2, hi, v2)
+      g1 <- if (heir == 1L) G2 else truncate(gumbel(v1), G2)
+      g2 <- if (heir == 2L) G2 else truncate(gumbel(v2), G2)
+      heap_push(ub, g1 + bnd[k1], k1)
+      heap_push(ub, g2 + bnd[k2], k2)
+    } else {
+      heap_push(ub, G2 + bnd[k], k)
+    }
+    if (heap_top(lbh) >= heap_top(ub)) {
+      got <- got + 1L
+      out[got, ] <- lb_x[[heap_pop(lbh)]]
+      lik[got] <- n_lik - l0; bnd_n[got] <- n_bound - b0
+      l0 <- n_lik; b0 <- n_bound
+    }
+  }
+  list(samples = out, cost = data.frame(likelihood = lik, bound = bnd_n))
+}

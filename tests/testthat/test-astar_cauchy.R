@@ -63,6 +63,28 @@ test_that("A* and OS* samples with every Cauchy bound type match quadrature (1-D
   }
 })
 
+test_that("with reused bounds later samples cost about one likelihood evaluation and stay exact", {
+  tg <- astar_example("cauchy_regression", D = 1, N = 20, bound = "quadratic", seed = 2001L)
+  f <- function(w) exp(astar_log_density(tg, w))
+  Z <- integrate(f, -10, 10, subdivisions = 2000L, rel.tol = 1e-10)$value
+  cdf <- function(q) vapply(q, function(v)
+    integrate(f, -10, v, subdivisions = 2000L, rel.tol = 1e-10)$value / Z, 1)
+  set.seed(641)
+  s <- astar_sample(tg, 600)
+  expect_gt(ks.test(s$samples[, 1], cdf)$p.value, 1e-3)
+  expect_gt(suppressWarnings(ks.test(s$gumbel, pgumbel, location = log(Z)))$p.value, 1e-3)
+  # regions of the stored partition are walked without evaluating o, and a
+  # leaf whose children are both pruned is not split: once the partition is
+  # refined, a sample is about one likelihood and few bound evaluations
+  late <- s$cost[301:600, ]
+  expect_lt(mean(late$likelihood), 1.5)
+  expect_lt(mean(late$bound), 0.5)
+  set.seed(642)
+  p <- astar_sample(tg, 400, lower_bounds_per_node = 3)
+  expect_gt(ks.test(p$samples[, 1], cdf)$p.value, 1e-3)
+  expect_gt(suppressWarnings(ks.test(p$gumbel, pgumbel, location = log(Z)))$p.value, 1e-3)
+})
+
 test_that("tighter Cauchy bounds cost fewer likelihood evaluations", {
   tgs <- cauchy_targets(2, N = 20)
   lik <- vapply(tgs, function(tg) {
