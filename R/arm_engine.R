@@ -322,7 +322,7 @@ arm_once <- function(spec, ctl, tick) {
         gamma <- arm_check_gamma(exp(log_ess(lw)) / Rn, k)
       }
       expansions <- expansions + i
-      if (variant == "reseed")
+      if (variant == "reseed" && ctl$reseed_weights == "importance")
         tr[k, c("fresh_ess", "fresh_shift")] <- c(if (is.finite(fresh_ess)) fresh_ess else NA, fresh_shift)
     }
     lse <- log_sum_exp(lw)

@@ -12,7 +12,8 @@
 #   R_LIBS=<lib> OPENBLAS_NUM_THREADS=1 nice -n 10 Rscript bench/arm/arm_rbm500_fig4.R run MODEL VARIANT R SEED
 #   ... ais_eq MODEL R SEED       (K = mean work of the ARM runs with R / 100 chains)
 #   ... fig5 SEED                 (writes bench/arm/arm_rbm500_fig5.png)
-#   ... summary > bench/arm/arm_rbm500_fig4.out
+#   ... summary > bench/arm/arm_rbm500_fig4.out  (also writes inst/extdata/arm_rbm500_fig4_runs.csv,
+#       the runs with log Z minus the reference, which vignette("arm") reads)
 # MODEL: pcd or cd25; VARIANT: rm, arm, anticipate, reseed (fresh particles from the base),
 # reseed_digits (from a mixture centred on 1,000 training digits); RESEED_STEPS (env, default 20);
 # a suffix _eq weights the fresh particles 1/S (reseed_weights = "equal", the paper's) instead of
@@ -107,6 +108,11 @@ if (task == "summary") {
                                  mean_particles = old$mean_particles, expansions = NA,
                                  min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s,
                                  reseed_shift = NA, flags = NA))
+  # the merged runs, with log Z minus the reference, for vignette("arm")
+  ext <- data.frame(runs[, c("model", "method", "R", "seed", "log_z", "work_sweeps", "expansions",
+                             "reseed_shift")], error = runs$log_z - refs[runs$model],
+                    reseed_flag = grepl("fresh reseed blocks", runs$flags))
+  utils::write.csv(ext, "inst/extdata/arm_rbm500_fig4_runs.csv", row.names = FALSE)
   set.seed(7)
   rmse <- function(e) sqrt(mean(e^2))
   cat("(* : runs of bench/arm/arm_rbm500.R; ais = AIS at the work of the ARM runs with that R)\n")

@@ -179,6 +179,7 @@ test_that("reseed_weights = \"equal\" (the paper's 1/S) is unbiased for converge
   f <- arm(r, particles = 20, variant = "reseed", reseed_weights = "eq", base = b, progress = FALSE)
   expect_identical(f$reseed_weights, "equal")
   expect_null(f$reseed_shift)
+  expect_true(all(is.na(f$diagnostics$fresh_shift)))
   expect_false("fresh reseed blocks" %in% substr(f$flags, 1, 19))
   expect_error(arm(r, reseed_weights = "equal", base = b), "reseed_weights")
   expect_error(arm(r, variant = "reseed", reseed_weights = "1/S", base = b), "reseed_weights")
