@@ -267,7 +267,7 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
 arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                       rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
                       order = NULL, repeats = 1L, reseed_steps = 50L * move_steps,
-                    reseed_weights = c("importance", "equal"), threads = 1L,
+                      reseed_weights = c("importance", "equal"), threads = 1L,
                       progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
   validate_model(model)

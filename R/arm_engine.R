@@ -196,7 +196,7 @@ ARM_RESEED_SHIFT_MAX <- 1
 
 arm_reseed_flag <- function(shift) {
   if (is.null(shift) || !any(shift < -ARM_RESEED_SHIFT_MAX)) return(NULL)
-  sprintf("fresh reseed blocks lowered log Z by %.3g nats > %g", -min(shift), ARM_RESEED_SHIFT_MAX)
+  sprintf("fresh reseed blocks lowered log Z by %.2f nats > %g", -min(shift), ARM_RESEED_SHIFT_MAX)
 }
 
 # Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
