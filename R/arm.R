@@ -43,14 +43,30 @@
 #'     mixture centred on training examples (`reseed_data`). The pool
 #'     and the fresh block enter as \eqn{R_n/(R_n+S)} and \eqn{S/(R_n+S)} of
 #'     their estimates of \eqn{Z_n}, so the running estimate changes with the
-#'     fresh block's. The paper instead runs an MCMC sampler from training
-#'     digits and weights its output 1/S, which is exact only for a converged
-#'     sampler; the importance weights here keep the estimate unbiased for any
-#'     `reseed_steps` (for a fixed number of expansions). Unbiased is not
-#'     typical: where the proposal is far from \eqn{p_n} (hundreds of pixels
-#'     drawn from the base) the fresh block's estimate of \eqn{Z_n} is usually
-#'     far below it, and each expansion then lowers a typical run's log Z by
-#'     about \eqn{\log((R_n + S)/R_n)}; see `vignette("arm")`.}
+#'     fresh block's (`reseed_weights = "importance"`, the default). The
+#'     importance weights keep the estimate unbiased for any `reseed_steps`
+#'     (for a fixed number of expansions). Unbiased is not typical: where the
+#'     proposal is far from \eqn{p_n} (hundreds of pixels drawn from the base)
+#'     the fresh block's estimate of \eqn{Z_n} is usually far below it, and
+#'     each expansion then lowers a typical run's log Z by about
+#'     \eqn{\log((R_n + S)/R_n)}; see `vignette("arm")`. The diagnostic
+#'     columns `fresh_ess` (the smallest ESS / S of the fresh blocks' importance
+#'     weights in the iteration) and `fresh_shift` (how far the iteration's
+#'     fresh blocks moved the running log Z) show this, and a run whose fresh
+#'     blocks lowered its log Z by more than 1 nat in total (`reseed_shift`,
+#'     per run) is flagged (see [logz_reliability]): blocks that are as good
+#'     as the pool move log Z by noise around 0 (a few hundredths of a nat
+#'     per expansion on small models), and a pool that missed mass is raised,
+#'     not lowered, by them. `reseed_weights = "equal"` is the paper's weighting (Section 3.2): the
+#'     fresh particles are taken as draws from \eqn{p_n} after `reseed_steps`
+#'     moves (the paper runs 1500-3000 Gibbs transitions from training digits,
+#'     `reseed_data`), with normalised weights \eqn{\tilde w = 1/S}, mixed with
+#'     the pool as \eqn{(R_n/(R_n+S))\tilde\rho} and \eqn{(S/(R_n+S))/S}, as
+#'     ARM mixes its copies; the running estimate of \eqn{Z_n} is then the pool's. It is
+#'     unbiased only when the moved fresh particles are exact draws from
+#'     \eqn{p_n} (a sampler run to convergence), biased otherwise (with
+#'     `reseed_steps = 0` they are the proposal's draws), and carries no
+#'     `fresh_shift` and no reseed flag.}
 #' }
 #'
 #' The stopping rule of the generate loop (`rule`), two readings of Section 3.1.
@@ -136,6 +152,10 @@
 #'   standard deviation of their log Z over `sqrt(repeats)`.
 #' @param reseed_steps moves applied to the fresh particles of `"reseed"`
 #'   (default `50 * move_steps`; 0 keeps the proposal's draws).
+#' @param reseed_weights `"reseed"` only: the weights of the fresh
+#'   particles, `"importance"` (\eqn{f_n / q_n} of the proposal, unbiased for
+#'   any `reseed_steps`) or `"equal"` (the paper's \eqn{1/S}: the moved draws
+#'   taken as exact draws from \eqn{p_n}); see Details.
 #' @param reseed_data RBM with `variant = "reseed"`: `NULL` (fresh particles
 #'   from the base) or a matrix of training examples (one row per example,
 #'   one column per visible unit, values in \[0, 1\]): fresh particles are then
@@ -161,7 +181,10 @@
 #'   `run`, `n` (variables after the iteration), `particles` (R_n used),
 #'   `ess` (of the smoothed weights), `gamma` (ESS / R_n), `gamma0` (ESS / R of
 #'   the R moved particles, before any expansion), `log_z` (running
-#'   estimate of log Z_n), `resampled`), `seed` and `call`; `min_ess_ratio`
+#'   estimate of log Z_n), `resampled`; for `"reseed"` also `fresh_ess` and
+#'   `fresh_shift`, see Details), `seed` and `call`; for `"reseed"`,
+#'   `reseed_weights` and `reseed_shift` (per run, the total `fresh_shift`;
+#'   `NULL` with equal weights), flagged when below -1; `min_ess_ratio`
 #'   (the smallest `gamma`), flagged in `flags` with a warning (class
 #'   `logz_unreliable`) when below 0.1 (see [logz_reliability]), and
 #'   `se_note` (why there is no se with one run: use `repeats = 4`). With
@@ -188,7 +211,8 @@
 #'   no longer be normalised, e.g. couplings of size 1e300) or vanish for every
 #'   particle; `rule` not one of the two; `gamma_threshold` or `ess_threshold` outside \[0, 1\];
 #'   `i_max`, `move_steps`, `repeats`, `reseed_steps` or `threads` not whole
-#'   numbers in range; `move_steps = 0` with `"arm"` or `"anticipate"`;
+#'   numbers in range; `reseed_weights` not one of the two, or `"equal"` with
+#'   another variant; `move_steps = 0` with `"arm"` or `"anticipate"`;
 #'   `reseed_data` not a matrix of examples in \[0, 1\] with one column per
 #'   visible unit, or given with another variant; `order` not a permutation of `1..N`; `keep_particles`
 #'   not `TRUE`/`FALSE` or iterations in 1..N, or kept particles (8 (R x `repeats`) N bytes)
@@ -226,14 +250,15 @@ arm.default <- function(model, ...) {
 #' @export
 arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 1L,
-                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps,
+                    reseed_weights = c("importance", "equal"), threads = 1L,
                     progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
   validate_model(model)
   seed <- rng_state()
   order <- if (is.null(order)) sample.int(model$n) else arm_order(order, model$n)
   arm_fit(arm_spec_gpc(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
+          ess_threshold, move_steps, repeats, reseed_steps, reseed_weights, threads, progress, workers,
           seed = seed, keep_particles = keep_particles)
 }
 
@@ -241,13 +266,14 @@ arm.gpc <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
 #' @export
 arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                       rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 2L,
-                      order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                      order = NULL, repeats = 1L, reseed_steps = 50L * move_steps,
+                      reseed_weights = c("importance", "equal"), threads = 1L,
                       progress = interactive(), workers = NULL, keep_particles = TRUE, ...) {
   check_dots_used(...)
   validate_model(model)
   order <- arm_order(order, model$n)
   arm_fit(arm_spec_ising(model, order), match.call(), particles, arm_variant(variant), arm_rule(rule), gamma_threshold, i_max,
-          ess_threshold, move_steps, repeats, reseed_steps, threads, progress, workers,
+          ess_threshold, move_steps, repeats, reseed_steps, reseed_weights, threads, progress, workers,
           keep_particles = keep_particles)
 }
 
@@ -255,7 +281,8 @@ arm.ising <- function(model, particles = 1000L, variant = c("arm", "rm", "antici
 #' @export
 arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipate", "reseed"),
                     rule = c("pool_ess", "per_block"), gamma_threshold = 0.7, i_max = 50L, ess_threshold = 0.9, move_steps = 10L,
-                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps, threads = 1L,
+                    order = NULL, repeats = 1L, reseed_steps = 50L * move_steps,
+                    reseed_weights = c("importance", "equal"), threads = 1L,
                     progress = interactive(), workers = NULL, base = NULL, keep_particles = TRUE,
                     reseed_data = NULL, ...) {
   check_dots_used(...)
@@ -273,8 +300,8 @@ arm.rbm <- function(model, particles = 1000L, variant = c("arm", "rm", "anticipa
     spec$seed_p <- arm_seed_components(reseed_data, N, order)
   }
   out <- arm_fit(spec, match.call(), particles, variant, arm_rule(rule),
-                 gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, threads,
-                 progress, workers, seed = seed, keep_particles = keep_particles)
+                 gamma_threshold, i_max, ess_threshold, move_steps, repeats, reseed_steps, reseed_weights,
+                 threads, progress, workers, seed = seed, keep_particles = keep_particles)
   if (is.null(base)) out else with_base(out, base, seed)
 }
 
@@ -292,10 +319,11 @@ arm_order <- function(order, N) {
 }
 
 # The checked run settings of arm(), in the order the arguments are checked:
-# list(R, variant, rule, gthr, i_max, ess_thr, steps, reseed_steps, threads,
+# list(R, variant, rule, gthr, i_max, ess_thr, steps, reseed_steps, reseed_weights, threads,
 # keep, repeats, progress). spec from arm_spec_*().
 arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
-                        move_steps, repeats, reseed_steps, threads, progress, keep_particles) {
+                        move_steps, repeats, reseed_steps, reseed_weights, threads, progress,
+                        keep_particles) {
   R <- check_count(particles, "particles", min = 2L)
   arm_check_memory(spec, R, R, "particles")
   keep_at <- integer()
@@ -317,6 +345,9 @@ arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, 
                          variant))
   repeats <- check_count(repeats, "repeats")
   reseed_steps <- check_count(reseed_steps, "reseed_steps", min = 0L)
+  reseed_weights <- match_arg(reseed_weights, "reseed_weights", c("importance", "equal"))
+  if (reseed_weights != "importance" && variant != "reseed")
+    stop_no_call(sprintf("`reseed_weights` is used by variant = \"reseed\" only, not \"%s\".", variant))
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   if (keep_particles)   # the final particles of every run, with weight and run index
@@ -331,6 +362,7 @@ arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, 
                  limit = memory_limit(mem_available()))
   list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
        ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
+       reseed_weights = reseed_weights,
        threads = threads, keep = keep_particles, keep_at = keep_at, repeats = repeats,
        progress = progress)
 }

@@ -126,10 +126,11 @@ arm_store_particles <- function(ptr, c0, c1)
 # Runs `repeats` times (in pieces on the active future plan when `workers`
 # asks, see scale_out) and builds the logz_arm result; spec from arm_spec_*().
 arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
-                    move_steps, repeats, reseed_steps, threads, progress, workers = NULL,
-                    seed = rng_state(), keep_particles = TRUE) {
+                    move_steps, repeats, reseed_steps, reseed_weights, threads, progress,
+                    workers = NULL, seed = rng_state(), keep_particles = TRUE) {
   ctl <- arm_control(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
-                     move_steps, repeats, reseed_steps, threads, progress, keep_particles)
+                     move_steps, repeats, reseed_steps, reseed_weights, threads, progress,
+                     keep_particles)
   R <- ctl$R
   repeats <- ctl$repeats
   force(seed)
@@ -157,6 +158,8 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
     data.frame(run = j, runs[[j]]$trace)))
   moves <- vapply(runs, `[[`, 0, "moves")
   min_gamma <- min(diagnostics$gamma)
+  shift <- if (ctl$variant == "reseed" && ctl$reseed_weights == "importance")
+    vapply(seq_len(repeats), function(j) sum(runs[[j]]$trace[, "fresh_shift"], na.rm = TRUE), 0)
   kept <- if (ctl$keep) arm_final_particles(runs, spec)
   kept_at <- if (length(ctl$keep_at)) arm_kept_particles(runs, spec, ctl$keep_at)
   out <- new_logz_estimate(list(
@@ -177,10 +180,23 @@ arm_fit <- function(spec, call, particles, variant, rule, gamma_threshold, i_max
     states = kept$states, log_weights = kept$log_weights, run = kept$run,
     particles_at = kept_at,
     diagnostics = diagnostics, seed = seed, call = call, min_ess_ratio = min_gamma,
+    reseed_weights = if (ctl$variant == "reseed") ctl$reseed_weights, reseed_shift = shift,
     se_note = if (repeats < 2L) "one run; use repeats = 4 (or more) for an se",
-    flags = if (is.finite(min_gamma) && min_gamma < 0.1)
-      sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma))), "logz_arm")
+    flags = c(if (is.finite(min_gamma) && min_gamma < 0.1)
+                sprintf("min ESS/R_n over iterations = %s < 0.1", format_ratio(min_gamma)),
+              arm_reseed_flag(shift))), "logz_arm")
   warn_unreliable(out)
+}
+
+# ARM-reseed with importance weights: a run whose fresh blocks lowered its log Z
+# by more than ARM_RESEED_SHIFT_MAX nats in total (their estimates of Z_n far
+# below the pool's, as when each block's weights are degenerate and each
+# expansion costs log((R_n + S) / R_n)). `shift`: the total per run, or NULL.
+ARM_RESEED_SHIFT_MAX <- 1
+
+arm_reseed_flag <- function(shift) {
+  if (is.null(shift) || !any(shift < -ARM_RESEED_SHIFT_MAX)) return(NULL)
+  sprintf("fresh reseed blocks lowered log Z by %.2f nats > %g", -min(shift), ARM_RESEED_SHIFT_MAX)
 }
 
 # Bytes of a particle store of `cap` slots (C: N doubles, H doubles for an RBM,
@@ -237,8 +253,9 @@ arm_once <- function(spec, ctl, tick) {
   log_z <- spec$log_z0
   moves <- 0
   expansions <- 0L
-  tr <- matrix(NA_real_, N, 7L, dimnames = list(NULL, c("n", "particles", "ess", "gamma",
-                                                      "gamma0", "log_z", "resampled")))
+  cols <- c("n", "particles", "ess", "gamma", "gamma0", "log_z", "resampled",
+            if (variant == "reseed") c("fresh_ess", "fresh_shift"))
+  tr <- matrix(NA_real_, N, length(cols), dimnames = list(NULL, cols))
   for (k in seq_len(N)) {
     n <- k - 1L
     if (n > 0L) {
@@ -258,6 +275,8 @@ arm_once <- function(spec, ctl, tick) {
       pool_lW <- lW
       blk <- base <- list(slots = seq_len(R) - 1L, w = w, lW = lW)
       i <- 0L
+      fresh_ess <- Inf
+      fresh_shift <- 0
       while (!done(gamma, Rn) && i < ctl$i_max) {
         nb <- arm_new_block(variant, blk, base, w, R, gamma, ctl$gthr)
         S <- length(nb$src)
@@ -276,17 +295,23 @@ arm_once <- function(spec, ctl, tick) {
         arm_store_move(ptr, Rn, Rn + S, st, ctl$threads)
         moves <- moves + S * st
         lWn <- arm_check_smooth(arm_store_smooth(ptr, Rn, Rn + S), k)
-        if (variant == "reseed") {
+        if (variant == "reseed" && ctl$reseed_weights == "importance") {
           # the pool (total weight Z_n-hat = exp(log_z)) and the fresh block
           # (total weight mean(exp(lu)) Z_0) mixed as Rn / (Rn + S) and
-          # S / (Rn + S): log_z becomes the log of the mixture's total
+          # S / (Rn + S): log_z becomes the log of the mixture's total, and
+          # fresh_shift adds up how far each block moved it
           lm <- c(log(Rn / (Rn + S)) + log_z + log(pool_w),
                   log(S / (Rn + S)) + spec$log_z0 + fr$lu - log(S))
-          log_z <- log_sum_exp(lm)
+          log_z_new <- log_sum_exp(lm)
+          fresh_shift <- fresh_shift + log_z_new - log_z
+          fresh_ess <- min(fresh_ess, exp(log_ess(fr$lu)) / S)
+          log_z <- log_z_new
           nb$w <- exp(lm[Rn + seq_len(S)] - log_z)
           nb$w <- nb$w / sum(nb$w)
           pool_w <- exp(lm - log_z)
         } else {
+          # ARM, anticipate, and reseed with equal weights 1/S (the paper's
+          # reading: the fresh block is taken as exact draws from p_n)
           pool_w <- c(Rn / (Rn + S) * pool_w, S / (Rn + S) * nb$w)
         }
         pool_lW <- c(pool_lW, lWn)
@@ -297,6 +322,8 @@ arm_once <- function(spec, ctl, tick) {
         gamma <- arm_check_gamma(exp(log_ess(lw)) / Rn, k)
       }
       expansions <- expansions + i
+      if (variant == "reseed" && ctl$reseed_weights == "importance")
+        tr[k, c("fresh_ess", "fresh_shift")] <- c(if (is.finite(fresh_ess)) fresh_ess else NA, fresh_shift)
     }
     lse <- log_sum_exp(lw)
     log_z <- log_z + lse
@@ -312,7 +339,7 @@ arm_once <- function(spec, ctl, tick) {
     arm_store_augment(ptr, R)
     if (k %in% ctl$keep_at)
       kept[[as.character(k)]] <- list(X = arm_store_particles(ptr, 0L, R), w = w)
-    tr[k, ] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
+    tr[k, 1:7] <- c(k, Rn, ess, ess / Rn, gamma0, log_z, resampled)
     tick(k)
   }
   # the final particles (N x R, variables in the order added) and their weights

@@ -41,7 +41,9 @@
 #' (more chains lower the se but do not remove the bias of a poor schedule).
 #' For RAISE the flag uses the mean ESS/M over the examples; for ARM the
 #' smallest ESS/R_n over iterations (after expansion), for which more
-#' `particles`, `move_steps` or a larger `i_max` help.
+#' `particles`, `move_steps` or a larger `i_max` help. ARM-reseed with
+#' importance weights is also flagged when its fresh blocks lowered log Z by
+#' more than 1 nat in total (see [arm()]).
 #'
 #' **Other flags.** GumbelMIP samples that stopped at the time or node limit
 #' before being proved exact ("not exact within the time/node limit"): log Z

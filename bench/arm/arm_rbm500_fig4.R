@@ -12,9 +12,12 @@
 #   R_LIBS=<lib> OPENBLAS_NUM_THREADS=1 nice -n 10 Rscript bench/arm/arm_rbm500_fig4.R run MODEL VARIANT R SEED
 #   ... ais_eq MODEL R SEED       (K = mean work of the ARM runs with R / 100 chains)
 #   ... fig5 SEED                 (writes bench/arm/arm_rbm500_fig5.png)
-#   ... summary > bench/arm/arm_rbm500_fig4.out
+#   ... summary > bench/arm/arm_rbm500_fig4.out  (also writes inst/extdata/arm_rbm500_fig4_runs.csv,
+#       the runs with log Z minus the reference, which vignette("arm") reads)
 # MODEL: pcd or cd25; VARIANT: rm, arm, anticipate, reseed (fresh particles from the base),
-# reseed_digits (from a mixture centred on 1,000 training digits); RESEED_STEPS (env, default 20).
+# reseed_digits (from a mixture centred on 1,000 training digits); RESEED_STEPS (env, default 20);
+# a suffix _eq weights the fresh particles 1/S (reseed_weights = "equal", the paper's) instead of
+# by importance weights. reseed_shift: how far the fresh blocks moved log Z in total (flagged < -1).
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "summary"
@@ -31,10 +34,11 @@ if (task == "run") {
   set.seed(seed)
   t0 <- proc.time()
   # reseed_digits: fresh particles from a mixture centred on 1,000 training digits (package data)
-  digits <- if (variant == "reseed_digits") mnist$x[sample.int(nrow(mnist$x), 1000L), ]
-  fit <- suppressWarnings(arm(m, particles = R, variant = sub("_digits$", "", variant),
+  digits <- if (grepl("^reseed_digits", variant)) mnist$x[sample.int(nrow(mnist$x), 1000L), ]
+  fit <- suppressWarnings(arm(m, particles = R, variant = sub("_.*$", "", variant),
                               i_max = if (grepl("^reseed", variant)) 2L else 3L, move_steps = 10L,
                               reseed_steps = rs_steps, reseed_data = digits,
+                              reseed_weights = if (grepl("_eq$", variant)) "equal" else "importance",
                               keep_particles = FALSE, progress = FALSE))
   d <- fit$diagnostics
   # unit-updates: 10 sweeps of the R_k particles at n = k - 1 units (for reseed the fresh block is
@@ -46,7 +50,9 @@ if (task == "run") {
   row <- data.frame(model = mk, method = variant, R = R, seed = seed, log_z = fit$log_z,
                     work_sweeps = work / 784, mean_particles = mean(d$particles),
                     expansions = fit$counts[["expansions"]], min_ess_ratio = min(d$gamma),
-                    reseed_steps = if (grepl("^reseed", variant)) rs_steps else NA, cpu_s = cpu(t0))
+                    reseed_steps = if (grepl("^reseed", variant)) rs_steps else NA, cpu_s = cpu(t0),
+                    reseed_shift = if (is.null(fit$reseed_shift)) NA else fit$reseed_shift,
+                    flags = paste(fit$flags, collapse = "; "))
   append_csv(row, runs_file)
   print(row, row.names = FALSE)
 }
@@ -61,7 +67,8 @@ if (task == "ais_eq") {
   fit <- suppressWarnings(ais(m, schedule_linear(K), n_chains = 100L, progress = FALSE))
   row <- data.frame(model = mk, method = "ais", R = R, seed = seed, log_z = fit$log_z,
                     work_sweeps = 100 * K, mean_particles = NA, expansions = NA,
-                    min_ess_ratio = fit$ess_ratio, reseed_steps = NA, cpu_s = cpu(t0))
+                    min_ess_ratio = fit$ess_ratio, reseed_steps = NA, cpu_s = cpu(t0),
+                    reseed_shift = NA, flags = paste(fit$flags, collapse = "; "))
   append_csv(row, runs_file)
   print(row, row.names = FALSE)
 }
@@ -99,7 +106,13 @@ if (task == "summary") {
                                  R = ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L),
                                  seed = old$seed, log_z = old$log_z, work_sweeps = old$work_sweeps,
                                  mean_particles = old$mean_particles, expansions = NA,
-                                 min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s))
+                                 min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s,
+                                 reseed_shift = NA, flags = NA))
+  # the merged runs, with log Z minus the reference, for vignette("arm")
+  ext <- data.frame(runs[, c("model", "method", "R", "seed", "log_z", "work_sweeps", "expansions",
+                             "reseed_shift")], error = runs$log_z - refs[runs$model],
+                    reseed_flag = grepl("fresh reseed blocks", runs$flags))
+  utils::write.csv(ext, "inst/extdata/arm_rbm500_fig4_runs.csv", row.names = FALSE)
   set.seed(7)
   rmse <- function(e) sqrt(mean(e^2))
   cat("(* : runs of bench/arm/arm_rbm500.R; ais = AIS at the work of the ARM runs with that R)\n")
@@ -114,6 +127,15 @@ if (task == "summary") {
     cat(sprintf("%-5s %-15s %4d %5d  %18.0f  %9.1f  %+10.3f  %6.3f  %6.3f [%.3f, %.3f]\n", d$model[1],
                 d$method[1], d$R[1], nrow(d), mean(d$work_sweeps), mean(d$cpu_s), mean(e),
                 if (nrow(d) > 1) sd(d$log_z) else NA, rmse(e), ci[1], ci[2]))
+  }
+  rs <- runs[grepl("^reseed", runs$method) & !is.na(runs$reseed_shift), ]
+  if (nrow(rs)) {
+    cat("\nreseed runs: reseed_shift (nats the fresh blocks moved log Z; flagged below -1), flagged\n")
+    for (i in seq_len(nrow(rs)))
+      cat(sprintf("  %-5s %-18s R %4d seed %2d  log Z - ref %+8.3f  expansions %3d  reseed_shift %+8.3f  %s\n",
+                  rs$model[i], rs$method[i], rs$R[i], rs$seed[i], rs$log_z[i] - refs[[rs$model[i]]],
+                  rs$expansions[i], rs$reseed_shift[i],
+                  if (grepl("fresh reseed blocks", rs$flags[i])) "flagged" else "not flagged"))
   }
   cat(paste0("\nPaper (Figure 4; 50 runs a cell; ARM / anticipate R = 10^2, 10^3, 10^4, i_max 3; RM up to 1.2 x 10^4;\n",
              "reseed R = 10^2, 10^3, 6 x 10^3 (PCD) / 10^4 (CD25), i_max 2, 3000 (PCD) / 1500 (CD25) Gibbs\n",

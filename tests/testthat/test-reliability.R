@@ -241,6 +241,14 @@ flag_cases <- function() {
       set.seed(2)
       arm(g, particles = 10, progress = FALSE)
     }),
+    arm_reseed = list(flag = "^fresh reseed blocks lowered log Z by [0-9.]+ nats > 1$", run = function() {
+      # fresh blocks from the uniform base on two equal modes (test-arm_reseed.R)
+      s <- rep(c(1, -1), length.out = 24)
+      m <- rbm(matrix(4 * s, 24, 1), a = -2 * s, b = 0)
+      set.seed(4)
+      arm(m, particles = 20, variant = "reseed", rule = "per_block", gamma_threshold = 1, i_max = 1,
+          move_steps = 2, reseed_steps = 0, base = "uniform", progress = FALSE)
+    }),
     mip = list(flag = "samples not exact within the time/node limit$", run = function() {
       set.seed(3)
       mip_sample(ising_grid(4, 4, coupling = 1.5, field = 0.1), 10, node_limit = 1,
@@ -342,7 +350,7 @@ test_that("the flag table covers every function that sets a flag", {
   }, ls(ns, all.names = TRUE))
   expect_setequal(callers, c(
     "flag_estimate", "warn_unreliable",                          # the path itself
-    "new_ais_result", "new_raise_result", "arm_fit", "new_mip_samples",  # ess, khat, raise, arm, mip
+    "new_ais_result", "new_raise_result", "arm_fit", "new_mip_samples",  # ess, khat, raise, arm(_reseed), mip
     "ep_log_z", "ep_estimate",                                   # ep
     "rbm_auto_base", "with_base",                                # base_pilot_sd (carried)
     "check_against_base", "check_mode_occupancy",                # below_pilot, mode_*
