@@ -1,0 +1,34 @@
+#!/bin/sh
+# The order in which bench/varopt/kiwaki_runs.R was launched (one process at a time;
+# cells already in bench/varopt/kiwaki_runs.csv are skipped, so the plan resumes).
+#   nohup nice sh bench/varopt/kiwaki_plan.sh > bench/varopt/kiwaki_plan.log 2>&1 &
+# Sized to the ~30 CPU-minute budget of a shared 2-core machine (load 8-13): what did
+# not fit is said in bench/varopt/kiwaki_report.out.
+R=Rscript
+# 0. timing run: PCD(20) at K = 1000 (LINEAR ~17 CPU-s for 1000 chains)
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 1000 LINEAR,VAROPT_0.009 1
+# 1. Table 1, PCD(20): K* = 6000 from the earlier LINEAR runs (ESS 78 at K = 1000 above,
+# 239 at 1830, 724 at 10^4: log ESS interpolated linearly in log K to the paper's 517);
+# two LINEAR seeds check the match, then every schedule at K*
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 6000 LINEAR 1:2
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 6000 VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13,SM08 1
+# 2. Section 7.2 at K = 300, M = 100 chains (the paper: 1000); no GMS13 (its knots cost
+# ~250 CPU-s per 500-hidden model)
+for m in rbm500_cd25 rbm500_pcd; do
+  $R bench/varopt/kiwaki_runs.R $m 300 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,SM08 1 100
+done
+# 3. Figures 2-3: small K, where the deceleration binds, then K = 1000
+for m in rbm20_pcd rbm20_cd25 rbm20_cd1; do
+  $R bench/varopt/kiwaki_runs.R $m 100,300 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13,SM08 1
+done
+for m in rbm20_cd25 rbm20_cd1 rbm20_pcd; do
+  $R bench/varopt/kiwaki_runs.R $m 1000 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13,SM08 1
+done
+# 4. K = 3000 LINEAR: a bracketing point for K* on CD25(20) (10^4 gives 640 < 664)
+$R bench/varopt/kiwaki_runs.R rbm20_cd25 3000 LINEAR 1
+# 5. Section 7.2 at K = 100 and 1000
+for m in rbm500_cd25 rbm500_pcd; do
+  $R bench/varopt/kiwaki_runs.R $m 100,1000 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,SM08 1 100
+done
+# 6. Table 1, CD25(20): the GMS13 row at K = 10^4 (the other rows are in schedules_runs.csv)
+$R bench/varopt/kiwaki_runs.R rbm20_cd25 10000 GMS13 1
