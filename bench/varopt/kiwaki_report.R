@@ -232,3 +232,24 @@ cat("\n")
 x <- d[d$source == "kiwaki_runs", ]
 cat(sprintf("CPU of the kiwaki_runs.R runs: %.0f s AIS over %d runs (one thread each, shared machine)\n",
             sum(x$cpu_s), sum(x$cpu_s > 0)))
+
+# ---- 6. what the budget did not allow ----
+planned <- rbind(
+  expand.grid(model = c("rbm20_cd25", "rbm20_cd1", "rbm20_pcd"), K = 1000L,
+              schedule = c("LINEAR", "VAROPT", "GMS13", "SM08"), seed = 1L, M = 1000L),
+  data.frame(model = "rbm20_cd25", K = c(3000L, 10000L), schedule = c("LINEAR", "GMS13"), seed = 1L, M = 1000L),
+  data.frame(model = "rbm20_pcd", K = 4600L, schedule = "LINEAR", seed = 2L, M = 1000L),
+  expand.grid(model = c("rbm500_cd25", "rbm500_pcd"), K = c(100L, 300L, 1000L),
+              schedule = c("LINEAR", "VAROPT", "SM08"), seed = 1L, M = 100L))
+have <- paste(d$model, d$K, d$schedule, d$seed, d$M)
+miss <- planned[!paste(planned$model, planned$K, planned$schedule, planned$seed, planned$M) %in% have, ]
+cat("\nNot run within the CPU budget (~30 CPU-minutes; the machine's load was 13-16 on 2 cores):\n")
+if (nrow(miss)) {
+  a <- aggregate(K ~ model + schedule + seed + M, data = miss, FUN = function(k) paste(sort(unique(k)), collapse = ","))
+  for (i in seq_len(nrow(a)))
+    cat(sprintf("  %-10s %-7s K = %-14s seed %d, M = %d\n", label[[as.character(a$model[i])]], a$schedule[i],
+                a$K[i], a$seed[i], a$M[i]))
+}
+cat("  every new cell has one seed (one AIS run of M chains); GMS13 on 500 hidden units (its knots cost\n",
+    "  ~250 CPU-s a model); M = 1000 on 500 hidden units (the paper's); CD1(500) (not trained: the recipe's\n",
+    "  training alone would exceed the budget)\n", sep = "")
