@@ -250,6 +250,6 @@ if (nrow(miss)) {
     cat(sprintf("  %-10s %-7s K = %-14s seed %d, M = %d\n", label[[as.character(a$model[i])]], a$schedule[i],
                 a$K[i], a$seed[i], a$M[i]))
 }
-cat("  every new cell has one seed (one AIS run of M chains); GMS13 on 500 hidden units (its knots cost\n",
-    "  ~250 CPU-s a model); M = 1000 on 500 hidden units (the paper's); CD1(500) (not trained: the recipe's\n",
+cat("  a second seed for most new cells (one AIS run of M chains each); GMS13 on 500 hidden units (10 knots x 100\n",
+    "  chains x 600 sweeps a model); M = 1000 on 500 hidden units (the paper's); CD1(500) (not trained: the recipe's\n",
     "  training alone would exceed the budget)\n", sep = "")
