@@ -155,7 +155,7 @@ runs <- list(
                       kernel = "hmc", progress = FALSE)),
   gpc_hmc_t2 = quote(ais(gpc300, schedule_linear(2), n_chains = 50, sweeps_per_step = 1e5,
                          kernel = "hmc", threads = 2, progress = FALSE)),
-  gpc_ep_base = quote(ais(gpc1500, schedule_linear(1e5), n_chains = 50, base = "ep",
+  gpc_ep_base = quote(ais(gpc1500, schedule_linear(1e5), n_chains = 50, base = "ep", kernel = "hmc",
                           progress = FALSE)),
   raise_many = quote(raise(m500, mnist$x[1:2000, ], schedule_linear(10), n_chains = 100,
                            base = ub500, progress = FALSE)),
