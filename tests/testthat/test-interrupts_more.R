@@ -64,3 +64,20 @@ test_that("RTS checks inside one long call of its engines (a long initial stage)
                        threads = th, progress = FALSE), sprintf("rts rbm, threads = %d", th))
   }
 })
+
+test_that("exact RBM enumeration checks inside a block of a wide model", {
+  skip_on_cran()
+  # 5000 visible units: one block of the 2^36 hidden states takes seconds
+  m <- rbm(matrix(0.001, 5000, 36))
+  for (th in 1:2)
+    stops_promptly(exact_log_z(m, max_states = 2^40, threads = th, progress = FALSE),
+                   sprintf("exact rbm, 5000 visible, threads = %d", th))
+})
+
+test_that("A* and OS* on a built-in target with a large data set check by work", {
+  skip_on_cran()
+  # each node's log_lik and bound pass over 1e5 data rows
+  tg <- astar_example("cauchy_regression", D = 3, N = 1e5)
+  stops_promptly(astar_sample(tg, 1e4), "astar, cauchy regression, N = 1e5")
+  stops_promptly(os_star_sample(tg, 1e4), "os_star, cauchy regression, N = 1e5")
+})
