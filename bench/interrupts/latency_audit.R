@@ -50,12 +50,22 @@ if (args[1] == "run") {
   }
   old <- read(args[2])
   new <- read(args[3])
-  cat("CPU seconds used until the error under setTimeLimit(cpu = 0.5); 'NA (killed)': no check\n")
-  cat(sprintf("was reached before the %g s wall cap. old = %s, new = %s\n", cap, args[2], args[3]))
-  cat(sprintf("%-22s %10s %10s  %s\n", "case", "old_cpu_s", "new_cpu_s", "new message"))
-  for (nm in union(new$case, old$case)) {
-    o <- old$cpu[match(nm, old$case)]
-    n <- new$cpu[match(nm, new$case)]
-    cat(sprintf("%-22s %10s %10s  %s\n", nm, o, n, new$msg[match(nm, new$case)]))
+  cat(sprintf("# Rscript bench/interrupts/latency_audit.R %s\n", paste(args, collapse = " ")))
+  cat(sprintf("# %s, commit %s\n", format(Sys.time()), system("git rev-parse --short HEAD", intern = TRUE)))
+  for (label in args[2:3]) {
+    x <- readLines(file.path(dir, sprintf("latency_audit_%s.txt", label)))
+    cat(grep("^# latency.R", x, value = TRUE), sep = "\n")
+    cat("La_library():", unique(sub("^\\[1\\] ", "", grep("^\\[1\\]", x, value = TRUE))), "\n")
+  }
+  cat("CPU seconds used until the error under setTimeLimit(cpu = 0.5); NA with 'killed after N s\n")
+  cat("wall': no check stopped the call before the process's wall-time cap; '-': not run.\n")
+  cat(sprintf("%-20s %9s %9s  %-28s %s\n", "case", "old_cpu_s", "new_cpu_s", "old message", "new message"))
+  for (nm in union(old$case, new$case)) {
+    io <- match(nm, old$case)
+    inew <- match(nm, new$case)
+    cat(sprintf("%-20s %9s %9s  %-28s %s\n", nm, if (is.na(io)) "-" else old$cpu[io],
+                if (is.na(inew)) "-" else new$cpu[inew],
+                if (is.na(io)) "" else substr(old$msg[io], 1, 28),
+                if (is.na(inew)) "" else substr(new$msg[inew], 1, 28)))
   }
 }
