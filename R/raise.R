@@ -152,7 +152,7 @@ raise.rbm <- function(model, data, schedule = NULL, n_chains = 10L,
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
   # chains of example i are columns (i - 1) * n_chains + 1:n_chains
-  state <- list(V = rep_columns_chunked(t(data), n_chains),
+  state <- list(V = t(data)[, rep(seq_len(N), each = n_chains), drop = FALSE],
                 log_w = numeric(M), streams = rng_streams(M))
   control <- list(threads = threads, sweeps = sweeps_per_step)
   state <- ais_run_chunks(betas, state, progress, function(b, state, final) {

@@ -178,23 +178,6 @@ rnorm_chunked <- function(n, sd) {
   out
 }
 
-# x[, rep(seq_len(ncol(x)), each = each), drop = FALSE] (without dimnames),
-# filled in slices of about 2^22 values with an interrupt check between them.
-rep_columns_chunked <- function(x, each) {
-  n <- ncol(x)
-  if (as.double(nrow(x)) * n * each <= 4194304)
-    return(unname(x[, rep(seq_len(n), each = each), drop = FALSE]))
-  out <- matrix(vector(typeof(x), 1L), nrow(x), n * each)
-  step <- max(1L, floor(4194304 / (as.double(nrow(x)) * each)))
-  for (i0 in seq(1L, n, by = step)) {
-    i <- seq.int(i0, min(n, i0 + step - 1L))
-    out[, seq.int((i0 - 1L) * each + 1L, i[length(i)] * each)] <-
-      x[, rep(i, each = each), drop = FALSE]
-    check_interrupt()
-  }
-  out
-}
-
 softplus <- function(x) pmax(x, 0) + log1p(exp(-abs(x)))
 
 log_sum_exp <- function(x) {
