@@ -43,6 +43,7 @@ hidden_ascent <- function(model, H, max_steps = 10L * nrow(H)) {
   active <- seq_len(ncol(H))
   for (step in seq_len(max_steps)) {
     if (!length(active)) break
+    check_interrupt()   # a step is n_h passes over n_v x S: few, long evaluations
     Pa <- P[, active, drop = FALSE]
     base <- colSums(softplus(Pa))
     gain <- vapply(seq_len(nrow(H)), function(j) {

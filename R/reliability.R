@@ -134,8 +134,8 @@ pareto_khat_log <- function(log_w, method = "auto") {
   M <- length(log_w)
   if (method != "logz" && has_posterior_khat()) {
     khat_fn <- getExportedValue("posterior", "pareto_khat")   # posterior >= 1.5 only
-    k <- tryCatch(as.numeric(khat_fn(exp(log_w - max(log_w)), tail = "right", r_eff = 1))[1],
-                  error = function(e) NA_real_)
+    k <- catch_error(as.numeric(khat_fn(exp(log_w - max(log_w)), tail = "right", r_eff = 1))[1],
+                     function(e) NA_real_)
     if (!is.na(k) || method == "posterior") return(list(khat = k, method = "posterior"))
   } else if (method == "posterior") {
     stop_no_call("`method = \"posterior\"` needs posterior >= 1.5 (with pareto_khat()).")
@@ -144,7 +144,7 @@ pareto_khat_log <- function(log_w, method = "auto") {
 }
 
 has_posterior_khat <- function() {
-  requireNamespace("posterior", quietly = TRUE) &&
+  namespace_available("posterior") &&
     "pareto_khat" %in% getNamespaceExports("posterior")
 }
 

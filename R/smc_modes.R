@@ -32,8 +32,8 @@ smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
   found <- list()
   at <- list(rep(0, d))
   for (i in seq_len(starts)) {
-    fit <- tryCatch(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
-                    error = function(e) NULL)
+    fit <- catch_error(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
+                       function(e) NULL)
     if (is.null(fit)) next
     if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
     z <- whiten(fit$mode)

@@ -246,8 +246,34 @@ progress_bar <- function(show, max) {
 # forces the text bar.
 use_progressr <- function() {
   how <- logz_option("progress", "auto")
-  if (identical(how, "txt") || !requireNamespace("progressr", quietly = TRUE)) return(FALSE)
+  if (identical(how, "txt") || !namespace_available("progressr")) return(FALSE)
   identical(how, "progressr") || isTRUE(progressr::handlers(global = NA))
+}
+
+# The messages of R's setTimeLimit() errors, as R translates them.
+time_limit_messages <- function() {
+  gettext(c("reached elapsed time limit", "reached CPU time limit",
+            "reached session elapsed time limit", "reached session CPU time limit"), domain = "R")
+}
+
+# tryCatch(expr, error = handler) that lets R's time-limit errors through. R
+# clears the limits as it signals one, so a handler that swallowed it would
+# leave the rest of the call running with no limit (interrupts are not
+# errors and pass through any error handler).
+catch_error <- function(expr, handler) {
+  tryCatch(expr, error = function(e) {
+    if (conditionMessage(e) %in% time_limit_messages()) stop(e)
+    handler(e)
+  })
+}
+
+# requireNamespace(pkg, quietly = TRUE) whose loading honours time limits
+# (requireNamespace() turns every error, a time limit's too, into FALSE).
+namespace_available <- function(pkg) {
+  isNamespaceLoaded(pkg) || catch_error({
+    suppressWarnings(suppressMessages(suppressPackageStartupMessages(loadNamespace(pkg))))
+    TRUE
+  }, function(e) FALSE)
 }
 
 # A progress signal for the pieces of a run split over future workers: one

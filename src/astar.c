@@ -182,6 +182,7 @@ static int heap_pop(astar_queue *q)
 typedef struct {
     double lik, bound, nodes;
     double max_nodes;          /* limit of splits per sample */
+    double next_check;         /* see target_check_interrupt() */
 } astar_counts;
 
 static void check_node_limit(const astar_target *tg, const astar_counts *cnt)
@@ -316,7 +317,7 @@ static double astar_one(astar_tree *t, astar_queue *q, astar_queue *loc, astar_t
                 if (LB < G + Mc) heap_push(q, queue_item(q, node, G, xp, o), G + Mc);
             }
         }
-        if (tg->model == LOGZ_ASTAR_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        target_check_interrupt(tg, &cnt->next_check);
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);
@@ -364,7 +365,7 @@ static double drill_down_one(astar_tree *t, astar_target *tg, double *x_out, dou
         node = next;
         G = Gnext;
         xp[0] = xc[0];
-        if (tg->model == LOGZ_ASTAR_R || ((long) cnt->nodes & 1023) == 0) R_CheckUserInterrupt();
+        target_check_interrupt(tg, &cnt->next_check);
         check_node_limit(tg, cnt);
     }
     if (!found) error("target '%s' has zero mass: every region is bounded by -Inf.", tg->name);

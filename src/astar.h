@@ -33,6 +33,7 @@ void target_from_list(SEXP t, astar_target *tg);
 double target_log_lik(astar_target *tg, const double *x);
 double target_bound(astar_target *tg, const double *lo, const double *hi);
 void check_below_bound(const astar_target *tg, double o, double m, const double *x);
+void target_check_interrupt(const astar_target *tg, double *next);
 
 /* astar_cauchy.c */
 double cauchy_bound(const astar_target *tg, const double *lo, const double *hi, int type);

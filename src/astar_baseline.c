@@ -207,7 +207,7 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *x = (double *) R_alloc(d, sizeof(double));
     double lw1 = R_NegInf, lw2 = R_NegInf, trials = 0.0;
-    long iter = 0;
+    double next_check = 0.0;   /* see target_check_interrupt() */
 
     GetRNGstate();
     for (int s = 0; s < n; s++) {
@@ -249,8 +249,8 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
             trials += 1;
             lw1 = logz_log_add_exp(lw1, lw);
             lw2 = logz_log_add_exp(lw2, 2 * lw);
-            /* an R log_lik may take long per call: check after each one */
-            if (++iter % 1024 == 0 || tg.model == LOGZ_ASTAR_R) R_CheckUserInterrupt();
+            /* an R log_lik may take long per call: checked after each one */
+            target_check_interrupt(&tg, &next_check);
             if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
             if (rate < 1.0 && unif_rand() >= rate) continue;   /* keep the envelope */
             if (refine == LOGZ_REFINE_SAMPLED_POINT) {

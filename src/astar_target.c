@@ -304,3 +304,21 @@ SEXP astar_bound_call(SEXP target, SEXP lower, SEXP upper)
     UNPROTECT(1);
     return out;
 }
+
+#ifndef ASTAR_CHECK_WORK
+#define ASTAR_CHECK_WORK 2e6
+#endif
+
+/* R_CheckUserInterrupt() after every evaluation of an R target, else once
+ * about ASTAR_CHECK_WORK operations of evaluations (a built-in model's
+ * log_lik or bound is a pass over its data rows) have passed since the last
+ * check; *next: the work at which the next check is due (0 at the start). */
+void target_check_interrupt(const astar_target *tg, double *next)
+{
+    double per = 1.0 + (double) tg->nrow * (tg->ncol > 0 ? tg->ncol : 1);
+    double work = (tg->n_lik + tg->n_bound) * per;
+    if (tg->model == LOGZ_ASTAR_R || work >= *next) {
+        *next = work + ASTAR_CHECK_WORK;
+        R_CheckUserInterrupt();
+    }
+}

@@ -218,6 +218,15 @@ SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper)
     return out;
 }
 
+/* Rows between interrupt checks in the loops over many points below: about
+ * 2e5 one-dimensional draws or densities (some families cost tens of
+ * operations each). */
+static int proposal_check_rows(int d)
+{
+    int r = 200000 / (d > 0 ? d : 1);
+    return r > 0 ? r : 1;
+}
+
 /* n draws from the proposal restricted to one box: an n x d matrix. */
 SEXP proposal_draw_call(SEXP prop, SEXP n_, SEXP lower, SEXP upper)
 {
@@ -229,10 +238,16 @@ SEXP proposal_draw_call(SEXP prop, SEXP n_, SEXP lower, SEXP upper)
         error("internal error: bad arguments to proposal_draw");
     double *x = (double *) R_alloc(p.d, sizeof(double));
     SEXP out = PROTECT(allocMatrix(REALSXP, n, p.d));
+    int every = proposal_check_rows(p.d);
     GetRNGstate();
     for (int i = 0; i < n; i++) {
         proposal_draw(&p, REAL(lower), REAL(upper), x);
         for (int j = 0; j < p.d; j++) REAL(out)[i + (size_t) n * j] = x[j];
+        if ((i + 1) % every == 0 && i + 1 < n) {   /* R's RNG state is saved over the check */
+            PutRNGstate();
+            R_CheckUserInterrupt();
+            GetRNGstate();
+        }
     }
     PutRNGstate();
     UNPROTECT(1);
@@ -248,9 +263,11 @@ SEXP proposal_log_density_call(SEXP prop, SEXP x_)
     int k = (int) (XLENGTH(x_) / p.d);
     double *x = (double *) R_alloc(p.d, sizeof(double));
     SEXP out = PROTECT(allocVector(REALSXP, k));
+    int every = proposal_check_rows(p.d);
     for (int i = 0; i < k; i++) {
         for (int j = 0; j < p.d; j++) x[j] = REAL(x_)[i + (size_t) k * j];
         REAL(out)[i] = proposal_log_density(&p, x);
+        if ((i + 1) % every == 0) R_CheckUserInterrupt();
     }
     UNPROTECT(1);
     return out;

@@ -36,6 +36,9 @@
 
 #define RTS_GROUP 8
 #define RTS_PROD 512   /* factors in [1, 2] multiplied before one log */
+#ifndef RTS_ROUND_WORK
+#define RTS_ROUND_WORK 2e7   /* operations a thread between interrupt checks */
+#endif
 
 typedef struct {
     int K, M, sweeps, thin, offset, nstore, moments;
@@ -213,79 +216,133 @@ static void rts_prod_y(const logz_rbm_path *m, const logz_blocked *BY, const dou
     else logz_rbm_gemm_y(m, H, Y, c0, c1);
 }
 
+/* The chains' work arrays, and per thread scratch (SCR, ISCR: per, iper each). */
+typedef struct {
+    double *X, *H, *Y, *HT, *HE, *SCR;   /* HT, HE: nh per chain (logits, exp(-beta |logit|)) */
+    int *ISCR;
+    size_t per, iper;
+} rts_rbm_work;
+
+/* Sweeps [s0, s1) of the call for the chains of group g (RTS_GROUP chains):
+ * at the call's start the ladder pass from the group's state, then per sweep
+ * the hidden draw, the visible draw and k | x. */
+static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
+                          rts_run *r, double *V, logz_stream *st, const rts_rbm_work *w, int g,
+                          int tid, long s0, long s1)
+{
+    int nv = m->nv, nh = m->nh, M = m->M, K = r->K, nx = nh + 2;
+    int nu = nv > nh ? nv : nh, nh1 = nh > 0 ? nh : 1, G = RTS_GROUP;
+    double *X = w->X, *H = w->H, *Y = w->Y;
+    double *E = w->SCR + w->per * tid;
+    double *t = E + (size_t) K * nh1, *ev = t + nv, *U = ev + nv;
+    double *ku = U + (size_t) G * nu;
+    double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
+    int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
+    double *HT = w->HT + (size_t) nh * c0, *HE = w->HE + (size_t) nh * c0;
+    int *act = w->ISCR + w->iper * tid, *nact = act + (size_t) G * nu;
+    long ns = s1 - s0;
+    /* The uniforms of a group's chains are drawn together (four streams per
+     * vector, see logz_streams_fill); each stream's order is: nh for the
+     * hidden draw, then per sweep nv (visible), 1 (k), nh (hidden). The
+     * hidden logits at the chain's beta (HT, HE) come from the ladder pass,
+     * recomputed at the start of a call (and kept from round to round), so a
+     * run split into calls gives the same bits. */
+    if (s0 == 0) {
+        rts_prod_x(m, BX, V, X, c0, c1, act, nact);
+        for (int c = c0; c < c1; c++) {
+            rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D,
+                       D2);
+            memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
+            memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh, sizeof(double) * nh);
+        }
+    }
+    for (long sw = 0; sw <= ns; sw++) {
+        if (sw > 0) {   /* k | x, then the hidden logits at the new beta */
+            rts_prod_x(m, BX, V, X, c0, c1, act, nact);
+            logz_streams_fill(st + c0, n, 1, ku, 1);
+            for (int c = c0; c < c1; c++) {
+                rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
+                           D, D2);
+                rts_update(r, c, lk, D, D2, ku[c - c0], q, (int) (s0 + sw - 1));
+                memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
+                memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh,
+                       sizeof(double) * nh);
+            }
+            if (sw == ns) break;
+        }
+        logz_streams_fill(st + c0, n, nh, U, nu);
+        for (int c = c0; c < c1; c++)
+            logz_bernoulli_logit(HT + (size_t) nh * (c - c0), HE + (size_t) nh * (c - c0),
+                                 U + (size_t) nu * (c - c0), H + (size_t) nh * c, nh);
+        rts_prod_y(m, BY, H, Y, c0, c1, act, nact);
+        logz_streams_fill(st + c0, n, nv, U, nu);
+        for (int c = c0; c < c1; c++) {
+            double bt = r->betas[r->kk[c]];
+            const double *y = Y + (size_t) nv * c;
+            for (int i = 0; i < nv; i++)
+                t[i] = (1.0 - bt) * m->a0[i] + bt * (m->a[i] + y[i]);
+            logz_exp_neg_abs(t, ev, nv);
+            logz_bernoulli_logit(t, ev, U + (size_t) nu * (c - c0), V + (size_t) nv * c, nv);
+        }
+    }
+}
+
+/* All chains through the call's sweeps, in rounds of about RTS_ROUND_WORK
+ * operations a thread (sweeps [s0, s1) of a block of groups), with an
+ * interrupt check between rounds outside the parallel region; each group's
+ * work and draws do not depend on the rounds. The products are small
+ * (RTS_GROUP columns), so BLAS runs on one thread within a round and gets its
+ * limit back before each check. */
 static void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
                         rts_run *r, double *V, logz_stream *st, int nthreads)
 {
     int nv = m->nv, nh = m->nh, M = m->M, K = r->K, nx = nh + 2;
     int nu = nv > nh ? nv : nh, ng = (M + RTS_GROUP - 1) / RTS_GROUP;
-    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
-    double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
-    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
     int nh1 = nh > 0 ? nh : 1, G = RTS_GROUP;
-    size_t per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + 2 * (size_t) G * nh1 +
-                 G + 4 * (size_t) K + 2 * (size_t) nh1;
-    double *SCR = (double *) R_alloc(per * nthreads, sizeof(double));
-    size_t iper = (size_t) G * nu + G;
-    int *ISCR = (int *) R_alloc(iper * nthreads, sizeof(int));
+    rts_rbm_work w;
+    w.X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    w.H = (double *) R_alloc((size_t) nh1 * M, sizeof(double));
+    w.Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    w.HT = (double *) R_alloc((size_t) nh1 * M, sizeof(double));
+    w.HE = (double *) R_alloc((size_t) nh1 * M, sizeof(double));
+    w.per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + G + 4 * (size_t) K +
+            2 * (size_t) nh1;
+    w.SCR = (double *) R_alloc(w.per * nthreads, sizeof(double));
+    w.iper = (size_t) G * nu + G;
+    w.ISCR = (int *) R_alloc(w.iper * nthreads, sizeof(int));
+    /* a group-sweep: the two products, the ladder and the draws */
+    double per = (double) G * (4.0 * nv * (double) nh1 + 2.0 * K * (double) nh1 + 4.0 * nv);
+    long rs;
+    int gb;
+    logz_round_plan(per, ceil((double) ng / nthreads), r->sweeps, RTS_ROUND_WORK, ng, 1, nthreads,
+                    &rs, &gb);
+    for (long s0 = 0; s0 < r->sweeps; s0 += rs) {
+        long s1 = s0 + rs < r->sweeps ? s0 + rs : r->sweeps;
+        for (int g0 = 0; g0 < ng; g0 += gb) {
+            int g1 = g0 + gb < ng ? g0 + gb : ng;
+            int old_blas = blas_threads_limit(1);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-    for (int g = 0; g < ng; g++) {
-        int tid = 0;
+            for (int g = g0; g < g1; g++) {
+                int tid = 0;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
+                tid = omp_get_thread_num();
 #endif
-        double *E = SCR + per * tid;
-        double *t = E + (size_t) K * nh1, *ev = t + nv, *U = ev + nv;
-        double *HT = U + (size_t) G * nu, *HE = HT + (size_t) G * nh1, *ku = HE + (size_t) G * nh1;
-        double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
-        int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
-        int *act = ISCR + iper * tid, *nact = act + (size_t) G * nu;
-        /* The uniforms of a group's chains are drawn together (four streams per
-         * vector, see logz_streams_fill); each stream's order is: nh for the
-         * hidden draw, then per sweep nv (visible), 1 (k), nh (hidden). The
-         * hidden logits at the chain's beta come from the ladder pass, recomputed
-         * at the start of a call, so a run split into calls gives the same bits. */
-        rts_prod_x(m, BX, V, X, c0, c1, act, nact);
-        for (int c = c0; c < c1; c++) {
-            rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D, D2);
-            memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
-            memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh, sizeof(double) * nh);
-        }
-        for (int sw = 0; sw <= r->sweeps; sw++) {
-            if (sw > 0) {   /* k | x, then the hidden logits at the new beta */
-                rts_prod_x(m, BX, V, X, c0, c1, act, nact);
-                logz_streams_fill(st + c0, n, 1, ku, 1);
-                for (int c = c0; c < c1; c++) {
-                    rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
-                               D, D2);
-                    rts_update(r, c, lk, D, D2, ku[c - c0], q, sw - 1);
-                    memcpy(HT + (size_t) nh * (c - c0), zb, sizeof(double) * nh);
-                    memcpy(HE + (size_t) nh * (c - c0), E + (size_t) r->kk[c] * nh,
-                           sizeof(double) * nh);
-                }
-                if (sw == r->sweeps) break;
+                rts_rbm_group(m, BX, BY, r, V, st, &w, g, tid, s0, s1);
             }
-            logz_streams_fill(st + c0, n, nh, U, nu);
-            for (int c = c0; c < c1; c++)
-                logz_bernoulli_logit(HT + (size_t) nh * (c - c0), HE + (size_t) nh * (c - c0),
-                                     U + (size_t) nu * (c - c0), H + (size_t) nh * c, nh);
-            rts_prod_y(m, BY, H, Y, c0, c1, act, nact);
-            logz_streams_fill(st + c0, n, nv, U, nu);
-            for (int c = c0; c < c1; c++) {
-                double bt = r->betas[r->kk[c]];
-                const double *y = Y + (size_t) nv * c;
-                for (int i = 0; i < nv; i++)
-                    t[i] = (1.0 - bt) * m->a0[i] + bt * (m->a[i] + y[i]);
-                logz_exp_neg_abs(t, ev, nv);
-                logz_bernoulli_logit(t, ev, U + (size_t) nu * (c - c0), V + (size_t) nv * c, nv);
-            }
+            if (old_blas > 0) blas_threads_restore(old_blas);
+            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
         }
     }
 }
 
 /* ---- Ising ---------------------------------------------------------------- */
 
+/* All chains through the call's sweeps, in rounds of about RTS_ROUND_WORK
+ * updates a thread (sweeps [s0, s1) of a block of chains) with an interrupt
+ * check between rounds outside the parallel region; a chain's work and draws
+ * do not depend on the rounds. */
 static void rts_ising_run(const ising_model *m, const int *order, const double *a0,
                           rts_run *r, double *X, logz_stream *st, int nthreads)
 {
@@ -293,26 +350,38 @@ static void rts_ising_run(const ising_model *m, const int *order, const double *
     double *df = (double *) R_alloc((size_t) n, sizeof(double));
     double *SCR = (double *) R_alloc((size_t) 4 * K * nthreads, sizeof(double));
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
+    double per = 2.0 * n + 4.0 * m->ne + 4.0 * K;   /* a chain-sweep */
+    long rs;
+    int cb;
+    logz_round_plan(per, ceil((double) M / nthreads), r->sweeps, RTS_ROUND_WORK, M, 1, nthreads,
+                    &rs, &cb);
+    for (long s0 = 0; s0 < r->sweeps; s0 += rs) {
+        long s1 = s0 + rs < r->sweeps ? s0 + rs : r->sweeps;
+        for (int cA = 0; cA < M; cA += cb) {
+            int cZ = cA + cb < M ? cA + cb : M;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-    for (int c = 0; c < M; c++) {
-        int tid = 0;
+            for (int c = cA; c < cZ; c++) {
+                int tid = 0;
 #ifdef _OPENMP
-        tid = omp_get_thread_num();
+                tid = omp_get_thread_num();
 #endif
-        double *lk = SCR + (size_t) 4 * K * tid, *D = lk + K, *D2 = D + K, *q = D2 + K;
-        double *x = X + (size_t) n * c;
-        for (int k = 0; k < K; k++) D2[k] = 0.0;
-        for (int sw = 0; sw < r->sweeps; sw++) {
-            ising_sweep(m, order, a0, r->betas[r->kk[c]], x, &st[c]);
-            double delta = ising_energy(m, df, x), base = 0.0;
-            for (int i = 0; i < n; i++) base += a0[i] * x[i];
-            for (int k = 0; k < K; k++) {
-                lk[k] = base + r->betas[k] * delta;
-                D[k] = delta;
+                double *lk = SCR + (size_t) 4 * K * tid, *D = lk + K, *D2 = D + K, *q = D2 + K;
+                double *x = X + (size_t) n * c;
+                for (int k = 0; k < K; k++) D2[k] = 0.0;
+                for (long sw = s0; sw < s1; sw++) {
+                    ising_sweep(m, order, a0, r->betas[r->kk[c]], x, &st[c]);
+                    double delta = ising_energy(m, df, x), base = 0.0;
+                    for (int i = 0; i < n; i++) base += a0[i] * x[i];
+                    for (int k = 0; k < K; k++) {
+                        lk[k] = base + r->betas[k] * delta;
+                        D[k] = delta;
+                    }
+                    rts_update(r, c, lk, D, D2, logz_stream_unif(&st[c]), q, (int) sw);
+                }
             }
-            rts_update(r, c, lk, D, D2, logz_stream_unif(&st[c]), q, sw);
+            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
         }
     }
 }
@@ -412,10 +481,7 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     }
     logz_stream *st = rts_streams(state, r.M);
     SEXP out = PROTECT(rts_result_new(state, m.nv, &r));
-    /* the products are small (RTS_GROUP columns): BLAS threads only cost */
-    int old_blas = blas_threads_limit(1);
     rts_rbm_run(&m, BX, BY, &r, REAL(VECTOR_ELT(out, 0)), st, nthreads);
-    if (old_blas > 0) blas_threads_restore(old_blas);
     logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
     UNPROTECT(1);
     return out;
