@@ -151,9 +151,9 @@ raise.rbm <- function(model, data, schedule = NULL, n_chains = 10L,
   K <- length(betas) - 1L
   log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
   mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  # chains of example i are columns (i - 1) * n_chains + 1:n_chains
-  state <- list(V = t(data)[, rep(seq_len(N), each = n_chains), drop = FALSE],
-                log_w = numeric(M), streams = rng_streams(M))
+  # chains of example i are columns (i - 1) * n_chains + 1:n_chains; the
+  # first chunk replicates each example into its n_chains columns
+  state <- list(V = t(data), copies = n_chains, log_w = numeric(M), streams = rng_streams(M))
   control <- list(threads = threads, sweeps = sweeps_per_step)
   state <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     res <- raise_rbm_chunk(mlist, b, state, control)
@@ -231,17 +231,20 @@ raise_example_se <- function(log_weights) {
 
 # One chunk of RAISE for RBMs (src/raise.c): transitions at the descending
 # betas[1] > ... > betas[L + 1] for all chains. model: list(W, a, b, a0) (see
-# check_rbm_path()); state: list(V (nv x M chain states, started at the data),
-# log_w (M), streams (6 x M)); control: list(threads, sweeps (per step)).
-# Returns list(V, log_w, streams).
+# check_rbm_path()); state: list(V (nv x M / copies chain states, started at
+# the data; column i starts chains (i - 1) * copies + 1:copies), log_w (M),
+# streams (6 x M), copies (optional, 1)); control: list(threads, sweeps (per
+# step)). Returns list(V (nv x M), log_w, streams).
 raise_rbm_chunk <- function(model, betas, state, control) {
   model <- check_rbm_path(model)
   betas <- internal_double(betas, "betas")
   if (is.unsorted(rev(betas))) internal_error("RAISE `betas` must descend.")
   M <- length(state$log_w)
-  state <- list(V = internal_double(state$V, "V", as.double(length(model$a)) * M),
+  copies <- if (is.null(state$copies)) 1L else internal_count(state$copies, "copies")
+  if (M %% copies != 0L) internal_error("`copies` must divide the number of chains.")
+  state <- list(V = internal_double(state$V, "V", as.double(length(model$a)) * (M %/% copies)),
                 log_w = internal_double(state$log_w, "log_w"),
-                streams = internal_streams(state$streams, M))
+                streams = internal_streams(state$streams, M), copies = copies)
   control <- list(threads = internal_count(control$threads, "threads"),
                   sweeps = internal_count(control$sweeps, "sweeps"))
   .Call(C_raise_rbm, model, betas, state, control)

@@ -123,8 +123,29 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
     }
 }
 
+/* Column j of the nv x M chain state V is column j / copies of V0 (nv x
+ * M / copies): a plain copy when copies = 1. Written in slices of about
+ * 2e6 values with an interrupt check between them, so a state of gigabytes
+ * neither blocks interrupts nor needs a replicated copy built in R. */
+static void raise_fill_state(double *V, const double *V0, int nv, int M, int copies)
+{
+    const long slice = 2000000L / (nv > 0 ? nv : 1) + 1;
+    for (long j0 = 0; j0 < M; j0 += slice) {
+        long j1 = j0 + slice < M ? j0 + slice : M;
+        if (copies == 1) {
+            memcpy(V + (size_t) j0 * nv, V0 + (size_t) j0 * nv, sizeof(double) * (size_t) nv * (j1 - j0));
+        } else {
+            for (long j = j0; j < j1; j++)
+                memcpy(V + (size_t) j * nv, V0 + (size_t) (j / copies) * nv, sizeof(double) * (size_t) nv);
+        }
+        if (j1 < M) R_CheckUserInterrupt();
+    }
+}
+
 /* model: list(W, a, b, a0); betas: descending chunk; state: list(V, log_w,
- * streams); control: list(threads, sweeps). Returns list(V, log_w, streams). */
+ * streams, copies = 1); control: list(threads, sweeps). V holds M / copies
+ * columns, each the start of `copies` consecutive chains. Returns
+ * list(V, log_w, streams) with V of M columns. */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
@@ -134,8 +155,11 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int M = LENGTH(lw);
     logz_rbm_path_from_list(model, M, &m);
     int nv = m.nv;
+    SEXP cp = logz_get(state, "copies");
+    int copies = isNull(cp) ? 1 : asInteger(cp);
+    if (copies < 1 || M % copies != 0) error("internal error: bad chain copies");
     if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (XLENGTH(V0) != (R_xlen_t) nv * M) error("internal error: bad chain state");
+    if (XLENGTH(V0) != (R_xlen_t) nv * (M / copies)) error("internal error: bad chain state");
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
     int L = LENGTH(betas) - 1;
     for (int j = 0; j < L; j++)
@@ -152,7 +176,7 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP V = allocMatrix(REALSXP, nv, M);
     SET_VECTOR_ELT(out, 0, V);
-    memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
+    raise_fill_state(REAL(V), REAL(V0), nv, M, copies);
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
