@@ -45,7 +45,7 @@ format_point <- function(x) paste(format(x, digits = 4), collapse = ", ")
 user_call <- function(what, d, expr) {
   withCallingHandlers(expr, error = function(e) {
     msg <- conditionMessage(e)
-    if (!startsWith(msg, "`")) stop_no_call(sprintf("`%s` failed on a point of dimension %d: %s",
+    if (!startsWith(msg, "`") && !msg %in% time_limit_messages()) stop_no_call(sprintf("`%s` failed on a point of dimension %d: %s",
                                                      what, as.integer(d), msg))
   })
 }

@@ -217,6 +217,18 @@ static void ising_draw_base(const ising_model *m, const double *a0, double *x, l
     }
 }
 
+/* ising_draw_base() for chains 0..M-1 (X, n x M), with an interrupt check
+ * after every ~2e6 spins: a large X is slow to touch for the first time. */
+static void ising_draw_base_all(const ising_model *m, const double *a0, double *X, logz_stream *st,
+                                int M)
+{
+    const int every = (int) (2000000L / m->n) + 1;
+    for (int c = 0; c < M; c++) {
+        ising_draw_base(m, a0, X + (size_t) m->n * c, &st[c]);
+        if ((c + 1) % every == 0) R_CheckUserInterrupt();
+    }
+}
+
 /* Where the recorded states go: out is an n_rows x n integer matrix (one
  * state a row); chain c's k-th state (counting from `offset`) is row
  * c * n_per_total + offset + k, kept only while that row is < n_rows. */
@@ -306,8 +318,9 @@ static void ising_gibbs_run(const ising_model *m, const int *order, int M,
 /* Steps betas[1..L] from betas[0] for M chains (X, n x M); a0 the base field.
  * A chain's work is the sequence, for k = 1..L, of the weight update of step k
  * and then `sweeps` sweeps at betas[k] (none after the last step when final);
- * all chains advance through it in rounds of about GIBBS_ROUND_WORK updates a
- * thread, one parallel region a round, with an interrupt check between rounds
+ * the chains advance through it in rounds of about GIBBS_ROUND_WORK updates
+ * a thread (a range of units for all chains, or one unit for a block of
+ * chains when one unit over all chains is more), one parallel region a round, with an interrupt check between rounds
  * (also inside a long step). Each chain does the same work in the same order
  * in any case, so the result does not depend on the rounds or threads. Its
  * running log weight after step k goes to hist[k * M + c], from which trace
@@ -323,27 +336,32 @@ static int ising_ais_run(const ising_model *m, const int *order, const double *a
     long per_step = 1 + (long) sweeps;
     long total = (long) L * per_step - (final && L > 0 ? sweeps : 0);
     double per = (double) n + 2.0 * m->ne, chains_per_thread = ceil((double) M / nthreads);
-    double r = floor(GIBBS_ROUND_WORK / (per * chains_per_thread));
-    long rs = r < 1.0 ? 1 : (r > (double) total ? (total > 0 ? total : 1) : (long) r);
+    long rs;                                           /* units a round */
+    int group;                                         /* chains a round */
+    logz_round_plan(per, chains_per_thread, total, GIBBS_ROUND_WORK, M, nthreads, nthreads, &rs,
+                    &group);
     for (long t0 = 0; t0 < total; t0 += rs) {
         long t1 = t0 + rs < total ? t0 + rs : total;
+        for (int c0 = 0; c0 < M; c0 += group) {
+            int c1 = c0 + group < M ? c0 + group : M;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-        for (int c = 0; c < M; c++) {
-            double *x = X + (size_t) n * c, lw = logw[c];
-            for (long t = t0; t < t1; t++) {
-                int k = (int) (t / per_step) + 1;
-                if (t % per_step == 0) {
-                    lw += (betas[k] - betas[k - 1]) * ising_energy(m, df, x);
-                    hist[(size_t) (k - 1) * M + c] = lw;
-                } else {
-                    ising_sweep(m, order, a0, betas[k], x, &st[c]);
+            for (int c = c0; c < c1; c++) {
+                double *x = X + (size_t) n * c, lw = logw[c];
+                for (long t = t0; t < t1; t++) {
+                    int k = (int) (t / per_step) + 1;
+                    if (t % per_step == 0) {
+                        lw += (betas[k] - betas[k - 1]) * ising_energy(m, df, x);
+                        hist[(size_t) (k - 1) * M + c] = lw;
+                    } else {
+                        ising_sweep(m, order, a0, betas[k], x, &st[c]);
+                    }
                 }
+                logw[c] = lw;
             }
-            logw[c] = lw;
+            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
         }
-        R_CheckUserInterrupt();
     }
     logz_ais_trace(hist, L, M, log_z0, trace);
     return (final ? L - 1 : L) * sweeps;
@@ -461,9 +479,9 @@ SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
     SEXP X = allocMatrix(REALSXP, n, M);
     SET_VECTOR_ELT(out, 1, X);
     if (isNull(X0)) {
-        for (int c = 0; c < M; c++) ising_draw_base(&m, m.f, REAL(X) + (size_t) n * c, &st[c]);
+        ising_draw_base_all(&m, m.f, REAL(X), st, M);
     } else {
-        memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
+        logz_fill_columns(REAL(X), REAL(X0), n, M, 1);
     }
     gibbs_out o = {.out = INTEGER(S), .n_rows = (long) n_rows, .n_per_total = (long) n_per_total,
                    .offset = (long) offset};
@@ -501,9 +519,9 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     if (isNull(X0)) {
-        for (int c = 0; c < M; c++) ising_draw_base(&m, REAL(a0), REAL(X) + (size_t) n * c, &st[c]);
+        ising_draw_base_all(&m, REAL(a0), REAL(X), st, M);
     } else {
-        memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) n * M);
+        logz_fill_columns(REAL(X), REAL(X0), n, M, 1);
     }
     SEXP trace = allocMatrix(REALSXP, L, 2);
     SET_VECTOR_ELT(out, 3, trace);

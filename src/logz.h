@@ -96,6 +96,8 @@ int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
  * floor(work / per) * nthreads clamped to [min_blocks, n_blocks]. */
 void logz_round_plan(double per, double per_thread, long total, double work, int n_blocks,
                      int min_blocks, int nthreads, long *units, int *blocks);
+/* column j of V (nrow x ncol) = column j / copies of V0, in interruptible slices */
+void logz_fill_columns(double *V, const double *V0, int nrow, int ncol, int copies);
 typedef struct {
     int M, L, nthreads, sweeps, final;
     double log_z0;

@@ -123,25 +123,6 @@ static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, 
     }
 }
 
-/* Column j of the nv x M chain state V is column j / copies of V0 (nv x
- * M / copies): a plain copy when copies = 1. Written in slices of about
- * 2e6 values with an interrupt check between them, so a state of gigabytes
- * neither blocks interrupts nor needs a replicated copy built in R. */
-static void raise_fill_state(double *V, const double *V0, int nv, int M, int copies)
-{
-    const long slice = 2000000L / (nv > 0 ? nv : 1) + 1;
-    for (long j0 = 0; j0 < M; j0 += slice) {
-        long j1 = j0 + slice < M ? j0 + slice : M;
-        if (copies == 1) {
-            memcpy(V + (size_t) j0 * nv, V0 + (size_t) j0 * nv, sizeof(double) * (size_t) nv * (j1 - j0));
-        } else {
-            for (long j = j0; j < j1; j++)
-                memcpy(V + (size_t) j * nv, V0 + (size_t) (j / copies) * nv, sizeof(double) * (size_t) nv);
-        }
-        if (j1 < M) R_CheckUserInterrupt();
-    }
-}
-
 /* model: list(W, a, b, a0); betas: descending chunk; state: list(V, log_w,
  * streams, copies = 1); control: list(threads, sweeps). V holds M / copies
  * columns, each the start of `copies` consecutive chains. Returns
@@ -176,7 +157,7 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP V = allocMatrix(REALSXP, nv, M);
     SET_VECTOR_ELT(out, 0, V);
-    raise_fill_state(REAL(V), REAL(V0), nv, M, copies);
+    logz_fill_columns(REAL(V), REAL(V0), nv, M, copies);
     SEXP logw = allocVector(REALSXP, M);
     SET_VECTOR_ELT(out, 1, logw);
     memcpy(REAL(logw), REAL(lw), sizeof(double) * M);

@@ -205,3 +205,24 @@ SEXP check_interrupt_call(void)
     R_CheckUserInterrupt();
     return R_NilValue;
 }
+
+/* Column j of the nrow x ncol matrix V is column j / copies of V0 (nrow x
+ * ncol / copies); copies = 1 is a plain copy. Written in slices of about 2e6
+ * values with an interrupt check between them (main thread only), so copying
+ * a state of gigabytes does not hold up interrupts. */
+void logz_fill_columns(double *V, const double *V0, int nrow, int ncol, int copies)
+{
+    const long slice = 2000000L / (nrow > 0 ? nrow : 1) + 1;
+    for (long j0 = 0; j0 < ncol; j0 += slice) {
+        long j1 = j0 + slice < ncol ? j0 + slice : ncol;
+        if (copies == 1) {
+            memcpy(V + (size_t) j0 * nrow, V0 + (size_t) j0 * nrow,
+                   sizeof(double) * (size_t) nrow * (j1 - j0));
+        } else {
+            for (long j = j0; j < j1; j++)
+                memcpy(V + (size_t) j * nrow, V0 + (size_t) (j / copies) * nrow,
+                       sizeof(double) * (size_t) nrow);
+        }
+        if (j1 < ncol) R_CheckUserInterrupt();
+    }
+}
