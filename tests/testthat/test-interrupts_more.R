@@ -81,3 +81,12 @@ test_that("A* and OS* on a built-in target with a large data set check by work",
   stops_promptly(astar_sample(tg, 1e4), "astar, cauchy regression, N = 1e5")
   stops_promptly(os_star_sample(tg, 1e4), "os_star, cauchy regression, N = 1e5")
 })
+
+test_that("Ising AIS checks inside one step over many chains of a dense model", {
+  skip_on_cran()
+  # one sweep of 3e4 chains on a 400-spin clique is ~5e9 updates (seconds)
+  cl <- ising_clique(400, coupling = 0.01)
+  for (th in 1:2)
+    stops_promptly(ais(cl, schedule_linear(3), n_chains = 3e4, threads = th, progress = FALSE),
+                   sprintf("ais ising, 3e4 chains, threads = %d", th))
+})
