@@ -52,10 +52,10 @@ bench_rbm <- function(name) {
   x
 }
 
-# The error message of `expr` under a 1-second elapsed-time limit, or
-# "finished" (test-interrupts.R, test-mip-threads.R).
-stops_on_time_limit <- function(expr) {
-  setTimeLimit(elapsed = 1, transient = TRUE)
+# The error message of `expr` under an elapsed-time limit (seconds), or
+# "finished" (test-interrupts.R, test-interrupts_more.R, test-mip-threads.R).
+stops_on_time_limit <- function(expr, elapsed = 1) {
+  setTimeLimit(elapsed = elapsed, transient = TRUE)
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
   tryCatch({
     force(expr)

@@ -4,18 +4,6 @@
 # error from inside the user's function that named nothing) stops with an
 # error that names the argument or field.
 
-# Each call on `obj` must stop with an error matching `pattern`.
-expect_all_refused <- function(calls, obj, pattern) {
-  for (nm in names(calls)) {
-    err <- tryCatch({
-      calls[[nm]](obj)
-      NULL
-    }, error = function(e) conditionMessage(e))
-    expect_true(!is.null(err) && grepl(pattern, err),
-                label = sprintf("%s on a broken object (error: %s)", nm, format(err)))
-  }
-}
-
 quiet <- function(expr) {
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
@@ -59,28 +47,28 @@ test_that("every result class refuses edited contents in its methods, naming the
     x <- res[[cl]]
     # the unedited object passes every method
     for (m in names(result_methods)) expect_no_error(result_methods[[m]](x))
-    expect_all_refused(result_methods, structure(list(), class = class(x)), "`(x|a|object)\\$")
+    expect_refused(result_methods, structure(list(), class = class(x)), "`(x|a|object)\\$")
     x1 <- x
     x1$log_z <- "a"
-    expect_all_refused(result_methods, x1, "`(x|a|object)\\$log_z` must be one number")
+    expect_refused(result_methods, x1, "`(x|a|object)\\$log_z` must be one number")
     x2 <- x
     x2$se <- -1
-    expect_all_refused(result_methods, x2, "`(x|a|object)\\$se` must be one number >= 0")
+    expect_refused(result_methods, x2, "`(x|a|object)\\$se` must be one number >= 0")
     # the fields a class's own print and plot read
     x3 <- x
     x3$diagnostics <- NULL
-    expect_all_refused(result_methods[c("print", "plot")], x3, "`x\\$diagnostics`")
+    expect_refused(result_methods[c("print", "plot")], x3, "`x\\$diagnostics`")
   }
   own <- result_methods[c("print", "plot")]
   s <- res$smc
   s$ti <- "a"
-  expect_all_refused(own, s, "`x\\$ti` must be c\\(log_z, se\\)")
+  expect_refused(own, s, "`x\\$ti` must be c\\(log_z, se\\)")
   a <- res$arm
   a$log_z_runs <- NULL
-  expect_all_refused(own, a, "`x\\$log_z_runs`")
+  expect_refused(own, a, "`x\\$log_z_runs`")
   r <- res$rts
   r$log_z_k <- 1
-  expect_all_refused(own, r, "`x\\$log_z_k` must be a data frame")
+  expect_refused(own, r, "`x\\$log_z_k` must be a data frame")
 })
 
 test_that("a logz_exact keeps a numeric log Z and a zero se", {
@@ -124,12 +112,12 @@ test_that("bayes_model objects with broken fields are refused, naming the field"
     x[field] <- list(value)
     x
   }
-  expect_all_refused(calls, edit("log_lik", "x"), "`(x|model)\\$log_lik` must be a function")
-  expect_all_refused(calls, edit("dim", -1), "`(x|model)\\$dim` must be a whole number")
-  expect_all_refused(calls, edit("has_gradient", NA), "`(x|model)\\$has_gradient` must be TRUE or FALSE")
-  expect_all_refused(calls, edit("vectorized", "no"), "`(x|model)\\$vectorized` must be TRUE or FALSE")
-  expect_all_refused(calls, edit("gradient_lik", NULL), "`(x|model)\\$gradient_lik` must be a function")
-  expect_all_refused(calls, structure(list(), class = "logz_bayes_model"), "`(x|model)\\$log_prior`")
+  expect_refused(calls, edit("log_lik", "x"), "`(x|model)\\$log_lik` must be a function")
+  expect_refused(calls, edit("dim", -1), "`(x|model)\\$dim` must be a whole number")
+  expect_refused(calls, edit("has_gradient", NA), "`(x|model)\\$has_gradient` must be TRUE or FALSE")
+  expect_refused(calls, edit("vectorized", "no"), "`(x|model)\\$vectorized` must be TRUE or FALSE")
+  expect_refused(calls, edit("gradient_lik", NULL), "`(x|model)\\$gradient_lik` must be a function")
+  expect_refused(calls, structure(list(), class = "logz_bayes_model"), "`(x|model)\\$log_prior`")
 })
 
 test_that("an rbm's training fields are checked by its methods", {

@@ -35,14 +35,7 @@ test_that("catch_error() hands other errors to its handler and re-signals time l
 # with the CPU time used (the second reading, which load does not inflate).
 stops_promptly <- function(expr, label) {
   p0 <- proc.time()
-  msg <- local({
-    setTimeLimit(elapsed = 0.3, transient = TRUE)
-    on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-    tryCatch({
-      force(expr)
-      "finished"
-    }, error = function(e) conditionMessage(e))
-  })
+  msg <- stops_on_time_limit(expr, elapsed = 0.3)
   d <- proc.time() - p0
   cpu <- sum(d[c(1, 2, 4, 5)], na.rm = TRUE)
   expect_match(msg, "time limit|interrupted", label = label)

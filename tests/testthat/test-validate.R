@@ -6,18 +6,6 @@ edit <- function(x, field, value) {
   x
 }
 
-# Each call must stop with an error matching `pattern`.
-expect_refused <- function(calls, obj, pattern) {
-  for (nm in names(calls)) {
-    err <- tryCatch({
-      calls[[nm]](obj)
-      NULL
-    }, error = function(e) conditionMessage(e))
-    expect_true(!is.null(err) && grepl(pattern, err),
-                label = sprintf("%s on a broken object (error: %s)", nm, format(err)))
-  }
-}
-
 test_that("rbm methods refuse rbm objects with broken fields, naming the field", {
   m <- rbm(matrix(c(0.1, 0.2, -0.3, 0.4, 0.5, -0.6), 3, 2), a = c(0.1, 0, -0.1), b = c(0, 0.2))
   v <- matrix(c(1, 0, 1), 1)
