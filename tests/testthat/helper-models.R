@@ -62,3 +62,12 @@ stops_on_time_limit <- function(expr, elapsed = 1) {
     "finished"
   }, error = function(e) conditionMessage(e))
 }
+
+# A GP classifier on n points in 2-d whose labels follow x1 with noise, drawn
+# under set.seed(seed) (test-arm.R, test-arm_reseed.R).
+arm_gpc_model <- function(n, seed, lengthscale = 1.5, amplitude = 2) {
+  set.seed(seed)
+  d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
+  d$y <- ifelse(d$x1 + 0.7 * rnorm(n) > 0, 1, -1)
+  gpc(y ~ x1 + x2, d, lengthscale = lengthscale, amplitude = amplitude)
+}

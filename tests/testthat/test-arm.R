@@ -1,12 +1,5 @@
 # Adaptive Resample-Move against exact log Z (enumeration, orthant probability).
 
-arm_gpc_model <- function(n, seed, lengthscale = 1.5, amplitude = 2) {
-  set.seed(seed)
-  d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
-  d$y <- ifelse(d$x1 + 0.7 * rnorm(n) > 0, 1, -1)
-  gpc(y ~ x1 + x2, d, lengthscale = lengthscale, amplitude = amplitude)
-}
-
 orthant <- function(m) {
   lo <- ifelse(m$y > 0, 0, -Inf)
   up <- ifelse(m$y > 0, Inf, 0)

@@ -12,13 +12,6 @@ ising_prefix <- function(g, n) {
   list(X = X, lf = lf)
 }
 
-reseed_gpc_model <- function(n, seed, lengthscale = 1.5, amplitude = 2) {
-  set.seed(seed)
-  d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
-  d$y <- ifelse(d$x1 + 0.7 * rnorm(n) > 0, 1, -1)
-  gpc(y ~ x1 + x2, d, lengthscale = lengthscale, amplitude = amplitude)
-}
-
 # log P(y_i z_i > 0 for all i), z ~ N(0, K + I): the exact evidence (to about
 # 1e-4 relative, far inside the tests' bands)
 reseed_orthant <- function(m) {
@@ -46,7 +39,7 @@ test_that("fresh reseed particles are properly weighted for f_n (Ising, GPC, RBM
   se <- sqrt(colSums(w^2 * (t(fr$X == 1) - rep(p_ex, each = ncol(fr$X)))^2))
   expect_true(all(abs(p_fr - p_ex) < 4 * se + 1e-3))
 
-  m <- reseed_gpc_model(8, 3)
+  m <- arm_gpc_model(8, 3)
   spec <- logz:::arm_spec_gpc(m, seq_len(8))
   fr <- logz:::arm_fresh_sampler(spec)(8, 20000)
   ex <- reseed_orthant(m)
@@ -82,7 +75,7 @@ test_that("ARM-reseed is unbiased on Z over seeds (Ising, GPC, RBM)", {
     (mean(u) - 1) / (sd(u) / sqrt(length(u)))
   }
   g <- ising_grid(3, 3, coupling = 0.6, field = 0.2)
-  m <- reseed_gpc_model(10, 4, lengthscale = 1, amplitude = 3)
+  m <- arm_gpc_model(10, 4, lengthscale = 1, amplitude = 3)
   r <- random_rbm(9, 4, sd = 1)
   cases <- list(list(g, exact_log_z(g), 2L, NULL), list(m, reseed_orthant(m), 1L, NULL),
                 list(r, exact_log_z(r), 2L, fixed_base(r)))
