@@ -169,7 +169,7 @@ res <- do.call(rbind, rows)
 res <- res[order(res$reading, res$D), ]
 cat("\n== likelihood evaluations per exact sample under each reading (paper: 900 at D = 3, 4000 at D = 4)\n")
 cat("   base: prior N(0, 2^2 I), inlier weight 0.5, inlier sd 1, outlier sd 100, N = 20, one sample\n")
-cat("   from scratch; each variant changes one thing from base (rows with ", count o + bound" two).\n   paper_over_*: the paper's figure over ours.\n")
+cat("   from scratch; each variant changes one thing from base (rows ending 'count o + bound': two).\n   paper_over_*: the paper's figure over ours.\n")
 print(res, row.names = FALSE)
 cat("\n== growth from D = 3 to D = 4 (paper: 4000 / 900 = 4.44)\n")
 g <- merge(res[res$D == 3, c("reading", "uniform", "diagonal")],
