@@ -61,7 +61,11 @@
 #' and a second pilot then run from the refitted base (each still an
 #' unbiased estimate of \eqn{Z} given the base). When the search found a
 #' mode that the final particles of the replicates hold less than half the
-#' Laplace share of, the estimate is flagged.
+#' Laplace share of, the estimate is flagged. A mode the search does not find
+#' goes unflagged: a narrow one far from the base, whose basin the
+#' over-dispersed starts rarely fall in, is missed by the search and the
+#' particles alike, and log Z then lacks its mass with an se that does not
+#' show it (more `mode_starts`, or a `base` that covers it).
 #'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
