@@ -61,12 +61,26 @@
 #' and a second pilot then run from the refitted base (each still an
 #' unbiased estimate of \eqn{Z} given the base). When the search found a
 #' mode that the final particles of the replicates hold less than half the
-#' Laplace share of, the estimate is flagged.
+#' Laplace share of, the estimate is flagged. A mode the search does not find
+#' goes unflagged: a narrow one far from the base, whose basin the
+#' over-dispersed starts rarely fall in, is missed by the search and the
+#' particles alike, and log Z then lacks its mass with an se that does not
+#' show it (more `mode_starts`, or a `base` that covers it).
 #'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
 #' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
-#' its se \eqn{\mathrm{sd}(\hat Z_r) / (\bar Z \sqrt R)} (delta method).
+#' its se the larger of two: \eqn{\mathrm{sd}(\hat Z_r) / (\bar Z \sqrt R)}
+#' (delta method) and \eqn{\sqrt{\sum_r \hat Z_r^2 V_r} / (R \bar Z)}, where
+#' \eqn{V_r} is replicate \eqn{r}'s own estimate of its relative variance
+#' from its final weights and each particle's ancestor at \eqn{\beta = 0}
+#' (Lee and Whiteley 2018, Theorem 1; one factor \eqn{N/(N-1)} per
+#' resampling, as for adaptive resampling in Du and Guyader 2021; an
+#' approximation under systematic resampling). When the weights of the base
+#' against the target are heavy-tailed, \eqn{\hat Z_r} is right-skewed and
+#' most sets of a few replicates miss its rare large values, giving a low
+#' estimate with a low spread together; the particles of all replicates see
+#' more of that tail.
 #' With `target_se`, replicates are added (from at least 8, each round at
 #' most doubling their number) until the se is at most `target_se`; a run
 #' stopped first by
@@ -143,6 +157,8 @@
 #' @param ... must be empty (an unknown argument is an error).
 #' @return An object of class `c("logz_smc", "logz_estimate")` (see
 #'   [logz_estimate]) with `log_z`, `se`, `log_z_runs` (one per replicate),
+#'   `rel_var_runs` (each replicate's own relative variance \eqn{V_r}),
+#'   `se_parts` (`replicates`, `within`: the two se's whose larger is `se`),
 #'   `ti`, `ti_corrected`, `stepping_stone` (each `c(log_z = , se = )`),
 #'   `schedules` (a list: the betas each replicate chose), `ess` (mean over
 #'   replicates of the ESS at beta = 1), `diagnostics` (one row per replicate
@@ -180,7 +196,11 @@
 #'   Improving power posterior estimation of statistical evidence. Statistics
 #'   and Computing 24, 709-723. Xie, W., Lewis, P. O., Fan, Y., Kuo, L. and
 #'   Chen, M.-H. (2011). Improving marginal likelihood estimation for Bayesian
-#'   phylogenetic model selection. Systematic Biology 60, 150-160.
+#'   phylogenetic model selection. Systematic Biology 60, 150-160. Lee, A.
+#'   and Whiteley, N. (2018). Variance estimation in the particle filter.
+#'   Biometrika 105, 609-625. Du, Q. and Guyader, A. (2021). Variance
+#'   estimation in adaptive sequential Monte Carlo. Annals of Applied
+#'   Probability 31, 1021-1060.
 #' @seealso [bayes_model()], [ais.function()], [log_partition()]
 #' @examples
 #' # a correlated 2-D Gaussian: log Z = log(2 pi) + 0.5 log det(S)
@@ -387,7 +407,8 @@ smc_fit <- function(make_path, ctl, call, seed, progress, workers, extra, pilot_
   }
   reps <- replicate_to_target(run_one, ctl$replicates, ctl$target_se, ctl$max_time,
                              ctl$max_evaluations, evals = function(r) r$evaluations,
-                             log_z = function(r) r$log_z, workers = workers, progress = progress)
+                             log_z = function(r) r$log_z, workers = workers, progress = progress,
+                             rel_var = function(r) r$rel_var)
   new_smc_result(reps, ctl, extra, call, seed, time = proc.time()[["elapsed"]] - t0)
 }
 
@@ -395,7 +416,8 @@ new_smc_result <- function(reps, ctl, extra, call, seed, time) {
   runs <- reps$runs
   R <- length(runs)
   lz <- vapply(runs, `[[`, 0, "log_z")
-  comb <- combine_log_z(lz)
+  rv <- vapply(runs, `[[`, 0, "rel_var")
+  comb <- combine_log_z(lz, rv)
   across <- function(v) {
     v[!is.finite(v)] <- NA_real_
     c(log_z = mean(v), se = if (R > 1L) stats::sd(v) / sqrt(R) else NA_real_)
@@ -403,7 +425,8 @@ new_smc_result <- function(reps, ctl, extra, call, seed, time) {
   diagnostics <- do.call(rbind, lapply(seq_len(R), function(j) data.frame(run = j, runs[[j]]$trace)))
   final <- diagnostics[diagnostics$beta == 1, ]
   new_logz_estimate(list(
-    log_z = comb[["log_z"]], se = comb[["se"]], log_z_runs = lz,
+    log_z = comb[["log_z"]], se = comb[["se"]], log_z_runs = lz, rel_var_runs = rv,
+    se_parts = c(replicates = comb[["se_replicates"]], within = comb[["se_within"]]),
     ti = across(vapply(runs, `[[`, 0, "ti")),
     ti_corrected = across(vapply(runs, `[[`, 0, "ti_corrected")),
     stepping_stone = across(vapply(runs, `[[`, 0, "ss")),

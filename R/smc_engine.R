@@ -90,8 +90,9 @@ weighted_frame <- function(X, w) {
 # log_step0, gain, max_steps, betas and log_steps: NULL (adapt them from the
 # particles), or the schedule and the log step at each beta (fixed)).
 # Returns list(log_z, trace (data frame, one row per beta), X, log_w (final
-# normalised log weights), ell (l at the final particles), evaluations, gradient_evaluations, ti,
-# ti_corrected, ss).
+# normalised log weights), ell (l at the final particles), rel_var (the run's
+# own estimate of Var(Z_hat) / Z^2, smc_rel_var()), evaluations,
+# gradient_evaluations, ti, ti_corrected, ss).
 smc_once <- function(path, ctl, tick = function(beta) NULL) {
   N <- ctl$particles
   st <- path$init(N)
@@ -101,6 +102,9 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
                         "support must overlap the start distribution's."))
   lw <- rep(-log(N), N)
   family <- seq_len(N) %% 2L
+  # each particle's ancestor at beta = 0 (its "Eve"), for rel_var
+  eve <- seq_len(N)
+  n_resampled <- 0L
   m0 <- weighted_moments(exp(lw), ell)
   beta <- 0
   log_z <- 0
@@ -133,6 +137,8 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
         idx <- resample_systematic(w, N)
         st <- path$subset(st, idx)
         family <- idx %% 2L
+        eve <- eve[idx]
+        n_resampled <- n_resampled + 1L
         lw <- rep(-log(N), N)
         w <- exp(lw)
         resampled <- TRUE
@@ -161,8 +167,26 @@ smc_once <- function(path, ctl, tick = function(beta) NULL) {
   trace <- do.call(rbind, rows)
   cnt <- path$counts(st)
   c(list(log_z = log_z, trace = trace, X = path$X(st), log_w = lw, ell = path$ell(st),
+         rel_var = smc_rel_var(exp(lw), eve, n_resampled),
          evaluations = cnt[["density"]], gradient_evaluations = cnt[["gradient"]]),
     smc_path_estimates(trace))
+}
+
+# A run's own estimate of the relative variance Var(Z_hat) / Z^2 of its
+# estimate of Z, from its final normalised weights w and the ancestor at
+# beta = 0 of each particle (Lee and Whiteley 2018, Theorem 1 for phi = 1;
+# with resampling at only some temperatures, one factor N / (N - 1) per
+# generation: the draws at beta = 0 and each resampling, Du and Guyader
+# 2021): 1 - (N / (N - 1))^(g) * (1 - sum_e S_e^2), S_e the weight of the
+# particles descended from e, floored at 0. Without resampling it is the
+# unbiased estimate (N sum w^2 - 1) / (N - 1) of importance sampling with
+# the path weights; with systematic rather than multinomial resampling it is
+# an approximation.
+smc_rel_var <- function(w, eve, n_resampled) {
+  N <- length(w)
+  w <- w / sum(w)
+  s2 <- sum(rowsum(w, eve, reorder = FALSE)^2)
+  max(0, 1 - (N / (N - 1))^(n_resampled + 1L) * (1 - s2))
 }
 
 # Move the particles of each half (rows in `halves`) in the frame of the

@@ -3,11 +3,19 @@
 
 # log Z of replicates each unbiased for Z: log of the mean Z, with the se by
 # the delta method, sd(Z_r) / (mean Z) / sqrt(R) (NA with one replicate).
-combine_log_z <- function(lz) {
+# With `rel_var` (each replicate's own estimate of Var(Z_r) / Z_r^2, from its
+# particles), the se is the larger of that and the se those give,
+# sqrt(sum Z_r^2 rel_var_r) / (R mean Z): the spread of a few replicates
+# understates the se when Z_r is right-skewed (its rare large values missing
+# from most sets of replicates, whose mean is then low too), while the
+# particles of all replicates see more of the weights' tail.
+combine_log_z <- function(lz, rel_var = NULL) {
   R <- length(lz)
   lm <- log_sum_exp(lz) - log(R)
   se <- if (R > 1L && is.finite(lm)) sqrt(sum((exp(lz - lm) - 1)^2) / (R - 1L) / R) else NA_real_
-  c(log_z = lm, se = se)
+  if (is.null(rel_var)) return(c(log_z = lm, se = se))
+  within <- if (is.finite(lm)) sqrt(sum(exp(2 * (lz - lm)) * rel_var)) / R else NA_real_
+  c(log_z = lm, se = max(se, within, na.rm = !is.na(se)), se_replicates = se, se_within = within)
 }
 
 # Run `run_one(i)` for replicates i in `idx`, in pieces on the active future
@@ -29,16 +37,19 @@ run_replicates <- function(idx, run_one, workers, progress) {
 # count the se so far implies) or a cap is hit: `max_time` seconds or
 # `max_evaluations` density evaluations (counted by `evals(run)`), or
 # `max_replicates`. `target_se = NULL`: exactly `first` replicates.
+# `rel_var(run)`: NULL, or the run's own relative variance (combine_log_z()).
 # Returns list(runs, reached (NA without a target), why (the cap hit)).
 replicate_to_target <- function(run_one, first, target_se, max_time, max_evaluations,
-                                evals, log_z, workers, progress, max_replicates = 10000L) {
+                                evals, log_z, workers, progress, max_replicates = 10000L,
+                                rel_var = NULL) {
   t0 <- proc.time()[["elapsed"]]
   # an se from a handful of replicates is itself too noisy to stop on
   if (!is.null(target_se)) first <- max(first, 8L)
   runs <- run_replicates(seq_len(first), run_one, workers, progress)
   if (is.null(target_se)) return(list(runs = runs, reached = NA, why = NULL))
   repeat {
-    se <- combine_log_z(vapply(runs, log_z, 0))[["se"]]
+    se <- combine_log_z(vapply(runs, log_z, 0),
+                        if (!is.null(rel_var)) vapply(runs, rel_var, 0))[["se"]]
     if (is.finite(se) && se <= target_se) return(list(runs = runs, reached = TRUE, why = NULL))
     R <- length(runs)
     spent <- proc.time()[["elapsed"]] - t0

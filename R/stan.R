@@ -276,7 +276,7 @@ stan_target_make <- function(fit, stanfit_model, joint_gradient, all_draws = FAL
                                   "`stanfit_model` must be a fit of the same model with the same ",
                                   "data as `fit`."), lp_draws[bad[1]], lp_model[bad[1]]))
   }
-  evaluator <- stan_evaluator(ev, d, joint_gradient)
+  evaluator <- stan_evaluator(ev, d, joint_gradient, U[draws$check[which.max(lp_model)], ])
   structure(list(log_density = evaluator$log_density, gradient = evaluator$gradient, dim = d,
                  start = U[draws$check[which.max(lp_model)], ], name = fit@model_name,
                  draws = draws$n, draws_u = if (all_draws) U, fit = ev),
@@ -360,41 +360,66 @@ stan_unconstrain <- function(ev, fit, draws) {
 # where Stan throws (a constraint or argument check fails) has log density
 # -Inf, NaN is -Inf too. With `joint`, each log density comes with its
 # gradient from the same call (Stan computes both at once), kept for the
-# gradient request that follows at the same points.
-stan_evaluator <- function(ev, d, joint) {
+# gradient request that follows at the same points. The rows are evaluated
+# under one error handler, and one at a time only when a row throws.
+stan_evaluator <- function(ev, d, joint, at) {
+  lp <- stan_log_prob_fun(ev, at)
   last <- NULL
-  one <- function(u, gradient) tryCatch(
-    rstan::log_prob(ev, u, adjust_transform = TRUE, gradient = gradient),
-    error = function(e) -Inf)
+  # list(v, G) at the columns of Xt (G NULL without gradients)
+  rows <- function(Xt, gradient) {
+    n <- ncol(Xt)
+    v <- numeric(n)
+    G <- if (gradient) matrix(NA_real_, n, d)
+    one <- function(i, r) {
+      v[i] <<- r[[1L]]
+      if (gradient && is.finite(v[i])) G[i, ] <<- attr(r, "gradient")
+    }
+    done <- tryCatch({
+      for (i in seq_len(n)) one(i, lp(Xt[, i], gradient))
+      TRUE
+    }, error = function(e) FALSE)
+    if (!done) for (i in seq_len(n))
+      one(i, tryCatch(lp(Xt[, i], gradient), error = function(e) -Inf))
+    v[is.nan(v)] <- -Inf
+    list(v = v, G = G)
+  }
   log_density <- function(X) {
     X <- matrix(X, ncol = d)
-    v <- numeric(nrow(X))
-    G <- if (joint) matrix(NA_real_, nrow(X), d)
-    for (i in seq_len(nrow(X))) {
-      r <- one(X[i, ], joint)
-      v[i] <- r[[1L]]
-      if (joint && is.finite(v[i])) G[i, ] <- attr(r, "gradient")
-    }
-    v[is.nan(v)] <- -Inf
-    if (joint) last <<- list(X = X, G = G)
-    v
+    r <- rows(t(X), joint)
+    if (joint) last <<- list(X = X, G = r$G)
+    r$v
   }
   gradient <- function(X) {
     X <- matrix(X, ncol = d)
-    same <- function(Y) max(abs(Y - X)) <= 1e-12 * (1 + max(abs(X)))
+    same <- function(Y) isTRUE(max(abs(Y - X)) <= 1e-12 * (1 + max(abs(X))))
     if (!is.null(last)) {
       if (nrow(last$X) == nrow(X) && same(last$X)) return(last$G)
       ok <- !is.na(last$G[, 1L])
       if (sum(ok) == nrow(X) && same(last$X[ok, , drop = FALSE])) return(last$G[ok, , drop = FALSE])
     }
-    G <- matrix(NA_real_, nrow(X), d)
-    for (i in seq_len(nrow(X))) {
-      r <- one(X[i, ], TRUE)
-      if (is.finite(r[[1L]])) G[i, ] <- attr(r, "gradient")
-    }
-    G
+    rows(t(X), TRUE)$G
   }
   list(log_density = log_density, gradient = gradient)
+}
+
+# log p(u) (with the Jacobian; the gradient as attribute "gradient" when
+# asked) of a stanfit as a function of (u, gradient): the log_prob method of
+# the fit's compiled model instance, looked up once (rstan::log_prob() finds
+# and checks it on every call, which costs several times Stan's own
+# evaluation on a small model), or rstan::log_prob() itself when that method
+# is not there or disagrees with it at the unconstrained point `at`.
+stan_log_prob_fun <- function(ev, at) {
+  slow <- function(u, gradient) rstan::log_prob(ev, u, adjust_transform = TRUE, gradient = gradient)
+  inst <- tryCatch(get("stan_fit_instance", envir = ev@.MISC, inherits = FALSE),
+                   error = function(e) NULL)
+  method <- if (!is.null(inst)) tryCatch(inst$log_prob, error = function(e) NULL)
+  if (!is.function(method)) return(slow)
+  fast <- function(u, gradient) method(u, TRUE, gradient)
+  a <- tryCatch(fast(at, TRUE), error = function(e) NULL)
+  b <- tryCatch(slow(at, TRUE), error = function(e) NULL)
+  agree <- !is.null(a) && !is.null(b) && isTRUE(all.equal(c(a), c(b))) &&
+    isTRUE(all.equal(attr(a, "gradient"), attr(b, "gradient")))
+  if (agree) fast else slow
 }
 
 #' @export

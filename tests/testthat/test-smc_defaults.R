@@ -71,6 +71,40 @@ test_that("a run whose particles miss a mode the search found is flagged", {
                    progress = FALSE), "`refit_base`")
 })
 
+test_that("the missed-mode flag fires end to end when the particles miss a found mode", {
+  # 0.7 N(0, 1) + 0.3 N(8, 0.05^2): the search finds the narrow far mode
+  # (seed 1), but 20 particles from the widened base do not reach it
+  w2 <- 0.3
+  parts <- function(X) {
+    a <- log(1 - w2) + stats::dnorm(X[, 1], 0, 1, log = TRUE)
+    b <- log(w2) + stats::dnorm(X[, 1], 8, 0.05, log = TRUE)
+    list(a = a, b = b, mx = pmax(a, b))
+  }
+  f <- function(X) {
+    p <- parts(X)
+    p$mx + log(exp(p$a - p$mx) + exp(p$b - p$mx))
+  }
+  g <- function(X) {
+    p <- parts(X)
+    wa <- exp(p$a - p$mx) / (exp(p$a - p$mx) + exp(p$b - p$mx))
+    matrix(-(wa * X[, 1] + (1 - wa) * (X[, 1] - 8) / 0.05^2))
+  }
+  set.seed(1)
+  fit <- suppressWarnings(smc(f, gradient = g, vectorized = TRUE, start = 0.1, particles = 20,
+                              replicates = 4, progress = FALSE))
+  expect_identical(fit$modes_found, 1L)
+  expect_lt(fit$log_z, log(1 - w2) + 0.15)          # the far mode's mass is missing
+  expect_false(fit$reliable)
+  expect_match(fit$flags, "^a mode the particles did not reach: .* at \\(8\\), with 0.30 of the Laplace mass",
+               all = FALSE)
+  # a unimodal target at the same size: no such flag
+  set.seed(1)
+  uni <- smc(function(X) stats::dnorm(X[, 1], 0, 1, log = TRUE), gradient = function(X) -X,
+             vectorized = TRUE, start = 0.1, particles = 20, replicates = 4, progress = FALSE)
+  expect_identical(uni$modes_found, 0L)
+  expect_false(any(grepl("did not reach", uni$flags)))
+})
+
 test_that("log_partition() on a bayes_model with gradients runs SMC on its joint from a Laplace base", {
   rm <- regression_model(3)
   set.seed(4)

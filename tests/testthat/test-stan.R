@@ -73,6 +73,12 @@ test_that("stan_target(): the log density with Jacobian and its gradient, at the
   # the gradient kept from the density call is the one of the points asked for
   tg$log_density(U)
   expect_equal(tg$gradient(U[2:1, ]), G[2:1, ])
+  # a point where Stan throws (mu = NaN) is -Inf among finite ones, gradient NA
+  V <- rbind(U[1, ], c(NaN, 0), U[2, ])
+  expect_equal(suppressWarnings(tg$log_density(V)), c(by_hand[1], -Inf, by_hand[2]), tolerance = 1e-10)
+  GV <- suppressWarnings(tg$gradient(V))
+  expect_equal(GV[-2, ], G, tolerance = 1e-10)
+  expect_true(all(is.na(GV[2, ])))
   expect_output(print(tg), "Stan model 'normal2': 2 unconstrained parameters")
 })
 
