@@ -51,6 +51,8 @@ report <- function(A, B, label) {
               stats::median(A$cpu), stats::median(B$cpu), mean(A$work), mean(B$work)))
   cat(sprintf("  rm133   mean %.3f  median %.3f  min %.2f  |  pool100 mean %.3f  median %.3f  min %.2f\n",
               mean(a), stats::median(a), min(a), mean(b), stats::median(b), min(b)))
+  cat(sprintf("  log mean Z (the paper's left panel): rm133 %.3f  pool100 %.3f  (reference %.3f)\n",
+              lme(a), lme(b), ref))
   for (k in names(stats_of)) {
     f <- stats_of[[k]]
     r <- boot_ratio(a, b, f)
