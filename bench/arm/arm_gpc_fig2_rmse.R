@@ -5,9 +5,16 @@
 # AIS-HMC started from EP (hmcep100, 104,000 gradient evaluations); their mean, with half their
 # difference as its uncertainty; the RMSE is also shown against EP's log Z and against each of the
 # two alone. Ratios RM / ARM (> 1: ARM better) with 95% percentile bootstrap intervals (each cell
-# resampled independently, 4000 draws); runs split into the first 40 seeds a cell and the rest.
+# resampled independently, 4000 draws). Sections: all runs; the first 40 seeds a cell; the runs
+# added after them. The tail check removes from each cell its k runs farthest from the reference
+# (k = 0, 1, 2, 4, 8), inside every bootstrap draw as well, and plots the ratios against k
+# (bench/arm/arm_gpc_fig2_tail.png): does the verdict rest on a few collapsed runs?
 # Run: R_LIBS=<lib> Rscript bench/arm/arm_gpc_fig2_rmse.R > bench/arm/arm_gpc_fig2_rmse.out
 suppressPackageStartupMessages(library(logz))
+commit <- suppressWarnings(tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
+                                    error = function(e) "?"))
+cat(sprintf("# command: R_LIBS=<lib> Rscript bench/arm/arm_gpc_fig2_rmse.R > bench/arm/arm_gpc_fig2_rmse.out\n# %s UTC; commit %s (+ working tree); logz %s\n",
+            format(Sys.time(), tz = "UTC"), commit[1], packageVersion("logz")))
 cat(sprintf("R BLAS: %s\nR LAPACK: %s\n", extSoftVersion()[["BLAS"]], La_library()))
 d <- utils::read.csv("bench/arm/arm_gpc_fig2_runs.csv")
 # vignette("arm") reads the runs installed with the package
@@ -28,17 +35,29 @@ cat(sprintf(paste0("reference log Z %.3f +/- %.3f: pool500 %.3f (log mean Z of %
 rmse <- function(x, r = ref) sqrt(mean((x - r)^2))
 stats_of <- list(RMSE = function(x) rmse(x), sd = sd, MAD = mad)
 q95 <- function(x) stats::quantile(x, c(0.025, 0.975), names = FALSE, na.rm = TRUE)
-report <- function(a, b, label) {
-  cat(sprintf("== %s: rm133 %d runs, pool100 %d runs\n", label, length(a), length(b)))
+# x without its k values farthest from the reference
+trim <- function(x, k) if (k == 0) x else x[-order(abs(x - ref), decreasing = TRUE)[seq_len(k)]]
+# ratio f(a) / f(b) after trimming k from each cell, and its bootstrap interval
+boot_ratio <- function(a, b, f, k = 0, draws = 4000) {
+  set.seed(1)
+  bt <- replicate(draws, f(trim(sample(a, replace = TRUE), k)) / f(trim(sample(b, replace = TRUE), k)))
+  c(ratio = f(trim(a, k)) / f(trim(b, k)), setNames(q95(bt), c("lo", "hi")))
+}
+report <- function(A, B, label) {
+  a <- A$log_z; b <- B$log_z
+  cat(sprintf("== %s: rm133 %d runs (seeds %d-%d), pool100 %d runs (seeds %d-%d)\n", label,
+              length(a), min(A$seed), max(A$seed), length(b), min(B$seed), max(B$seed)))
+  cat(sprintf("  CPU-s a run (median): rm133 %.1f  pool100 %.1f;  work a run (mean): rm133 %.0f  pool100 %.0f\n",
+              stats::median(A$cpu), stats::median(B$cpu), mean(A$work), mean(B$work)))
   cat(sprintf("  rm133   mean %.3f  median %.3f  min %.2f  |  pool100 mean %.3f  median %.3f  min %.2f\n",
               mean(a), stats::median(a), min(a), mean(b), stats::median(b), min(b)))
-  set.seed(1)
+  cat(sprintf("  log mean Z (the paper's left panel): rm133 %.3f  pool100 %.3f  (reference %.3f)\n",
+              lme(a), lme(b), ref))
   for (k in names(stats_of)) {
     f <- stats_of[[k]]
-    bt <- replicate(4000, f(sample(a, replace = TRUE)) / f(sample(b, replace = TRUE)))
-    ci <- q95(bt)
+    r <- boot_ratio(a, b, f)
     cat(sprintf("  %-4s rm133 %7.3f  pool100 %7.3f  ratio %5.2f [%.2f, %.2f]\n", k, f(a), f(b),
-                f(a) / f(b), ci[1], ci[2]))
+                r[["ratio"]], r[["lo"]], r[["hi"]]))
   }
   for (r in list(c("EP", ep), c("pool500 alone", lme(p500)), c("hmcep100 alone", lme(hmc)))) {
     rr <- as.numeric(r[2])
@@ -49,13 +68,75 @@ report <- function(a, b, label) {
 }
 A <- d[d$setting == "rm133", ]
 B <- d[d$setting == "pool100", ]
-report(A$log_z, B$log_z, "all runs")
-report(A$log_z[A$seed <= 140], B$log_z[B$seed <= 40], "the first 40 seeds (committed before)")
-if (any(A$seed > 140) && any(B$seed > 40))
-  report(A$log_z[A$seed > 140], B$log_z[B$seed > 40], "the new seeds only (rm133 141-, pool100 41-)")
-n_a <- sum(d$setting == "rm133"); n_b <- sum(d$setting == "pool100")
-if (min(n_a, n_b) < 80)
-  cat(sprintf("Not run: the paper's 80 runs a cell (rm133 %d, pool100 %d here; each run 25-35 CPU-s).\n\n",
-              n_a, n_b))
+first_a <- A$seed <= 140; first_b <- B$seed <= 40
+report(A, B, "all runs")
+report(A[first_a, ], B[first_b, ], "the first 40 seeds a cell")
+if (any(!first_a) && any(!first_b))
+  report(A[!first_a, ], B[!first_b, ], "the runs added after the first 40 seeds")
+
+ks <- c(0, 1, 2, 4, 8)
+groups <- list(all = list(A$log_z, B$log_z), first40 = list(A$log_z[first_a], B$log_z[first_b]),
+               added = list(A$log_z[!first_a], B$log_z[!first_b]))
+tail_tab <- do.call(rbind, lapply(names(groups), function(g) do.call(rbind, lapply(ks, function(k)
+  do.call(rbind, lapply(names(stats_of), function(s) {
+    r <- boot_ratio(groups[[g]][[1]], groups[[g]][[2]], stats_of[[s]], k, draws = 2000)
+    data.frame(runs = g, k = k, stat = s, ratio = r[["ratio"]], lo = r[["lo"]], hi = r[["hi"]])
+  }))))))
+cat("== tail check: ratio RM / ARM with each cell's k runs farthest from the reference removed\n")
+cat("   (trimmed inside each of 2000 bootstrap draws too; 95% percentile intervals)\n")
+for (g in names(groups)) {
+  cat(sprintf("  %s runs (rm133 %d, pool100 %d):\n", g, length(groups[[g]][[1]]), length(groups[[g]][[2]])))
+  for (s in names(stats_of)) {
+    t <- tail_tab[tail_tab$runs == g & tail_tab$stat == s, ]
+    cat(sprintf("    %-4s %s\n", s, paste(sprintf("k=%d %.2f [%.2f, %.2f]", t$k, t$ratio, t$lo, t$hi),
+                                          collapse = "  ")))
+  }
+}
+far <- function(x, k) sort(x[order(abs(x - ref), decreasing = TRUE)[seq_len(k)]])
+cat(sprintf("  all runs, the %d removed at k = %d: rm133 %s; pool100 %s\n", max(ks), max(ks),
+            paste(sprintf("%.1f", far(A$log_z, max(ks))), collapse = " "),
+            paste(sprintf("%.1f", far(B$log_z, max(ks))), collapse = " ")))
+cat("\n")
+
+png("bench/arm/arm_gpc_fig2_tail.png", width = 900, height = 450, res = 110)
+op <- par(mfrow = c(1, 3), mar = c(4, 4, 2, 0.5), oma = c(1.5, 0, 1.5, 0), mgp = c(2.4, 0.8, 0))
+cols <- c(all = "black", first40 = "steelblue", added = "darkorange")
+off <- c(all = 0, first40 = -0.15, added = 0.15)
+for (s in names(stats_of)) {
+  t <- tail_tab[tail_tab$stat == s, ]
+  v <- c(t$ratio, t$lo, t$hi, 0.8)
+  lim <- range(v[is.finite(v) & v > 0])
+  t$lo <- pmax(t$lo, lim[1]); t$hi <- pmin(t$hi, lim[2])
+  plot(range(seq_along(ks)) + c(-0.3, 0.3), lim, type = "n", log = "y", xaxt = "n",
+       xlab = "k (runs removed a cell)", ylab = sprintf("%s ratio RM133 / ARM100", s), main = s)
+  axis(1, seq_along(ks), ks)
+  abline(h = 1, lty = 2)
+  abline(h = 2, lty = 3, col = "grey50")
+  for (g in names(groups)) {
+    u <- t[t$runs == g, ]
+    x <- match(u$k, ks) + off[[g]]
+    segments(x, u$lo, x, u$hi, col = cols[[g]])
+    points(x, u$ratio, pch = 16, col = cols[[g]], type = "b")
+  }
+}
+mtext("usps767 at equal work: RM / ARM with each cell's k runs farthest from the reference removed (95% bootstrap intervals)",
+      outer = TRUE, cex = 0.8)
+par(fig = c(0, 1, 0, 1), oma = c(0, 0, 0, 0), mar = c(0, 0, 0, 0), new = TRUE)
+plot.new()
+legend("bottom", horiz = TRUE, bty = "n", cex = 0.8, col = cols, pch = 16, lty = 1,
+       legend = sprintf("%s (rm133 %d / pool100 %d runs)", c("all runs", "first 40 seeds", "added after"),
+                        sapply(groups, function(x) length(x[[1]])), sapply(groups, function(x) length(x[[2]]))))
+par(op)
+invisible(dev.off())
+cat("wrote bench/arm/arm_gpc_fig2_tail.png (dashed: ratio 1; dotted: the paper's 'about 2' for the sd)\n\n")
+
+n_a <- nrow(A); n_b <- nrow(B)
+if (min(n_a, n_b) < 80) {
+  cat(sprintf("Not run: the paper's 80 runs a cell (rm133 %d, pool100 %d here; each run %.0f-%.0f CPU-s,\n",
+              n_a, n_b, stats::quantile(c(A$cpu, B$cpu), 0.1), stats::quantile(c(A$cpu, B$cpu), 0.9)))
+  cat("the 10th-90th percentile, at one thread on a shared 2-core machine).\n\n")
+} else {
+  cat(sprintf("Runs a cell: rm133 %d, pool100 %d (the paper's 80).\n\n", n_a, n_b))
+}
 cat(paste0("Paper (Figure 2, USPS 3 vs 5, 767 points; 80 runs a cell): ARM's estimates spread less\n",
-           "than RM's at equal time, and both approach the AIS-HMC-from-EP reference as work grows.\n"))
+           "than RM's at equal time (about half), and both approach the AIS-HMC-from-EP reference as work grows.\n"))
