@@ -79,7 +79,12 @@
 #' and 5 df) of the other replicates' particles (each scored across halves of
 #' them), the one with the lowest weighted variance of \eqn{\log l} at those
 #' particles. The replicates' pieces are pooled (one iteration over all of
-#' them) and the se is the jackknife over the replicates. Each draw from
+#' them). Its se adds in quadrature to the jackknife over the replicates a
+#' third of the SMC estimate's se: the replicates share the base and the
+#' schedule, so their particles can depart from \eqn{f/Z} together (missing
+#' the same part of its mass), an error their spread does not show and that
+#' does not bias the SMC estimate (`bridge` also holds the jackknife se
+#' alone). Each draw from
 #' \eqn{q} costs one density evaluation (counted); by default each replicate
 #' first takes as many as it has particles, then more, to the number that
 #' minimises variance times cost (\eqn{\sqrt{v_q C / v_p}} with \eqn{v_q} the
@@ -179,7 +184,7 @@
 #'   [logz_estimate]) with `log_z`, `se`, `estimator` (`"bridge"` or
 #'   `"smc"`: which estimate `log_z` and `se` are), for a function target
 #'   `smc` (the SMC estimate, `c(log_z = , se = )`) and, when computed,
-#'   `bridge` (the bridge estimate, `c(log_z = , se = )`), `bridge_runs` (each
+#'   `bridge` (the bridge estimate, `c(log_z = , se = , se_jackknife = )`), `bridge_runs` (each
 #'   replicate's bridge alone) and `bridge_draws` (per replicate),
 #'   `log_z_runs` (one per replicate),
 #'   `ti`, `ti_corrected`, `stepping_stone` (each `c(log_z = , se = )`),

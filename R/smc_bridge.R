@@ -219,7 +219,7 @@ smc_bridge_estimate <- function(fn, p0, Z, lw, lf, run, lz_runs, draws, cost, st
 
 # The bridge estimate of a function target's smc() fit (with `ell`, the log
 # ratio at its final particles in the path's coordinates `x`, and `run`):
-# adds `bridge` (c(log_z, se)), `bridge_runs` (each replicate alone), `smc`
+# adds `bridge` (c(log_z, se, se_jackknife)), `bridge_runs` (each replicate alone), `smc`
 # (the SMC estimate), and sets log_z and se by `estimator`: "bridge", "smc",
 # or "auto" (the bridge when every replicate's iteration converged, it has an
 # se (2 or more replicates) and that se is at most the SMC se); `estimator`
@@ -235,14 +235,18 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
                            cost, fit$log_z,
                            whitened)
   fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + b$evaluations
-  fit$bridge <- c(log_z = b$log_z, se = b$se)
+  # the replicates share the base and the schedule, so their particles can
+  # depart from the posterior together, an error their spread does not show:
+  # a third of the SMC se (which such an error does not bias) is added
+  shared <- if (is.finite(fit$se)) fit$se / 3 else 0
+  fit$bridge <- c(log_z = b$log_z, se = sqrt(b$se^2 + shared^2), se_jackknife = b$se)
   fit$bridge_runs <- b$log_z_runs
   fit$bridge_draws <- b$draws
   use <- if (estimator == "bridge") is.finite(b$log_z) else
-    b$converged && is.finite(b$se) && (!is.finite(fit$se) || b$se <= fit$se)
+    b$converged && is.finite(b$se) && (!is.finite(fit$se) || fit$bridge[["se"]] <= fit$se)
   if (use) {
     fit$log_z <- b$log_z
-    fit$se <- b$se
+    fit$se <- fit$bridge[["se"]]
     fit$estimator <- "bridge"
   }
   fit
