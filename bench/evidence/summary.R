@@ -12,7 +12,9 @@
 # if RMSE falls as 1/sqrt(cost)); "measured at equal cost" sets it against the
 # row "bridgesampling at the default's cost" (run_equal_cost.R: bridgesampling
 # given as many HMC draws as make its mean evaluations the default's, same
-# seeds). Run from the package root: Rscript bench/evidence/summary.R
+# seeds); the same for the rows of the previous default (the SMC estimate,
+# before the bridge estimate; bench/evidence/retire_default.R) where they are
+# saved. Run from the package root: Rscript bench/evidence/summary.R
 source("bench/evidence/common.R")
 bench_header("evidence benchmark: summary of the saved runs")
 files <- Sys.glob("bench/evidence/runs_*.rds")

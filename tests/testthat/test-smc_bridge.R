@@ -56,18 +56,23 @@ test_that("from a base far from the posterior, the bridge beats the SMC estimate
   expect_true(all(abs(err["z", ]) <= 3))
 })
 
-test_that("the bridge's se covers the truth over seeds (|z| <= 3)", {
+test_that("the reported se covers the truth over seeds (|z| <= 3), mostly by the bridge", {
   h <- hierarchical_normal(n = 8)
-  z <- vapply(1:20, function(s) {
+  res <- vapply(1:20, function(s) {
     set.seed(200 + s)
-    fit <- smc(h$f, gradient = h$g, vectorized = TRUE, start = h$start, particles = 100,
-               progress = FALSE)
-    expect_identical(fit$estimator, "bridge")
-    (fit$log_z - h$log_z) / fit$se
-  }, 0)
+    fit <- suppressWarnings(smc(h$f, gradient = h$g, vectorized = TRUE, start = h$start,
+                                particles = 60, mode_starts = 0, progress = FALSE),
+                            classes = "logz_unreliable")
+    c(z = (fit$log_z - h$log_z) / fit$se, bridge = fit$estimator == "bridge",
+      err_bridge = fit$bridge[["log_z"]] - h$log_z, err_smc = fit$smc[["log_z"]] - h$log_z)
+  }, numeric(4))
+  z <- res["z", ]
   expect_gte(mean(abs(z) <= 3), 0.95)
   expect_lt(abs(mean(z)), 3 / sqrt(20))
   expect_gt(max(abs(z)), 0.2)
+  expect_gte(mean(res["bridge", ]), 0.75)
+  # on this funnel-shaped posterior the bridge is the more accurate of the two
+  expect_lt(sqrt(mean(res["err_bridge", ]^2)), sqrt(mean(res["err_smc", ]^2)))
 })
 
 test_that("`estimator` picks the estimate, `bridge_draws` its draws, and the cost counts them", {
