@@ -67,6 +67,38 @@
 #' particles alike, and log Z then lacks its mass with an se that does not
 #' show it (more `mode_starts`, or a `base` that covers it).
 #'
+#' **The bridge estimate (function targets).** The final weighted particles
+#' of the replicates are approximate draws from \eqn{f/Z}; with draws from a
+#' normalised density \eqn{q} they give the bridge-sampling estimate of
+#' \eqn{Z} with the optimal bridge (Meng and Wong 1996, Eq. 4.1, by its
+#' iterative scheme; the estimator of bridgesampling, Gronau et al. 2017):
+#' with \eqn{l = f/q},
+#' \eqn{r \leftarrow [\frac{1}{N_2}\sum_j l(y_j)/(s_1 l(y_j) + s_2 r)] /
+#' [\sum_i W_i/(s_1 l(x_i) + s_2 r)]}, \eqn{y_j \sim q}, \eqn{x_i} the
+#' particles with normalised weights \eqn{W_i}, \eqn{s_1 = N_1/(N_1+N_2)} with
+#' \eqn{N_1} their ESS. Each replicate gets its own \eqn{q}, chosen with the
+#' particles of the other replicates only (so that it is independent of the
+#' particles it bridges to): among the base, the Gaussian and Student-t (10
+#' df) of its Laplace fit, and the moment-matched Gaussian and Student-t (10
+#' and 5 df) of the other replicates' particles (each scored across halves of
+#' them), the one with the lowest weighted variance of \eqn{\log l} at those
+#' particles. The replicates' pieces are pooled (one iteration over all of
+#' them). Its se adds in quadrature to the jackknife over the replicates a
+#' third of the SMC estimate's se: the replicates share the base and the
+#' schedule, so their particles can depart from \eqn{f/Z} together (missing
+#' the same part of its mass), an error their spread does not show and that
+#' does not bias the SMC estimate (`bridge` also holds the jackknife se
+#' alone). Each draw from
+#' \eqn{q} costs one density evaluation (counted); by default each replicate
+#' first takes as many as it has particles, then more, to the number that
+#' minimises variance times cost (\eqn{\sqrt{v_q C / v_p}} with \eqn{v_q} the
+#' relative variance per draw of the \eqn{q} side, \eqn{v_p} that of the
+#' particle side, Fruehwirth-Schnatter 2004, Eq. 16 without autocorrelation,
+#' and \eqn{C} the evaluations per replicate so far), at most \eqn{C}.
+#' With `estimator = "auto"` the reported `log_z` and `se` are the bridge's
+#' when its iteration converged, it has an se (2 or more replicates) and that
+#' se is at most the SMC estimate's; `estimator` in the result says which.
+#'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
 #' \eqn{\hat Z_r}; the estimate is \eqn{\log \frac1R \sum_r \hat Z_r} and
@@ -151,14 +183,27 @@
 #'   of starts of the multi-start mode search (>= 0; 0 skips it); `NULL`
 #'   (default) for 24 with a `gradient`, 8 without (each search then
 #'   differentiates numerically, at `2 d` evaluations a gradient).
+#' @param estimator for a function target: `"auto"` (default; the bridge
+#'   estimate when its diagnostics allow, see "The bridge estimate"),
+#'   `"bridge"` (the bridge estimate whenever it converged) or `"smc"` (the
+#'   SMC estimate, no bridge draws).
+#' @param bridge_draws for a function target: `NULL` (default; chosen by
+#'   cost, see "The bridge estimate") or the draws from each replicate's
+#'   \eqn{q} for the bridge (>= 0; 0 skips the bridge).
 #' @param workers `NULL` (the active future plan's workers) or the number of
 #'   pieces to split the replicates into (see [scale_out]).
 #' @param progress show progress (see [logz_progress]).
 #' @param ... must be empty (an unknown argument is an error).
 #' @return An object of class `c("logz_smc", "logz_estimate")` (see
-#'   [logz_estimate]) with `log_z`, `se`, `log_z_runs` (one per replicate),
+#'   [logz_estimate]) with `log_z`, `se`, `estimator` (`"bridge"` or
+#'   `"smc"`: which estimate `log_z` and `se` are), for a function target
+#'   `smc` (the SMC estimate, `c(log_z = , se = )`) and, when computed,
+#'   `bridge` (the bridge estimate, `c(log_z = , se = , se_jackknife = )`), `bridge_runs` (each
+#'   replicate's bridge alone) and `bridge_draws` (per replicate),
+#'   `log_z_runs` (one per replicate),
 #'   `rel_var_runs` (each replicate's own relative variance \eqn{V_r}),
-#'   `se_parts` (`replicates`, `within`: the two se's whose larger is `se`),
+#'   `se_parts` (`replicates`, `within`: the two se's whose larger is the
+#'   SMC estimate's se),
 #'   `ti`, `ti_corrected`, `stepping_stone` (each `c(log_z = , se = )`),
 #'   `schedules` (a list: the betas each replicate chose), `ess` (mean over
 #'   replicates of the ESS at beta = 1), `diagnostics` (one row per replicate
@@ -172,7 +217,9 @@
 #'   per replicate), `resamples`), `x` and `log_weights` (the final weighted
 #'   particles of every replicate, approximate draws from \eqn{f/Z} or the
 #'   posterior; `run` says which replicate), `kernel`, `cess`, `target_se`,
-#'   `base` (for a function target: `type`, `how`, and after a refit
+#'   `ell` (\eqn{\ell} at the final particles, in the path's coordinates),
+#'   `replicate_evaluations` (density plus gradient evaluations of each
+#'   replicate), `base` (for a function target: `type`, `how`, and after a refit
 #'   `refit`, the two variances compared), `modes_found` (the separate modes
 #'   the search found), `time`, `seed`, `call`, `flags`, `reliable`.
 #' @section Reliability flags: a run to `target_se` that a cap stopped
@@ -180,14 +227,24 @@
 #'   whose Laplace share (at least 0.01) is more than twice the weight the
 #'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
-#'   off; more `move_steps`, another kernel); and, from the Laplace base, a
+#'   off; more `move_steps`, another kernel); the bridge and SMC estimates of
+#'   the same runs more than 3 combined se apart (\eqn{|b - s| > 3
+#'   \sqrt{se_b^2 + se_s^2}}: one of them is off); with `estimator =
+#'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
+#'   estimate); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
 #' @section Errors: those of [ais.function()] for a function target (bad
 #'   `base`, `start`, `gradient`, values of `model`); `kernel = "mala"` or
 #'   `"hmc"` without gradients; numeric arguments out of range; a run that
 #'   does not reach beta = 1 in `max_steps` temperatures; a log density that
 #'   is `-Inf` at every particle drawn at beta = 0.
-#' @references Zhou, Y., Johansen, A. M. and Aston, J. A. D. (2016). Toward
+#' @references Meng, X.-L. and Wong, W. H. (1996). Simulating ratios of
+#'   normalizing constants via a simple identity: a theoretical exploration.
+#'   Statistica Sinica 6, 831-860. Fruehwirth-Schnatter, S. (2004). Estimating
+#'   marginal likelihoods for mixture and Markov switching models using bridge
+#'   sampling techniques. Econometrics Journal 7, 143-167. Gronau, Q. F. et al.
+#'   (2017). A tutorial on bridge sampling. Journal of Mathematical Psychology
+#'   81, 80-97. Zhou, Y., Johansen, A. M. and Aston, J. A. D. (2016). Toward
 #'   automatic model comparison: an adaptive sequential Monte Carlo approach.
 #'   JCGS 25, 701-726. Del Moral, P., Doucet, A. and Jasra, A. (2006).
 #'   Sequential Monte Carlo samplers. JRSS B 68, 411-436. Friel, N. and
@@ -242,9 +299,11 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
                          target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
-                         mode_starts = NULL, workers = NULL, progress = interactive(), ...) {
+                         mode_starts = NULL, estimator = c("auto", "bridge", "smc"),
+                         bridge_draws = NULL, workers = NULL, progress = interactive(), ...) {
   call <- match.call()
   check_dots_used(...)
+  estimator <- match_arg(estimator, "estimator")
   check_caps_need_target(target_se, c(max_time = !missing(max_time),
                                       max_evaluations = !missing(max_evaluations)))
   check_flag(progress, "progress")
@@ -262,6 +321,10 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
   ctl$schedule <- match_arg(schedule, "schedule")
+  if (!is.null(bridge_draws))
+    bridge_draws <- check_count(bridge_draws, "bridge_draws", min = 0L, max = 1e7)
+  if (estimator == "bridge" && identical(bridge_draws, 0L))
+    stop_no_call("`bridge_draws` = 0 leaves no draws for `estimator = \"bridge\"`.")
   target <- if (is.null(base$laplace)) list(model = model, gradient = gradient) else
     laplace_whiten(base$laplace, model, gradient, vectorized)
   vec <- vectorized || !is.null(base$laplace)
@@ -303,6 +366,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   }
   fit <- smc_fit(make_path, ctl, call, seed, progress, workers, extra = extra,
                  pilot_run = pilot_run)
+  fit <- smc_add_bridge(fit, cont_evaluator(target$model, target$gradient, vec, d), p0,
+                        bridge_draws, estimator, whitened = !is.null(base$laplace))
   fit$base <- base$record
   if (!is.null(refit)) {
     fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
@@ -324,7 +389,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fit$modes_found <- length(search$modes)
     carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
   }
-  smc_flag(fit, carried)
+  smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
 }
 
 #' @rdname smc
@@ -445,6 +510,8 @@ new_smc_result <- function(reps, ctl, extra, call, seed, time) {
     diagnostics = diagnostics,
     x = do.call(rbind, lapply(runs, `[[`, "X")),
     log_weights = unlist(lapply(runs, `[[`, "log_w"), use.names = FALSE),
+    ell = unlist(lapply(runs, `[[`, "ell"), use.names = FALSE), estimator = "smc",
+    replicate_evaluations = vapply(runs, function(r) r$evaluations + r$gradient_evaluations, 0),
     run = rep(seq_len(R), each = ctl$particles),
     stopped_by = reps$why,
     seed = seed, call = call,

@@ -10,6 +10,12 @@ print.logz_smc <- function(x, ...) {
               as.integer(x$counts[["replicates"]]), if (x$counts[["replicates"]] == 1) "" else "s",
               as.integer(x$counts[["particles"]]),
               if (!is.null(x$target_se)) sprintf(" (target se %g)", x$target_se) else ""))
+  if (identical(x$estimator, "bridge"))
+    cat(sprintf("  by bridge sampling (%d draws a replicate); the SMC estimate: %.4f (se %.4f)\n",
+                as.integer(x$bridge_draws), x$smc[["log_z"]], x$smc[["se"]]))
+  else if (!is.null(x$bridge) && is.finite(x$bridge[["log_z"]]))
+    cat(sprintf("  by SMC; the bridge estimate: %.4f (se %.4f)\n", x$bridge[["log_z"]],
+                x$bridge[["se"]]))
   pe <- function(nm, v) if (is.finite(v[["log_z"]]))
     sprintf("%s %.4f%s", nm, v[["log_z"]], if (is.finite(v[["se"]])) sprintf(" (se %.4f)", v[["se"]]) else "")
     else sprintf("%s NA", nm)

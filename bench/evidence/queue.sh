@@ -25,7 +25,9 @@ case "${1:-a}" in
   c) nice Rscript bench/evidence/run_sonar_ref.R 1 > $L/sonar_ref.out 2>&1
      r sonar 1 20 'AIS|bridge' > $L/sonar_ais_bridge.out 2>&1
      r sonar 1 20 'RTS' > $L/sonar_rts.out 2>&1 ;;
-  # the default call on R functions (smc(), HMC); the "Laplace base only" SMC rows are the
+  # the default call on R functions (smc(), HMC; after a change of the default, first
+  # `Rscript bench/evidence/retire_default.R`, and after d `run_equal_cost.R` per model);
+  # the "Laplace base only" SMC rows are the
   # runs made before smc() refitted its base and searched for modes (same code with
   # refit_base = FALSE, mode_starts = 0)
   d) for m in hierarchical mixture regression10 regression50 sonar; do

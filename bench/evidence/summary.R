@@ -12,7 +12,9 @@
 # if RMSE falls as 1/sqrt(cost)); "measured at equal cost" sets it against the
 # row "bridgesampling at the default's cost" (run_equal_cost.R: bridgesampling
 # given as many HMC draws as make its mean evaluations the default's, same
-# seeds). Run from the package root: Rscript bench/evidence/summary.R
+# seeds); the same for the rows of the previous default (the SMC estimate,
+# before the bridge estimate; bench/evidence/retire_default.R) where they are
+# saved. Run from the package root: Rscript bench/evidence/summary.R
 source("bench/evidence/common.R")
 bench_header("evidence benchmark: summary of the saved runs")
 files <- Sys.glob("bench/evidence/runs_*.rds")
@@ -82,13 +84,17 @@ cat(sprintf("  %-36s %9s %9s %7s %9s %10s %9s  %s\n", "model", "default", "defau
             "bridge", "bridge at", "evals", "default's RMSE <= bridge's at equal cost"))
 cat(sprintf("  %-36s %9s %9s %7s %9s %10s %9s\n", "", "RMSE", "evals", "|z|<=3", "RMSE",
             "equal cost", ""))
-for (m in unique(tab$model)) {
-  d <- tab[tab$model == m & grepl("(default)", tab$method, fixed = TRUE), ]
+pairs <- list(c("(default)", "bridgesampling at the default's cost", ""),
+              c("SMC hmc (previous default: the SMC estimate)",
+                "bridgesampling at the previous default's cost", " (previous default)"))
+for (pr in pairs) for (m in unique(tab$model)) {
+  d <- tab[tab$model == m & (if (pr[1] == "(default)") grepl(pr[1], tab$method, fixed = TRUE)
+                             else tab$method == pr[1]), ]
   b <- tab[tab$model == m & grepl("^bridgesampling \\(", tab$method), ]
-  e <- tab[tab$model == m & tab$method == "bridgesampling at the default's cost", ]
+  e <- tab[tab$model == m & tab$method == pr[2], ]
   if (nrow(d) != 1L || nrow(b) != 1L || nrow(e) != 1L) next
-  cat(sprintf("  %-36s %9.4f %9.0f %7.2f %9.4f %10.4f %9.0f  %s (ratio %.2f; n %d and %d)\n", m,
-              d$rmse, d$evals, d$cover, b$rmse, e$rmse, e$evals,
+  cat(sprintf("  %-36s %9.4f %9.0f %7.2f %9.4f %10.4f %9.0f  %s (ratio %.2f; n %d and %d)\n",
+              paste0(m, pr[3]), d$rmse, d$evals, d$cover, b$rmse, e$rmse, e$evals,
               if (d$rmse <= e$rmse) "met" else "NOT met",
               d$rmse / e$rmse, d$n, e$n))
 }

@@ -285,6 +285,11 @@ flag_cases <- function() {
       logz:::smc_flag(fake_estimate(0), logz:::smc_check_modes(lb, list(far), X,
                                                                rep(-log(20), 20), rep(1L, 20)))
     }),
+    smc_bridge = list(flag = "^the bridge and SMC estimates of the same runs differ by 1 nats, 7.1 combined se",
+                      run = function() {
+      x <- fake_estimate(0, bridge = c(log_z = 1, se = 0.1), smc = c(log_z = 0, se = 0.1))
+      logz:::smc_flag(x, logz:::smc_bridge_flags(x, "auto"))
+    }),
     target_se = list(flag = "^target se (1e-04|0.0001) not reached: se [0-9.e-]+ after [0-9]+ replicates",
                      run = function() {
       set.seed(1)
@@ -359,5 +364,5 @@ test_that("the flag table covers every function that sets a flag", {
     "sandwich_check",                                            # sandwich
     "rts_run_groups",                                            # rts_* (merged groups)
     "rts_track_flags",                                           # rts_track
-    "flag_target_se"))                                  # smc_accept, smc_modes, target_se
+    "flag_target_se"))                                  # smc_accept, smc_modes, smc_bridge, target_se
 })

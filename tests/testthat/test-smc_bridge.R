@@ -1,0 +1,113 @@
+# The bridge estimate of smc() on R log densities (R/smc_bridge.R): the
+# optimal bridge between proposals fitted to the replicates' final particles
+# and those particles, its se over the replicates, and the choice of the
+# reported estimate.
+
+# Bayesian linear regression as an R log density (log prior + log
+# likelihood, vectorized) with its gradient; log Z in closed form.
+regression_function <- function(seed, n = 30, d = 4) {
+  r <- regression_model(seed, n = n, d = d)
+  m <- r$model
+  list(f = function(B) m$log_prior(B) + m$log_lik(B),
+       g = function(B) m$gradient_prior(B) + m$gradient_lik(B), exact = r$exact, d = d)
+}
+
+test_that("the bridge iteration is exact when q is the normalised target", {
+  # l = f / q constant: every iteration returns it
+  g <- list(ell1 = rep(-2.5, 50), lw1 = rep(0, 50), ell2 = rep(-2.5, 80), n1 = 50)
+  b <- logz:::bridge_iterate(list(g), start = 0)
+  expect_equal(b[["log_z"]], -2.5, tolerance = 1e-9)
+  expect_identical(b[["converged"]], 1)
+  # f = 3 N(0, 1), q = N(0.5, 1.2^2), exact draws from both: log Z = log 3
+  set.seed(1)
+  x <- stats::rnorm(4000)
+  y <- stats::rnorm(4000, 0.5, 1.2)
+  l <- function(v) log(3) + stats::dnorm(v, log = TRUE) - stats::dnorm(v, 0.5, 1.2, log = TRUE)
+  b <- logz:::bridge_iterate(list(list(ell1 = l(x), lw1 = rep(0, 4000), ell2 = l(y), n1 = 4000)),
+                             start = 0)
+  expect_lt(abs(b[["log_z"]] - log(3)), 0.01)
+})
+
+test_that("Gaussian linear regression: the bridge from the Laplace fit is exact", {
+  r <- regression_function(1)
+  set.seed(2)
+  fit <- smc(r$f, gradient = r$g, vectorized = TRUE, start = rep(0, r$d), particles = 100,
+             progress = FALSE)
+  expect_identical(fit$estimator, "bridge")
+  # the posterior is the Gaussian of the Laplace fit: l = log f - log q is constant
+  expect_lt(abs(fit$log_z - r$exact), 1e-6)
+  expect_lt(abs(fit$smc[["log_z"]] - r$exact), 3 * fit$smc[["se"]] + 0.01)
+  expect_true(fit$reliable)
+})
+
+test_that("from a base far from the posterior, the bridge beats the SMC estimate of the same runs", {
+  r <- regression_function(3)
+  err <- vapply(1:5, function(s) {
+    set.seed(s)
+    fit <- smc(r$f, gradient = r$g, vectorized = TRUE, base = proposal_normal(rep(0, r$d), 3),
+               particles = 100, progress = FALSE)
+    c(smc = fit$smc[["log_z"]], bridge = fit$bridge[["log_z"]], z = (fit$log_z - r$exact) / fit$se) -
+      c(r$exact, r$exact, 0)
+  }, c(smc = 0, bridge = 0, z = 0))
+  rmse <- sqrt(rowMeans(err[1:2, ]^2))
+  # the old default (the SMC estimate) misses a bound the bridge meets, on the same runs
+  expect_lt(rmse[["bridge"]], 0.02)
+  expect_gt(rmse[["smc"]], 0.02)
+  expect_true(all(abs(err["z", ]) <= 3))
+})
+
+test_that("the reported se covers the truth over seeds (|z| <= 3), mostly by the bridge", {
+  h <- hierarchical_normal(n = 8)
+  res <- vapply(1:20, function(s) {
+    set.seed(200 + s)
+    fit <- suppressWarnings(smc(h$f, gradient = h$g, vectorized = TRUE, start = h$start,
+                                particles = 60, mode_starts = 0, progress = FALSE),
+                            classes = "logz_unreliable")
+    c(z = (fit$log_z - h$log_z) / fit$se, bridge = fit$estimator == "bridge",
+      err_bridge = fit$bridge[["log_z"]] - h$log_z, err_smc = fit$smc[["log_z"]] - h$log_z)
+  }, numeric(4))
+  z <- res["z", ]
+  expect_gte(mean(abs(z) <= 3), 0.95)
+  expect_lt(abs(mean(z)), 3 / sqrt(20))
+  expect_gt(max(abs(z)), 0.2)
+  expect_gte(mean(res["bridge", ]), 0.75)
+  # on this funnel-shaped posterior the bridge is the more accurate of the two
+  expect_lt(sqrt(mean(res["err_bridge", ]^2)), sqrt(mean(res["err_smc", ]^2)))
+})
+
+test_that("`estimator` picks the estimate, `bridge_draws` its draws, and the cost counts them", {
+  tg <- correlated_gaussian(3)
+  run <- function(...) {
+    set.seed(4)
+    smc(tg$f, gradient = tg$g, vectorized = TRUE, base = proposal_normal(rep(0, 3), 2),
+        particles = 50, replicates = 4, progress = FALSE, ...)
+  }
+  s <- run(estimator = "smc")
+  b <- run(estimator = "bridge", bridge_draws = 300)
+  expect_identical(s$estimator, "smc")
+  expect_null(s$bridge)
+  expect_identical(b$estimator, "bridge")
+  expect_identical(b$bridge_draws, 300L)
+  # the same SMC runs; the bridge adds one density evaluation per draw
+  expect_identical(b$smc, c(log_z = s$log_z, se = s$se))
+  expect_equal(b$counts[["density_evaluations"]] - s$counts[["density_evaluations"]], 4 * 300)
+  expect_equal(b$counts[["gradient_evaluations"]], s$counts[["gradient_evaluations"]])
+  expect_length(b$bridge_runs, 4L)
+  # a bayes_model's power posteriors report the SMC estimate
+  p <- normal_mean_model(3)
+  set.seed(1)
+  expect_identical(smc(p$model, particles = 50, replicates = 2, progress = FALSE)$estimator, "smc")
+  expect_output(print(b), "bridge sampling")
+})
+
+test_that("bad `estimator` and `bridge_draws` are errors naming them", {
+  tg <- correlated_gaussian(2)
+  go <- function(...) smc(tg$f, gradient = tg$g, vectorized = TRUE, start = c(0, 0),
+                          progress = FALSE, ...)
+  expect_error(go(estimator = "brige"), "`estimator` must be one of")
+  expect_error(go(estimator = 1), "`estimator`")
+  expect_error(go(bridge_draws = -1), "`bridge_draws`")
+  expect_error(go(bridge_draws = "many"), "`bridge_draws`")
+  expect_error(go(bridge_draws = c(10, 20)), "`bridge_draws`")
+  expect_error(go(estimator = "bridge", bridge_draws = 0), "`bridge_draws` = 0")
+})
