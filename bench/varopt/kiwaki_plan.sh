@@ -64,5 +64,13 @@ $R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 1 1000
 #     schedule is the same)
 $R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13 2
 $R bench/varopt/kiwaki_runs.R rbm20_cd25 10000 GMS13 2
-# 11. CD1(500), once bench/training/train_rbm500.R (RBM500_METHOD=cd1) has saved it
-$R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT 1 1000
+# 11. CD1(500) once bench/training/train_rbm500.R (RBM500_METHOD=cd1) had saved it, with the
+#     deceleration rows at M = 1000 (reused where no VAROPT step exceeds delta), a third
+#     seed on CD1(20) at K* = 650 (cheap), second seeds on 500 hidden at M = 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm20_cd1 650 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13 3
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT 2 1000
