@@ -74,3 +74,4 @@ $R bench/varopt/kiwaki_runs.R rbm20_cd1 650 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.
 $R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 LINEAR,VAROPT 2 1000
 $R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 2 1000
 $R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 SM08 2
