@@ -10,21 +10,31 @@
 #   log Z: AIS with Salakhutdinov & Murray's schedule (14,500 steps) and
 #   RBM500_CHAINS chains (default 200) from the data's base rates; the se is
 #   the delta-method se of the AIS estimate; test LL from it.
+# RBM500_METHOD=cd1 trains the same recipe with CD-1 instead of PCD-1 (Kiwaki
+# 2015's CD1(500) of Section 7.2) and saves bench/models/rbm500_cd1.rds.
 # Saves bench/models/rbm500_pcd.rds (xz): model, log_z (the AIS estimate
 # object), recipe, times. (bench/models/rbm500_cd25.rds, the older CD-25 model
 # of bench/rts/rts_hard*.R, is made by bench/archive/train_rbm500_cd25.R.)
 # Run: nice -n 10 Rscript bench/training/train_rbm500.R > bench/training/train_rbm500.out
+#      RBM500_METHOD=cd1 RBM500_CHAINS=100 nice -n 10 Rscript bench/training/train_rbm500.R \
+#        > bench/training/train_rbm500_cd1.out
 suppressPackageStartupMessages(library(logz))
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n\n")
 epochs <- as.integer(Sys.getenv("RBM500_EPOCHS", "30"))
 chains <- as.integer(Sys.getenv("RBM500_CHAINS", "200"))
+method <- Sys.getenv("RBM500_METHOD", "pcd")
+stopifnot(method %in% c("pcd", "cd1"))
+cat(sprintf("command: RBM500_METHOD=%s RBM500_EPOCHS=%d RBM500_CHAINS=%d Rscript bench/training/train_rbm500.R\n",
+            method, epochs, chains))
+cat(sprintf("date: %s UTC; commit %s\n\n", format(Sys.time(), tz = "UTC"),
+            system("git rev-parse --short HEAD", intern = TRUE)))
 train <- mnist$x[1:8000, ]
 test <- mnist$x[8001:10000, ]
-out <- "bench/models/rbm500_pcd.rds"
-recipe <- sprintf(paste("PCD-1, 100 chains, 8000 digits, batch 100, lr 0.05 linear decay to 0,",
+out <- sprintf("bench/models/rbm500_%s.rds", method)
+recipe <- sprintf(paste(if (method == "pcd") "PCD-1, 100 chains," else "CD-1,", "8000 digits, batch 100, lr 0.05 linear decay to 0,",
                         "momentum 0.5, weight decay 2e-4, %d epochs"), epochs)
 t0 <- proc.time()[[3]]
-m <- rbm_train(train, n_hidden = 500, method = "pcd", epochs = epochs, validation = test,
+m <- rbm_train(train, n_hidden = 500, method = if (method == "pcd") "pcd" else "cd", k = 1L, epochs = epochs, validation = test,
                eval_every = 10, seed = 500, progress = FALSE)
 t_train <- proc.time()[[3]] - t0
 m$call <- NULL

@@ -51,3 +51,27 @@ $R bench/varopt/kiwaki_runs.R rbm20_cd25 3000 LINEAR 1
 $R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 LINEAR 2
 # 7. Table 1, CD25(20): the GMS13 row at K = 10^4 (the other rows are in schedules_runs.csv)
 $R bench/varopt/kiwaki_runs.R rbm20_cd25 10000 GMS13 1
+# ---- second session (h30varopt2): second seeds at the matched K, M = 1000 on 500 hidden ----
+# Sized to ~35 CPU-minutes on the shared machine (load 8-10 on 2 cores, ~0.2 CPU-s per second
+# per process), the 500-hidden runs first; what did not fit is said in kiwaki_report.out.
+# 8. timing run: PCD(20) VAROPT at K* = 4600, seed 2 (its own pilot)
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 VAROPT 2
+# 9. Section 7.2 at the paper's M = 1000 chains, K = 1000: timing run first (CD25(500) LINEAR)
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 VAROPT 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 1 1000
+# 10. the rest of seed 2 at the matched K (the delta rows reuse the VAROPT run where the
+#     schedule is the same)
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13 2
+$R bench/varopt/kiwaki_runs.R rbm20_cd25 10000 GMS13 2
+# 11. CD1(500) once bench/training/train_rbm500.R (RBM500_METHOD=cd1) had saved it, with the
+#     deceleration rows at M = 1000 (reused where no VAROPT step exceeds delta), a third
+#     seed on CD1(20) at K* = 650 (cheap), second seeds on 500 hidden at M = 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 VAROPT_0.003,VAROPT_0.006,VAROPT_0.009 1 1000
+$R bench/varopt/kiwaki_runs.R rbm20_cd1 650 LINEAR,VAROPT,VAROPT_0.003,VAROPT_0.006,VAROPT_0.009,GMS13 3
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT 2 1000
+$R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 SM08 2

@@ -42,7 +42,7 @@ paper2 <- list(
                      ess = c(VAROPT = 545, VAROPT_0.009 = 851, VAROPT_0.006 = 852, VAROPT_0.003 = 778,
                              LINEAR = 712, GMS13 = 637)))
 label <- c(rbm20_pcd = "PCD(20)", rbm20_cd1 = "CD1(20)", rbm20_cd25 = "CD25(20)",
-           rbm500_pcd = "PCD(500)", rbm500_cd25 = "CD25(500)")
+           rbm500_pcd = "PCD(500)", rbm500_cd1 = "CD1(500)", rbm500_cd25 = "CD25(500)")
 
 # ---- all runs in one frame ----
 cols <- c("model", "K", "schedule", "seed", "M", "ess", "err", "max_step", "same_as_varopt", "cpu_s", "source")
@@ -106,19 +106,20 @@ for (mn in c("rbm20_pcd", "rbm20_cd1", "rbm20_cd25")) {
 cat("\n")
 
 # ---- 2. Table 1 at the matched K ----
-table_at <- function(mn, K, paper, with_true = TRUE) {
-  x <- d[d$model == mn & d$K == K, ]
+table_at <- function(mn, K, paper, M = 1000L) {
+  x <- d[d$model == mn & d$K == K & d$M == M, ]
   lin <- mean(x$ess[x$schedule == "LINEAR"])
   vstep <- varopt_step(mn, K)
   cat(sprintf("%s at K = %d (M = %d); largest VAROPT step at this K: %s\n", label[[mn]], K, x$M[1],
               if (is.na(vstep)) "-" else sprintf("%.5f", vstep)))
-  cat(sprintf("  %-13s %4s %7s %-22s %8s %8s %9s %9s %10s %11s\n", "schedule", "runs", "ESS", "per run",
+  cat(sprintf("  %-13s %4s %7s %5s %-22s %8s %8s %9s %9s %10s %11s\n", "schedule", "runs", "ESS", "sd", "per run",
               "/LINEAR", "paper", "paper/LIN", "mean err", "RMSE", "paper err"))
   plin <- paper$ess[["LINEAR"]]
   for (sn in sch_names) {
     y <- x[x$schedule == sn, ]
     reused <- FALSE
-    if (!nrow(y) && grepl("^VAROPT_", sn) && !is.na(vstep) &&
+    # a cap that cannot bind gives the VAROPT schedule: show the VAROPT runs when they are more
+    if (nrow(y) < sum(x$schedule == "VAROPT") && grepl("^VAROPT_", sn) && !is.na(vstep) &&
         vstep <= as.numeric(sub("VAROPT_", "", sn))) {
       y <- x[x$schedule == "VAROPT", ]
       reused <- TRUE
@@ -128,7 +129,8 @@ table_at <- function(mn, K, paper, with_true = TRUE) {
     pe <- if (!is.null(paper$true) && sn %in% names(paper$hat)) paper$hat[[sn]] - paper$true else NA
     same <- grepl("^VAROPT_", sn) && (isTRUE(any(y$same_as_varopt)) ||
               (!is.na(vstep) && vstep <= as.numeric(sub("VAROPT_", "", sn))))
-    cat(sprintf("  %-13s %4d %7.0f %-22s %8.2f %8s %9s %+9.4f %10.4f %11s%s\n", sn, nrow(y), mean(y$ess),
+    cat(sprintf("  %-13s %4d %7.0f %5s %-22s %8.2f %8s %9s %+9.4f %10.4f %11s%s\n", sn, nrow(y), mean(y$ess),
+                if (nrow(y) > 1) sprintf("%.0f", sd(y$ess)) else "-",
                 paste(sprintf("%.0f", y$ess), collapse = " "), mean(y$ess) / lin,
                 if (is.na(p)) "-" else format(p), if (is.na(p)) "-" else sprintf("%.2f", p / plin),
                 mean(y$err), sqrt(mean(y$err^2)), if (is.na(pe)) "-" else sprintf("%+.3f", pe),
@@ -137,6 +139,7 @@ table_at <- function(mn, K, paper, with_true = TRUE) {
   }
 }
 cat("== 2. Table 1 at the matched K (ESS out of M = 1000; error = log Z hat - exact log Z) ==\n")
+cat("ESS = mean over the runs (one run per seed), sd = their standard deviation; /LINEAR = ratio of means.\n")
 cat("paper err = the paper's log Z hat minus its exact log Z (Table 1; its models differ from ours:\n",
     "exact 208.63 / 193.951 / 207.12 against our 202.336 / 193.214 / 209.300).\n", sep = "")
 cat("'same schedule as VAROPT': no VAROPT step exceeds delta at this K, so the deceleration leaves\n",
@@ -207,9 +210,20 @@ plot_grid <- function(models, M, file, ylab_err = "log Z error (nats)") {
 plot_grid(c("rbm20_pcd", "rbm20_cd1", "rbm20_cd25"), 1000L, "bench/varopt/kiwaki_fig23.png")
 
 # ---- 4. Section 7.2: 500 hidden units ----
+cd1_ref_text <- function() {
+  f <- "bench/models/rbm500_cd1.rds"
+  if (!file.exists(f)) return("CD1(500) is not trained.\n")
+  r <- readRDS(f)$log_z
+  sprintf(paste0("CD1(500) %.3f, se %.3f (AIS, SM08 schedule %d steps x %d chains, bench/training/",
+                 "train_rbm500_cd1.out; ESS %.1f%s).\n"),
+          r$log_z, r$se, r$counts[["steps"]], r$counts[["chains"]], r$ess,
+          if (length(r$flags)) paste0("; flagged: ", paste(r$flags, collapse = "; "),
+                                      ", so its se is a lower bound on its error") else "")
+}
 cat("== 4. Section 7.2 (Table 2, Figures 5-6): 500 hidden units ==\n")
 cat("References: PCD(500) 430.588 +/- 0.166 (forward/reverse AIS sandwich, bench/rts/rts_fig3_pcd500_ref.R);\n",
-    "CD25(500) 542.0785, se 0.0003 (importance sampling, bench/rts/rts_hard_is.out). CD1(500) is not trained.\n",
+    "CD25(500) 542.0785, se 0.0003 (importance sampling, bench/rts/rts_hard_is.out);\n",
+    cd1_ref_text(),
     "The paper (M = 1000, its K illegible), Table 2 (log Z hat, ESS):\n", sep = "")
 for (mn in names(paper2)) {
   cat(sprintf("  %-10s", sub("rbm500_", "", mn)),
@@ -218,13 +232,23 @@ for (mn in names(paper2)) {
 cat("The paper's text: '(decelerated) VAROPT exhibits large estimation errors for small K ... decelerated VAROPT\n",
     "schedules achieve greater ESS's than the conventional scheduling schemes for all the RBMs with [Table 2's K]'.\n",
     sep = "")
-for (mn in c("rbm500_pcd", "rbm500_cd25")) {
+cat("Table 2 at M = 1000 (the paper's M), ours beside the paper's; error = log Z hat - our reference\n",
+    "(the paper's column 'paper err' is blank: its reference for the 500-hidden models is not given).\n", sep = "")
+for (mn in c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25")) {
+  x <- d[d$model == mn & d$M == 1000, ]
+  for (K in sort(unique(x$K))) {
+    table_at(mn, K, paper2[[mn]], M = 1000L)
+    cat("\n")
+  }
+}
+cat("Figures 5-6 (ESS and error against K):\n")
+for (mn in c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25")) {
   x <- d[d$model == mn, ]
   if (!nrow(x)) next
   for (M in sort(unique(x$M))) grid_table(mn, M)
 }
 m500 <- d[grepl("^rbm500", d$model), ]
-if (nrow(m500)) plot_grid(c("rbm500_pcd", "rbm500_cd25"), m500$M[1], "bench/varopt/kiwaki_fig56.png",
+if (nrow(m500)) plot_grid(c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25"), 100L, "bench/varopt/kiwaki_fig56.png",
                           ylab_err = "log Z - reference (nats)")
 cat("\n")
 
@@ -238,18 +262,37 @@ planned <- rbind(
   expand.grid(model = c("rbm20_cd25", "rbm20_cd1", "rbm20_pcd"), K = 1000L,
               schedule = c("LINEAR", "VAROPT", "GMS13", "SM08"), seed = 1L, M = 1000L),
   data.frame(model = "rbm20_cd25", K = c(3000L, 10000L), schedule = c("LINEAR", "GMS13"), seed = 1L, M = 1000L),
-  data.frame(model = "rbm20_pcd", K = 4600L, schedule = "LINEAR", seed = 2L, M = 1000L),
   expand.grid(model = c("rbm500_cd25", "rbm500_pcd"), K = c(100L, 300L, 1000L),
-              schedule = c("LINEAR", "VAROPT", "SM08"), seed = 1L, M = 100L))
+              schedule = c("LINEAR", "VAROPT", "SM08"), seed = 1L, M = 100L),
+  # the second session: every Table 1 cell at >= 2 seeds, and Table 2 at M = 1000
+  data.frame(model = "rbm20_pcd", K = 4600L, schedule = c("LINEAR", "VAROPT", "GMS13", "SM08"), seed = 2L,
+             M = 1000L),
+  data.frame(model = "rbm20_cd25", K = 10000L, schedule = "GMS13", seed = 2L, M = 1000L),
+  expand.grid(model = c("rbm500_cd25", "rbm500_pcd", "rbm500_cd1"), K = 1000L,
+              schedule = c("LINEAR", "VAROPT", "GMS13", "SM08"), seed = 1L, M = 1000L),
+  expand.grid(model = c("rbm500_cd25", "rbm500_pcd", "rbm500_cd1"), K = 1000L,
+              schedule = c("LINEAR", "VAROPT"), seed = 2L, M = 1000L),
+  expand.grid(model = c("rbm500_cd25", "rbm500_pcd", "rbm500_cd1"), K = c(300L, 3000L, 10000L),
+              schedule = c("LINEAR", "VAROPT"), seed = 1L, M = 1000L))
 have <- paste(d$model, d$K, d$schedule, d$seed, d$M)
 miss <- planned[!paste(planned$model, planned$K, planned$schedule, planned$seed, planned$M) %in% have, ]
-cat("\nNot run within the CPU budget (~30 CPU-minutes; the machine's load was 13-16 on 2 cores):\n")
+# CPU-s per chain-step of the runs done, per model size, to price what was not run
+r500 <- x[grepl("^rbm500", x$model) & x$cpu_s > 0, ]
+r20 <- x[grepl("^rbm20", x$model) & x$cpu_s > 0, ]
+rate <- function(y) sum(y$cpu_s) / sum(as.numeric(y$K) * y$M)
+cat(sprintf("\nCPU per 10^6 chain-steps (mean over the runs done): %.0f s on 20 hidden, %.0f s on 500 hidden\n",
+            1e6 * rate(r20), 1e6 * rate(r500)))
+cat("\nNot run within the CPU budgets (~30 and ~35 CPU-minutes; the machine's load was 7-16 on 2 cores),\n",
+    "with the CPU each would cost at those rates (GMS13 adds its knots: 10 knots x 100 chains x 600 sweeps,\n",
+    "about 250 CPU-s per 500-hidden model):\n", sep = "")
 if (nrow(miss)) {
-  a <- aggregate(K ~ model + schedule + seed + M, data = miss, FUN = function(k) paste(sort(unique(k)), collapse = ","))
+  miss$cpu <- as.numeric(miss$K) * miss$M * ifelse(grepl("^rbm500", miss$model), rate(r500), rate(r20))
+  a <- aggregate(cbind(cpu, n = 1) ~ model + schedule + seed + M, data = miss, FUN = sum)
+  ks <- aggregate(K ~ model + schedule + seed + M, data = miss, FUN = function(k) paste(sort(unique(k)), collapse = ","))
+  a$K <- ks$K
   for (i in seq_len(nrow(a)))
-    cat(sprintf("  %-10s %-7s K = %-14s seed %d, M = %d\n", label[[as.character(a$model[i])]], a$schedule[i],
-                a$K[i], a$seed[i], a$M[i]))
+    cat(sprintf("  %-10s %-7s K = %-14s seed %d, M = %4d  ~%4.0f CPU-s\n", label[[as.character(a$model[i])]],
+                a$schedule[i], a$K[i], a$seed[i], a$M[i], a$cpu[i]))
+  cat(sprintf("  total ~%.0f CPU-s\n", sum(miss$cpu)))
 }
-cat("  a second seed for most new cells (one AIS run of M chains each); GMS13 on 500 hidden units (10 knots x 100\n",
-    "  chains x 600 sweeps a model); M = 1000 on 500 hidden units (the paper's); CD1(500) (not trained: the recipe's\n",
-    "  training alone would exceed the budget)\n", sep = "")
+cat("  and more seeds on 500 hidden units at M = 1000 than listed (one run of M chains each).\n")

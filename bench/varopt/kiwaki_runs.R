@@ -4,7 +4,8 @@
 # in the csv are skipped, so an interrupted call resumes. The report is
 # bench/varopt/kiwaki_report.R.
 #   Rscript bench/varopt/kiwaki_runs.R MODEL KS SCHEDULES [SEEDS] [M]
-#     MODEL      rbm20_pcd, rbm20_cd1, rbm20_cd25 (exact log Z), rbm500_pcd, rbm500_cd25 (reference log Z)
+#     MODEL      rbm20_pcd, rbm20_cd1, rbm20_cd25 (exact log Z), rbm500_pcd, rbm500_cd25,
+#                rbm500_cd1 (reference log Z)
 #     KS         comma-separated numbers of annealing steps, e.g. 1000,3000
 #     SCHEDULES  comma-separated subset of LINEAR, VAROPT, VAROPT_0.003, VAROPT_0.006,
 #                VAROPT_0.009, GMS13, SM08
@@ -19,7 +20,8 @@
 # Salakhutdinov & Murray's three-piece schedule scaled to K steps.
 # Reference log Z: exact_log_z() on 20 hidden units; PCD(500) the forward/reverse AIS
 # sandwich of bench/rts/rts_fig3_pcd500_ref.R (430.588 +/- 0.166); CD25(500) importance
-# sampling around the blank image, bench/rts/rts_hard_is.out (542.0785, se 0.0003).
+# sampling around the blank image, bench/rts/rts_hard_is.out (542.0785, se 0.0003); CD1(500)
+# the AIS estimate saved with the model by bench/training/train_rbm500.R.
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(TRUE)
 if (length(args) < 3) stop("usage: kiwaki_runs.R MODEL KS SCHEDULES [SEEDS] [M]")
@@ -37,6 +39,7 @@ m <- readRDS(sprintf("bench/models/%s.rds", mname))$model
 ref <- switch(mname,
   rbm500_pcd = readRDS("bench/rts/rts_fig3_pcd500_ref.rds")$mid,
   rbm500_cd25 = 542.0785,
+  rbm500_cd1 = readRDS("bench/models/rbm500_cd1.rds")$log_z$log_z,
   as.numeric(exact_log_z(m)))
 out <- "bench/varopt/kiwaki_runs.csv"
 done <- if (file.exists(out)) read.csv(out) else NULL
