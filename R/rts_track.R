@@ -2,14 +2,21 @@
 # 4.4): tempered chains persist through training; after every parameter update
 # (track$every = "update", the paper's schedule) or after every epoch
 # ("epoch") they run a few sweeps under the current parameters and the ladder
-# log Z_hat_k moves a fraction alpha of the way to its RTS update (Eq. 12),
-#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha,
+# log Z_hat_k moves a fraction alpha_t of the way to its RTS update (Eq. 12),
+#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha_t,
 # applied to the whole ladder (the paper writes it for Z_K) so that the
-# sampler stays balanced as the parameters move.
+# sampler stays balanced as the parameters move. With track$gain = "fixed"
+# alpha_t = alpha (the paper's constant step); with "adaptive" (the default)
+# alpha_t = max(alpha, 1 - se_t^2 / d_t^2), d_t the step's innovation (its own
+# estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: the
+# shrinkage gain d^2 - se^2 over d^2 of a change observed with noise se, so a
+# move well beyond the step's noise is taken whole while, as log Z settles,
+# the gain falls to alpha.
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
-                           max_examples = 2000L, check_every = 0L, predict = FALSE)
+                           max_examples = 2000L, check_every = 0L, predict = FALSE,
+                           gain = "adaptive")
 
 # The defaults that depend on the schedule: per update a few sweeps and the
 # paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
@@ -39,6 +46,7 @@ rts_track_control <- function(track) {
   ctl$max_examples <- check_count(ctl$max_examples, "track$max_examples")
   ctl$check_every <- check_count(ctl$check_every, "track$check_every", min = 0L)
   check_flag(ctl$predict, "track$predict")
+  ctl$gain <- match_arg(ctl$gain, "track$gain", c("adaptive", "fixed"))
   ctl$alpha <- check_number(ctl$alpha, "track$alpha", lower = 0, upper = 1, lower_open = TRUE)
   if (!identical(ctl$prior, "exp2") && !identical(ctl$prior, "uniform"))
     stop_no_call("`track$prior` must be \"exp2\" (r_k proportional to exp(2 beta_k)) or \"uniform\".")
@@ -69,11 +77,14 @@ rts_tracker_start <- function(params, a0, ctl) {
 # One tracking step under the current parameters; returns the updated tracker
 # (sum_q accumulates c_hat over steps, for the visit check of each epoch;
 # time the seconds spent tracking). The step's own RTS estimate full[K] has
-# the Eq. 16 se of its chains; the tracked value, smoothed by alpha, lies
-# gap = (1 - alpha) (full[K] - previous) from it. The tracker's se is
-# sqrt(se_step^2 + gap^2), and lag_z = gap / se_step: while the ladder keeps up
-# with the parameters the gaps are noise of mean 0, while it trails a moving
-# log Z they keep one sign.
+# the Eq. 16 se of its chains and lies d = full[K] - previous from the last
+# tracked value; the new tracked value, moved by the gain alpha_t, lies
+# gap = (1 - alpha_t) d from it, and lag_z = gap / se_step: while the ladder
+# keeps up with the parameters the gaps are noise of mean 0, while it trails
+# a moving log Z they keep one sign. The tracker's se is
+# sqrt(se_step^2 + ((1 - alpha) d)^2): the step's noise and the lag the
+# constant gain alpha would leave, which with the adaptive gain stands for
+# the lag of chains that had a few sweeps to follow a move of d.
 rts_tracker_step <- function(tr, params) {
   t0 <- proc.time()[["elapsed"]]
   if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
@@ -89,11 +100,16 @@ rts_tracker_step <- function(tr, params) {
   }
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
-  tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
   K <- length(full)
   se_step <- rts_se(res$acc)[K]              # Eq. 16 of the step's own estimate full[K]
-  gap <- full[K] - tr$zeta[K]                # (1 - alpha) x the step's innovation
-  tr$se <- sqrt(se_step^2 + gap^2)
+  alpha <- tr$ctl$alpha
+  d <- full[K] - tr$zeta[K]                  # the step's innovation
+  gain <- if (tr$ctl$gain == "adaptive" && is.finite(se_step) && d != 0)
+            max(alpha, 1 - se_step^2 / d^2) else alpha
+  tr$zeta <- tr$zeta + gain * (full - tr$zeta)
+  gap <- full[K] - tr$zeta[K]                # (1 - gain) x the innovation
+  tr$se <- sqrt(se_step^2 + ((1 - alpha) * d)^2)
+  tr$gain <- gain
   tr$lag_z <- gap / se_step
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)
   tr$sum_q <- tr$sum_q + s
