@@ -7,11 +7,11 @@
 # applied to the whole ladder (the paper writes it for Z_K) so that the
 # sampler stays balanced as the parameters move. With track$gain = "fixed"
 # alpha_t = alpha (the paper's constant step); with "adaptive" (the default)
-# alpha_t = max(alpha, 1 - se_t^2 / d_t^2), d_t the step's innovation (its own
-# estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: the
-# shrinkage gain d^2 - se^2 over d^2 of a change observed with noise se, so a
-# move well beyond the step's noise is taken whole while, as log Z settles,
-# the gain falls to alpha.
+# alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), d_t the step's innovation (its
+# own estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: a
+# shrinkage gain that takes a move well beyond 3 se of the step's noise nearly
+# whole, while for innovations of the size of the noise (log Z settled) it is
+# alpha and the smoothing is the paper's.
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
@@ -105,7 +105,7 @@ rts_tracker_step <- function(tr, params) {
   alpha <- tr$ctl$alpha
   d <- full[K] - tr$zeta[K]                  # the step's innovation
   gain <- if (tr$ctl$gain == "adaptive" && is.finite(se_step) && d != 0)
-            max(alpha, 1 - se_step^2 / d^2) else alpha
+            max(alpha, 1 - (rts_track_gain_z * se_step / d)^2) else alpha
   tr$zeta <- tr$zeta + gain * (full - tr$zeta)
   gap <- full[K] - tr$zeta[K]                # (1 - gain) x the innovation
   tr$se <- sqrt(se_step^2 + ((1 - alpha) * d)^2)
@@ -241,6 +241,10 @@ rts_tracker_predict <- function(tr, params) {
 # estimates by more than noise allows).
 rts_track_visit_min <- 0.1
 rts_track_lag_max <- 3
+
+# The adaptive gain's scale: innovations within rts_track_gain_z se of the
+# step get the constant gain alpha (see the head of this file).
+rts_track_gain_z <- 3
 
 # The reliability flags of the tracked log Z from the history (visit_ratio,
 # lag_z per epoch), through flag_estimate(); character(0) when none.

@@ -7,7 +7,7 @@
 #   fixed    track$gain = "fixed": alpha 0.2 at every step (the paper's constant step)
 #   decay    alpha_t = max(0.2, 1 / (t + 1)), t = 0, 1, ... the tracking step (stochastic
 #            approximation; emulated here with gain "fixed" and alpha set before each step)
-#   adaptive the default, track$gain = "adaptive": alpha_t = max(0.2, 1 - se_t^2 / d_t^2), d_t the
+#   adaptive the default, track$gain = "adaptive": alpha_t = max(0.2, 1 - (3 se_t / d_t)^2), d_t the
 #            step's innovation, se_t its Eq. 16 se
 #   sweeps   gain "fixed", and while the step's lag z exceeds 3, up to 4 more steps (5 sweeps
 #            each) under the same parameters

@@ -1,7 +1,7 @@
 # Tracking log Z while an RBM trains (Carlson et al. 2016, Section 4.4, Figure 5):
 # rbm_train(track_log_z = TRUE), a tracking step after every parameter update
 # (the default: K = 100, 100 chains, 5 sweeps, alpha = 0.2 with the adaptive
-# gain alpha_t = max(alpha, 1 - se_t^2 / d_t^2), prior exp(2 beta)) against the
+# gain alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), prior exp(2 beta)) against the
 # paper's constant alpha = 0.2 (track$gain = "fixed"), alpha = 1, track$predict,
 # and one step per epoch (track$every = "epoch": 200 sweeps, alpha = 1).
 #  A. 784 x 20 PCD on 8,000 digits with the default recipe (30 epochs, 2,400
