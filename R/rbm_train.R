@@ -70,10 +70,18 @@
 #'   Section 4.4): tempered chains persist through training and, by default,
 #'   after every parameter update (mini-batch) run `track$sweeps` sweeps under
 #'   the new parameters; the ladder \eqn{\log \hat Z_k} then moves a fraction
-#'   `track$alpha` of the way to its RTS update (Eq. 12),
-#'   \eqn{\hat Z^{(t+1)} = \hat Z^{(t)} ((r_1 / r_k)(\hat c_k / \hat c_1))^\alpha}
-#'   with the paper's \eqn{\alpha = 0.2}, applied to the whole ladder so the
-#'   sampler stays balanced. `track$every = "epoch"` makes one step per epoch
+#'   \eqn{\alpha_t} of the way to its RTS update (Eq. 12),
+#'   \eqn{\hat Z^{(t+1)} = \hat Z^{(t)} ((r_1 / r_k)(\hat c_k / \hat c_1))^{\alpha_t}},
+#'   applied to the whole ladder so the sampler stays balanced. With
+#'   `track$gain = "fixed"`, \eqn{\alpha_t = \alpha} (`track$alpha`, the
+#'   paper's 0.2). With `"adaptive"` (the default),
+#'   \eqn{\alpha_t = \max(\alpha, 1 - (3 s_t / d_t)^2)}, where \eqn{d_t} is the
+#'   step's innovation (its own estimate of log Z minus the tracked value) and
+#'   \eqn{s_t} that estimate's Eq. 16 se: a change of log Z beyond 3 se of
+#'   the step's noise is taken nearly whole, so the tracked value does not trail
+#'   a log Z that moves fast, while innovations within about 3.35 se (log Z
+#'   settled) get the constant \eqn{\alpha} and the paper's smoothing, at no
+#'   extra cost. `track$every = "epoch"` makes one step per epoch
 #'   instead (then 200 sweeps and \eqn{\alpha = 1} by default: a per-epoch
 #'   step with a small \eqn{\alpha} lags behind a log Z that moves by nats per
 #'   epoch). The chains are the tracker's own, not the training's
@@ -86,20 +94,26 @@
 #'
 #'   **se and flags of the tracked value.** Each tracking step's own RTS
 #'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
-#'   \eqn{s_t}; the tracked value, moved only `alpha` of the way, lies
-#'   \eqn{g_t} from it, \eqn{1 - \alpha} times the step's change. The tracked
-#'   value's se is \eqn{\sqrt{s_t^2 + g_t^2}}, so it includes the lag of the
-#'   smoothing (with \eqn{\alpha = 1}, \eqn{g_t = 0} and the se is Eq. 16's).
+#'   \eqn{s_t}, and lies \eqn{d_t} from the last tracked value; the new
+#'   tracked value, moved \eqn{\alpha_t} of the way, lies
+#'   \eqn{g_t = (1 - \alpha_t) d_t} from it. The tracked value's se is
+#'   \eqn{\sqrt{s_t^2 + ((1 - \alpha) d_t)^2}}: with the constant gain the
+#'   second term is the lag of the smoothing; with the adaptive gain it stands
+#'   for the lag of chains that had a few sweeps to follow a move of
+#'   \eqn{d_t} (with \eqn{\alpha = 1} the se is Eq. 16's).
 #'   The lag z of a step is \eqn{g_t / s_t}: noise of mean 0 while the ladder
-#'   keeps up with the parameters, one sign while it trails a moving log Z.
+#'   keeps up with the parameters, one sign while it trails a moving log Z;
+#'   the adaptive gain keeps it within 3 in size.
 #'   Two flags (warned once, class `logz_unreliable`, and kept in
 #'   `track_flags`; see [logz_reliability]) mark epochs whose tracked value is
 #'   unreliable: a **tracking visit deficit**, some temperature visited less
 #'   than 0.1 times as often as the prior asks over the epoch's steps
 #'   (`history$visit_ratio < 0.1`, [rts()]'s threshold), and a **tracking lag**,
-#'   the epoch's mean lag z beyond 3 in size (`abs(history$lag_z) > 3`). Early
-#'   in training, while log Z moves by nats per update, the lag flag is
-#'   expected; the se then mostly measures the lag.
+#'   the epoch's mean lag z beyond 3 in size (`abs(history$lag_z) > 3`). With
+#'   `track$gain = "fixed"` the lag flag is expected early in training, while
+#'   log Z moves by nats per update; with the adaptive gain it does not fire,
+#'   and what error remains there is the chains' lag, which neither flag
+#'   measures (`track$check_every` does).
 #' @param validation optional 0/1 matrix of held-out examples (same columns as
 #'   `data`): turns on the held-out log-likelihood check (see "The default
 #'   recipe"), or with `track_log_z` the RTS-tracked validation
@@ -120,7 +134,9 @@
 #'   trained model, as they were), `predict` (`FALSE`; `TRUE`: before each step, move
 #'   the ladder by the importance-weighted change of log Z from the last
 #'   parameters to the new ones, \eqn{\log E_k[f'_k(x) / f_k(x)]} on the
-#'   chains' states, Rao-Blackwellized over the rungs; not in the paper).
+#'   chains' states, Rao-Blackwellized over the rungs; not in the paper), `gain`
+#'   (`"adaptive"`, default, or `"fixed"`: how far each step moves the ladder,
+#'   see `track_log_z`).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
@@ -152,7 +168,7 @@
 #'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
 #'   parameters need more than 16 GB (with the figure); a `track` that is not a
 #'   named list of the settings above, or a setting out of range (the error
-#'   names it, e.g. `track$every`, `track$alpha`).
+#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`).
 #' @references Hinton, G. E. (2002). Training products of experts by minimizing
 #'   contrastive divergence. Neural Computation 14, 1771-1800.
 #'   Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
