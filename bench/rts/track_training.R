@@ -14,7 +14,7 @@
 # The cost: track_time / (time - track_time), tracking against training alone
 # (the tracker's initial iterations not included; they run once).
 # Run: OPENBLAS_NUM_THREADS=1 nohup nice -n 10 Rscript bench/rts/track_training.R > bench/rts/track_training.out 2>&1 &
-# (about 8 minutes on 2 shared cores; TRACK_BENCH_PART=A or B runs one part).
+# (about 30 minutes wall, 7.5 CPU-minutes, at load 7 on 2 cores; TRACK_BENCH_PART=A or B runs one part).
 # TRACK_BENCH_QUICK=1: a smoke test.
 suppressPackageStartupMessages(library(logz))
 options(width = 160)
