@@ -108,8 +108,14 @@ rts_tracker_step <- function(tr, params) {
             max(alpha, 1 - (rts_track_gain_z * se_step / d)^2) else alpha
   tr$zeta <- tr$zeta + gain * (full - tr$zeta)
   gap <- full[K] - tr$zeta[K]                # (1 - gain) x the innovation
-  tr$se <- sqrt(se_step^2 + ((1 - alpha) * d)^2)
+  W <- rts_track_window
+  tr$innov_ex <- utils::tail(c(tr$innov_ex, if (is.finite(se_step)) max(d^2 - se_step^2, 0) else NA), W)
+  tr$innov_z2 <- utils::tail(c(tr$innov_z2, (d / se_step)^2), W)
+  lag_var <- rts_track_lag_scale^2 * mean(tr$innov_ex, na.rm = TRUE)
+  tr$se <- sqrt(se_step^2 + ((1 - alpha) * d)^2 + if (is.finite(lag_var)) lag_var else 0)
   tr$gain <- gain
+  tr$se_step <- se_step
+  tr$innov <- d
   tr$lag_z <- gap / se_step
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)
   tr$sum_q <- tr$sum_q + s
@@ -122,8 +128,15 @@ rts_tracker_log_z <- function(tr) tr$log_z1 + tr$zeta[length(tr$zeta)]
 # The tracked log Z after a step, its se and the step's lag z (see
 # rts_tracker_step()).
 rts_tracker_point <- function(tr)
-  matrix(c(rts_tracker_log_z(tr), tr$se, tr$lag_z), 1L,
-         dimnames = list(NULL, c("log_z", "se", "lag_z")))
+  matrix(c(rts_tracker_log_z(tr), tr$se, tr$lag_z, rts_tracker_innov_z2(tr)), 1L,
+         dimnames = list(NULL, rts_track_cols))
+
+rts_track_cols <- c("log_z", "se", "lag_z", "innov_z2")
+
+# The mean squared innovation z, (d_t / se_t)^2, over the last
+# rts_track_window steps (NA before the first step).
+rts_tracker_innov_z2 <- function(tr)
+  if (length(tr$innov_z2) && any(is.finite(tr$innov_z2))) mean(tr$innov_z2, na.rm = TRUE) else NA_real_
 
 # The visit ratio min_k c_hat_k / r_k of the steps since the last call (c_hat
 # pooled over them), and the tracker with its accumulator reset. Well below 1
@@ -151,7 +164,7 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
     ex <- pmin(as.integer(stats::runif(control$n_chains) * N), N - 1L) + 1L
     state$P <- data_t[, ex, drop = FALSE]
   }
-  lz <- matrix(NA_real_, nb, 3L, dimnames = list(NULL, c("log_z", "se", "lag_z")))
+  lz <- matrix(NA_real_, nb, length(rts_track_cols), dimnames = list(NULL, rts_track_cols))
   recon <- 0
   ctl <- control
   ctl$perm <- seq_len(B) - 1L
@@ -181,13 +194,15 @@ rts_track_ll <- function(params, data, log_z, max_examples) {
 
 # The tracked log Z of every tracking step: data frame update (the parameter
 # update after which it was taken; per epoch, the epoch's last update),
-# epoch, log_z, se, lag_z. lz: one matrix (rts_tracker_point() rows) per epoch.
+# epoch, log_z, se, lag_z, innov_z2. lz: one matrix (rts_tracker_point() rows)
+# per epoch.
 rts_track_table <- function(lz, every, n_batches) {
   n <- vapply(lz, nrow, 0L)
   epoch <- rep(seq_along(lz), n)
   m <- do.call(rbind, lz)
   data.frame(update = if (every == "update") seq_len(sum(n)) else epoch * n_batches,
-             epoch = epoch, log_z = m[, 1L], se = m[, 2L], lag_z = m[, 3L])
+             epoch = epoch, log_z = m[, "log_z"], se = m[, "se"], lag_z = m[, "lag_z"],
+             innov_z2 = m[, "innov_z2"])
 }
 
 # The check of the tracker at epoch ep (track$check_every > 0): log Z of the
@@ -242,12 +257,26 @@ rts_tracker_predict <- function(tr, params) {
 rts_track_visit_min <- 0.1
 rts_track_lag_max <- 3
 
+# The chains' lag. While the chains keep up with the parameters the innovations
+# z_t = d_t / se_t are noise of about unit variance; chains that trail a moving
+# log Z leave each step's own estimate off by a part of the recent moves, which
+# its Eq. 16 se does not see. The tracked se adds a lag term of
+# rts_track_lag_scale times the RMS excess of the innovations over their noise,
+# sqrt(mean(max(d_t^2 - se_t^2, 0))), over the last rts_track_window steps; and
+# an epoch in which the mean of z_t^2 over the last rts_track_window steps
+# exceeded rts_track_innov_max (innovations beyond 3 se in RMS: log Z moving
+# faster than the step's noise, where that lag term is itself a rough guess) is
+# flagged.
+rts_track_window <- 20L
+rts_track_lag_scale <- 2
+rts_track_innov_max <- 9
+
 # The adaptive gain's scale: innovations within rts_track_gain_z se of the
 # step get the constant gain alpha (see the head of this file).
 rts_track_gain_z <- 3
 
 # The reliability flags of the tracked log Z from the history (visit_ratio,
-# lag_z per epoch), through flag_estimate(); character(0) when none.
+# lag_z, innov_z2 per epoch), through flag_estimate(); character(0) when none.
 rts_track_flags <- function(history) {
   fmt <- function(ep) paste(utils::head(ep, 5L), collapse = ", ")
   ep <- history$epoch[!is.na(history$visit_ratio) & history$visit_ratio < rts_track_visit_min]
@@ -259,6 +288,13 @@ rts_track_flags <- function(history) {
   if (length(ep))
     f <- c(f, sprintf(paste0("tracking lag: |mean lag z| > %g at %d epoch(s) (first: %s): ",
                              "the ladder trails log Z"), rts_track_lag_max, length(ep), fmt(ep)))
+  iz <- history$innov_z2
+  ep <- if (!is.null(iz)) history$epoch[!is.na(iz) & iz > rts_track_innov_max]
+  if (length(ep))
+    f <- c(f, sprintf(paste0("tracking innovations: mean (d_t / se_t)^2 over %d steps > %g at %d ",
+                             "epoch(s) (first: %s): log Z moves faster than the chains' noise, ",
+                             "the chains may trail it"), rts_track_window, rts_track_innov_max,
+                      length(ep), fmt(ep)))
   if (!length(f)) return(f)
   flag_estimate(character(0), f, sprintf(paste0(
     "rbm_train(): the log Z tracked by RTS may be unreliable: %s. The tracked values of those ",
