@@ -8,12 +8,18 @@
 # rts_track_window steps has mean z^2 > rts_track_innov_max; flagged: its epoch is flagged, as
 # rbm_train() flags epochs), and the coverage of the updates not flagged. Optionally
 # (TRACK_SE_DUMP=file) it saves the per-update table.
+# The lag term's scale (rts_track_lag_scale), window and the flag's threshold were chosen on the
+# per-update table of TRACK_SEED = 7 over 8 epochs; TRACK_SEED = 17 is a run they were not
+# chosen on. Run with R_LIBS pointing at a build without the lag term (the header says which
+# build ran) for the coverage before it.
 # Run: OPENBLAS_NUM_THREADS=1 TRACK_EPOCHS=4 nohup nice -n 10 Rscript bench/rts/track_se_coverage.R > bench/rts/track_se_coverage.out 2>&1 &
 library(logz)
 cat("Command: Rscript bench/rts/track_se_coverage.R (TRACK_EPOCHS=", Sys.getenv("TRACK_EPOCHS", "4"), ")\n",
     "Date: ", format(Sys.time(), tz = "UTC", usetz = TRUE), "; commit: ",
     tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"), "\n", sep = "")
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")
+cat("logz from:", find.package("logz"), "; the se's lag term of the innovations in this build:",
+    exists("rts_track_lag_scale", envir = asNamespace("logz")), "\n")
 epochs <- as.integer(Sys.getenv("TRACK_EPOCHS", "4"))
 seed <- as.integer(Sys.getenv("TRACK_SEED", "7"))
 cat("TRACK_SEED =", seed, "(initial weights and tracker; training order", seed + 2L, ")\n")
