@@ -82,9 +82,10 @@ rts_tracker_start <- function(params, a0, ctl) {
 # gap = (1 - alpha_t) d from it, and lag_z = gap / se_step: while the ladder
 # keeps up with the parameters the gaps are noise of mean 0, while it trails
 # a moving log Z they keep one sign. The tracker's se is
-# sqrt(se_step^2 + ((1 - alpha) d)^2): the step's noise and the lag the
-# constant gain alpha would leave, which with the adaptive gain stands for
-# the lag of chains that had a few sweeps to follow a move of d.
+# sqrt(se_step^2 + ((1 - alpha) d)^2 + lag^2): the step's noise, the lag the
+# constant gain alpha would leave, and the chains' lag estimated from the
+# recent innovations (rts_track_lag_scale, below). innov_z2 keeps the last
+# rts_track_window squared innovation z's, innov_ex their excess over noise.
 rts_tracker_step <- function(tr, params) {
   t0 <- proc.time()[["elapsed"]]
   if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
