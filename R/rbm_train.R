@@ -70,10 +70,18 @@
 #'   Section 4.4): tempered chains persist through training and, by default,
 #'   after every parameter update (mini-batch) run `track$sweeps` sweeps under
 #'   the new parameters; the ladder \eqn{\log \hat Z_k} then moves a fraction
-#'   `track$alpha` of the way to its RTS update (Eq. 12),
-#'   \eqn{\hat Z^{(t+1)} = \hat Z^{(t)} ((r_1 / r_k)(\hat c_k / \hat c_1))^\alpha}
-#'   with the paper's \eqn{\alpha = 0.2}, applied to the whole ladder so the
-#'   sampler stays balanced. `track$every = "epoch"` makes one step per epoch
+#'   \eqn{\alpha_t} of the way to its RTS update (Eq. 12),
+#'   \eqn{\hat Z^{(t+1)} = \hat Z^{(t)} ((r_1 / r_k)(\hat c_k / \hat c_1))^{\alpha_t}},
+#'   applied to the whole ladder so the sampler stays balanced. With
+#'   `track$gain = "fixed"`, \eqn{\alpha_t = \alpha} (`track$alpha`, the
+#'   paper's 0.2). With `"adaptive"` (the default),
+#'   \eqn{\alpha_t = \max(\alpha, 1 - (3 s_t / d_t)^2)}, where \eqn{d_t} is the
+#'   step's innovation (its own estimate of log Z minus the tracked value) and
+#'   \eqn{s_t} that estimate's Eq. 16 se: a change of log Z beyond 3 se of
+#'   the step's noise is taken nearly whole, so the tracked value does not trail
+#'   a log Z that moves fast, while innovations within about 3.35 se (log Z
+#'   settled) get the constant \eqn{\alpha} and the paper's smoothing, at no
+#'   extra cost. `track$every = "epoch"` makes one step per epoch
 #'   instead (then 200 sweeps and \eqn{\alpha = 1} by default: a per-epoch
 #'   step with a small \eqn{\alpha} lags behind a log Z that moves by nats per
 #'   epoch). The chains are the tracker's own, not the training's
@@ -86,20 +94,41 @@
 #'
 #'   **se and flags of the tracked value.** Each tracking step's own RTS
 #'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
-#'   \eqn{s_t}; the tracked value, moved only `alpha` of the way, lies
-#'   \eqn{g_t} from it, \eqn{1 - \alpha} times the step's change. The tracked
-#'   value's se is \eqn{\sqrt{s_t^2 + g_t^2}}, so it includes the lag of the
-#'   smoothing (with \eqn{\alpha = 1}, \eqn{g_t = 0} and the se is Eq. 16's).
+#'   \eqn{s_t}, and lies \eqn{d_t} from the last tracked value; the new
+#'   tracked value, moved \eqn{\alpha_t} of the way, lies
+#'   \eqn{g_t = (1 - \alpha_t) d_t} from it. The tracked value's se is
+#'   \eqn{\sqrt{s_t^2 + ((1 - \alpha) d_t)^2 + 4 \overline{(d^2 - s^2)_+}}},
+#'   the bar a mean over the last 20 steps (fewer at the start): with the
+#'   constant gain the second term is the lag of the smoothing; the third is
+#'   the lag of the chains, which with a few sweeps per step trail a log Z that
+#'   moves, so that each step's own estimate is off by more than its Eq. 16 se.
+#'   Its size, twice the RMS excess of the recent innovations over their noise,
+#'   is an empirical scale calibrated against exact log Z on MNIST RBMs (see
+#'   `bench/rts/track_se_coverage.R`), not a bound; the innovations flag below
+#'   marks the steps where it carries the se.
+#'   While log Z is settled and the chains keep up, the innovation z of a
+#'   step, \eqn{z_t = d_t / s_t}, is noise with \eqn{z_t^2} about 1 on
+#'   average, and the third term is small.
 #'   The lag z of a step is \eqn{g_t / s_t}: noise of mean 0 while the ladder
-#'   keeps up with the parameters, one sign while it trails a moving log Z.
-#'   Two flags (warned once, class `logz_unreliable`, and kept in
+#'   keeps up with the parameters, one sign while it trails a moving log Z;
+#'   the adaptive gain keeps it within 3 in size.
+#'   Three flags (warned once, class `logz_unreliable`, and kept in
 #'   `track_flags`; see [logz_reliability]) mark epochs whose tracked value is
 #'   unreliable: a **tracking visit deficit**, some temperature visited less
 #'   than 0.1 times as often as the prior asks over the epoch's steps
-#'   (`history$visit_ratio < 0.1`, [rts()]'s threshold), and a **tracking lag**,
-#'   the epoch's mean lag z beyond 3 in size (`abs(history$lag_z) > 3`). Early
-#'   in training, while log Z moves by nats per update, the lag flag is
-#'   expected; the se then mostly measures the lag.
+#'   (`history$visit_ratio < 0.1`, [rts()]'s threshold); a **tracking lag**,
+#'   the epoch's mean lag z beyond 3 in size (`abs(history$lag_z) > 3`); and
+#'   **tracking innovations**, the mean of \eqn{z_t^2} over the last 20 steps
+#'   above 9 at some step of the epoch (`history$innov_z2 > 9`, the epoch's
+#'   largest such mean; per step in `log_z_track$innov_z2`): log Z moves by
+#'   more than 3 se of the steps' noise per step, the chains may trail it, and
+#'   the se rests on the lag term above. With `track$gain = "fixed"` the lag
+#'   flag is expected early in training, while log Z moves by nats per update;
+#'   with the adaptive gain it does not fire. The innovations flag is expected
+#'   with the default settings while training moves log Z fast (the first
+#'   epochs of the default recipe) and goes quiet once log Z settles; it reads
+#'   only how fast log Z moves, so it also fires when the chains do keep up.
+#'   `track$check_every` compares the tracked value with exact or AIS log Z.
 #' @param validation optional 0/1 matrix of held-out examples (same columns as
 #'   `data`): turns on the held-out log-likelihood check (see "The default
 #'   recipe"), or with `track_log_z` the RTS-tracked validation
@@ -120,7 +149,9 @@
 #'   trained model, as they were), `predict` (`FALSE`; `TRUE`: before each step, move
 #'   the ladder by the importance-weighted change of log Z from the last
 #'   parameters to the new ones, \eqn{\log E_k[f'_k(x) / f_k(x)]} on the
-#'   chains' states, Rao-Blackwellized over the rungs; not in the paper).
+#'   chains' states, Rao-Blackwellized over the rungs; not in the paper), `gain`
+#'   (`"adaptive"`, default, or `"fixed"`: how far each step moves the ladder,
+#'   see `track_log_z`).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
@@ -131,7 +162,8 @@
 #'   in tracking steps), `visit_ratio` (\eqn{\min_k \hat c_k / r_k} over the
 #'   epoch's tracking steps: well below 1, e.g. under [rts()]'s 0.1, the ladder
 #'   lags the parameters and the tracked value is unreliable), `log_z_se` (the
-#'   se of `log_z`) and `lag_z` (the mean lag z of the epoch's steps; see
+#'   se of `log_z`), `innov_z2` (the largest mean squared innovation z over
+#'   20 steps at the epoch's steps) and `lag_z` (the mean lag z of the epoch's steps; see
 #'   `track_log_z`) and with
 #'   `track$check_every` `check_log_z`, `check_log_z_se`, `check_method`
 #'   (`"exact"` or `"ais"`, NA at epochs not checked); with `validation` and no
@@ -142,8 +174,9 @@
 #'   update), `seed` (RNG state at entry), and for PCD `chains` (the
 #'   `n_chains` x `n_visible` persistent chains at the end, from which a call
 #'   with `init` continues), and with `track_log_z` `log_z_track` (data frame
-#'   `update`, `epoch`, `log_z`, `se`, `lag_z`: the tracked log Z after every
-#'   tracking step, its se and the step's lag z) and `track_flags` (character:
+#'   `update`, `epoch`, `log_z`, `se`, `lag_z`, `innov_z2`: the tracked log Z
+#'   after every tracking step, its se, the step's lag z and the mean of
+#'   \eqn{z_t^2} over the last 20 steps) and `track_flags` (character:
 #'   the tracking flags, empty when none).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size`, `n_chains`, `eval_every` not positive whole numbers; `n_chains`
@@ -152,7 +185,7 @@
 #'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
 #'   parameters need more than 16 GB (with the figure); a `track` that is not a
 #'   named list of the settings above, or a setting out of range (the error
-#'   names it, e.g. `track$every`, `track$alpha`).
+#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`).
 #' @references Hinton, G. E. (2002). Training products of experts by minimizing
 #'   contrastive divergence. Neural Computation 14, 1771-1800.
 #'   Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
@@ -278,6 +311,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
         history$log_z[ep] <- lz
         history$log_z_se[ep] <- tracker$se
         history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
+        iz <- track_lz[[ep]][, "innov_z2"]
+        history$innov_z2[ep] <- if (any(!is.na(iz))) max(iz, na.rm = TRUE) else NA_real_
         history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
         history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
         if (track$check_every > 0L)

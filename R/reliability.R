@@ -49,7 +49,8 @@
 #' before being proved exact ("not exact within the time/node limit"): log Z
 #' is then only bounded ([log_z_bounds()]). EP that did not converge. RTS
 #' flags visit deficits, outlier chains and ladder drift (see [rts()]), and
-#' the log Z it tracks during training a tracking visit deficit or lag (see
+#' the log Z it tracks during training a tracking visit deficit, lag or
+#' large innovations (see
 #' [rbm_train()], `track_log_z`). The
 #' AIS/RAISE sandwich of [log_likelihood()] flags "sandwich crossed" when the
 #' RAISE lower bound comes out above the AIS upper bound (saying whether by

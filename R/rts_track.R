@@ -2,14 +2,21 @@
 # 4.4): tempered chains persist through training; after every parameter update
 # (track$every = "update", the paper's schedule) or after every epoch
 # ("epoch") they run a few sweeps under the current parameters and the ladder
-# log Z_hat_k moves a fraction alpha of the way to its RTS update (Eq. 12),
-#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha,
+# log Z_hat_k moves a fraction alpha_t of the way to its RTS update (Eq. 12),
+#   Z^(t+1) = Z^(t) ((r_1 / r_k) (c_k / c_1))^alpha_t,
 # applied to the whole ladder (the paper writes it for Z_K) so that the
-# sampler stays balanced as the parameters move.
+# sampler stays balanced as the parameters move. With track$gain = "fixed"
+# alpha_t = alpha (the paper's constant step); with "adaptive" (the default)
+# alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), d_t the step's innovation (its
+# own estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: a
+# shrinkage gain that takes a move well beyond 3 se of the step's noise nearly
+# whole, while for innovations of the size of the noise (log Z settled) it is
+# alpha and the smoothing is the paper's.
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
-                           max_examples = 2000L, check_every = 0L, predict = FALSE)
+                           max_examples = 2000L, check_every = 0L, predict = FALSE,
+                           gain = "adaptive")
 
 # The defaults that depend on the schedule: per update a few sweeps and the
 # paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
@@ -39,6 +46,7 @@ rts_track_control <- function(track) {
   ctl$max_examples <- check_count(ctl$max_examples, "track$max_examples")
   ctl$check_every <- check_count(ctl$check_every, "track$check_every", min = 0L)
   check_flag(ctl$predict, "track$predict")
+  ctl$gain <- match_arg(ctl$gain, "track$gain", c("adaptive", "fixed"))
   ctl$alpha <- check_number(ctl$alpha, "track$alpha", lower = 0, upper = 1, lower_open = TRUE)
   if (!identical(ctl$prior, "exp2") && !identical(ctl$prior, "uniform"))
     stop_no_call("`track$prior` must be \"exp2\" (r_k proportional to exp(2 beta_k)) or \"uniform\".")
@@ -69,11 +77,15 @@ rts_tracker_start <- function(params, a0, ctl) {
 # One tracking step under the current parameters; returns the updated tracker
 # (sum_q accumulates c_hat over steps, for the visit check of each epoch;
 # time the seconds spent tracking). The step's own RTS estimate full[K] has
-# the Eq. 16 se of its chains; the tracked value, smoothed by alpha, lies
-# gap = (1 - alpha) (full[K] - previous) from it. The tracker's se is
-# sqrt(se_step^2 + gap^2), and lag_z = gap / se_step: while the ladder keeps up
-# with the parameters the gaps are noise of mean 0, while it trails a moving
-# log Z they keep one sign.
+# the Eq. 16 se of its chains and lies d = full[K] - previous from the last
+# tracked value; the new tracked value, moved by the gain alpha_t, lies
+# gap = (1 - alpha_t) d from it, and lag_z = gap / se_step: while the ladder
+# keeps up with the parameters the gaps are noise of mean 0, while it trails
+# a moving log Z they keep one sign. The tracker's se is
+# sqrt(se_step^2 + ((1 - alpha) d)^2 + lag^2): the step's noise, the lag the
+# constant gain alpha would leave, and the chains' lag estimated from the
+# recent innovations (rts_track_lag_scale, below). innov_z2 keeps the last
+# rts_track_window squared innovation z's, innov_ex their excess over noise.
 rts_tracker_step <- function(tr, params) {
   t0 <- proc.time()[["elapsed"]]
   if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
@@ -89,11 +101,22 @@ rts_tracker_step <- function(tr, params) {
   }
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
-  tr$zeta <- tr$zeta + tr$ctl$alpha * (full - tr$zeta)
   K <- length(full)
   se_step <- rts_se(res$acc)[K]              # Eq. 16 of the step's own estimate full[K]
-  gap <- full[K] - tr$zeta[K]                # (1 - alpha) x the step's innovation
-  tr$se <- sqrt(se_step^2 + gap^2)
+  alpha <- tr$ctl$alpha
+  d <- full[K] - tr$zeta[K]                  # the step's innovation
+  gain <- if (tr$ctl$gain == "adaptive" && is.finite(se_step) && d != 0)
+            max(alpha, 1 - (rts_track_gain_z * se_step / d)^2) else alpha
+  tr$zeta <- tr$zeta + gain * (full - tr$zeta)
+  gap <- full[K] - tr$zeta[K]                # (1 - gain) x the innovation
+  W <- rts_track_window
+  tr$innov_ex <- utils::tail(c(tr$innov_ex, if (is.finite(se_step)) max(d^2 - se_step^2, 0) else NA), W)
+  tr$innov_z2 <- utils::tail(c(tr$innov_z2, (d / se_step)^2), W)
+  lag_var <- rts_track_lag_scale^2 * mean(tr$innov_ex, na.rm = TRUE)
+  tr$se <- sqrt(se_step^2 + ((1 - alpha) * d)^2 + if (is.finite(lag_var)) lag_var else 0)
+  tr$gain <- gain
+  tr$se_step <- se_step
+  tr$innov <- d
   tr$lag_z <- gap / se_step
   tr$state <- list(X = res$X, k = res$k, streams = res$streams)
   tr$sum_q <- tr$sum_q + s
@@ -106,8 +129,15 @@ rts_tracker_log_z <- function(tr) tr$log_z1 + tr$zeta[length(tr$zeta)]
 # The tracked log Z after a step, its se and the step's lag z (see
 # rts_tracker_step()).
 rts_tracker_point <- function(tr)
-  matrix(c(rts_tracker_log_z(tr), tr$se, tr$lag_z), 1L,
-         dimnames = list(NULL, c("log_z", "se", "lag_z")))
+  matrix(c(rts_tracker_log_z(tr), tr$se, tr$lag_z, rts_tracker_innov_z2(tr)), 1L,
+         dimnames = list(NULL, rts_track_cols))
+
+rts_track_cols <- c("log_z", "se", "lag_z", "innov_z2")
+
+# The mean squared innovation z, (d_t / se_t)^2, over the last
+# rts_track_window steps (NA before the first step).
+rts_tracker_innov_z2 <- function(tr)
+  if (length(tr$innov_z2) && any(is.finite(tr$innov_z2))) mean(tr$innov_z2, na.rm = TRUE) else NA_real_
 
 # The visit ratio min_k c_hat_k / r_k of the steps since the last call (c_hat
 # pooled over them), and the tracker with its accumulator reset. Well below 1
@@ -135,7 +165,7 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
     ex <- pmin(as.integer(stats::runif(control$n_chains) * N), N - 1L) + 1L
     state$P <- data_t[, ex, drop = FALSE]
   }
-  lz <- matrix(NA_real_, nb, 3L, dimnames = list(NULL, c("log_z", "se", "lag_z")))
+  lz <- matrix(NA_real_, nb, length(rts_track_cols), dimnames = list(NULL, rts_track_cols))
   recon <- 0
   ctl <- control
   ctl$perm <- seq_len(B) - 1L
@@ -165,13 +195,15 @@ rts_track_ll <- function(params, data, log_z, max_examples) {
 
 # The tracked log Z of every tracking step: data frame update (the parameter
 # update after which it was taken; per epoch, the epoch's last update),
-# epoch, log_z, se, lag_z. lz: one matrix (rts_tracker_point() rows) per epoch.
+# epoch, log_z, se, lag_z, innov_z2. lz: one matrix (rts_tracker_point() rows)
+# per epoch.
 rts_track_table <- function(lz, every, n_batches) {
   n <- vapply(lz, nrow, 0L)
   epoch <- rep(seq_along(lz), n)
   m <- do.call(rbind, lz)
   data.frame(update = if (every == "update") seq_len(sum(n)) else epoch * n_batches,
-             epoch = epoch, log_z = m[, 1L], se = m[, 2L], lag_z = m[, 3L])
+             epoch = epoch, log_z = m[, "log_z"], se = m[, "se"], lag_z = m[, "lag_z"],
+             innov_z2 = m[, "innov_z2"])
 }
 
 # The check of the tracker at epoch ep (track$check_every > 0): log Z of the
@@ -226,8 +258,26 @@ rts_tracker_predict <- function(tr, params) {
 rts_track_visit_min <- 0.1
 rts_track_lag_max <- 3
 
+# The chains' lag. While the chains keep up with the parameters the innovations
+# z_t = d_t / se_t are noise of about unit variance; chains that trail a moving
+# log Z leave each step's own estimate off by a part of the recent moves, which
+# its Eq. 16 se does not see. The tracked se adds a lag term of
+# rts_track_lag_scale times the RMS excess of the innovations over their noise,
+# sqrt(mean(max(d_t^2 - se_t^2, 0))), over the last rts_track_window steps; and
+# an epoch in which the mean of z_t^2 over the last rts_track_window steps
+# exceeded rts_track_innov_max (innovations beyond 3 se in RMS: log Z moving
+# faster than the step's noise, where that lag term is itself a rough guess) is
+# flagged.
+rts_track_window <- 20L
+rts_track_lag_scale <- 2
+rts_track_innov_max <- 9
+
+# The adaptive gain's scale: innovations within rts_track_gain_z se of the
+# step get the constant gain alpha (see the head of this file).
+rts_track_gain_z <- 3
+
 # The reliability flags of the tracked log Z from the history (visit_ratio,
-# lag_z per epoch), through flag_estimate(); character(0) when none.
+# lag_z, innov_z2 per epoch), through flag_estimate(); character(0) when none.
 rts_track_flags <- function(history) {
   fmt <- function(ep) paste(utils::head(ep, 5L), collapse = ", ")
   ep <- history$epoch[!is.na(history$visit_ratio) & history$visit_ratio < rts_track_visit_min]
@@ -239,6 +289,13 @@ rts_track_flags <- function(history) {
   if (length(ep))
     f <- c(f, sprintf(paste0("tracking lag: |mean lag z| > %g at %d epoch(s) (first: %s): ",
                              "the ladder trails log Z"), rts_track_lag_max, length(ep), fmt(ep)))
+  iz <- history$innov_z2
+  ep <- if (!is.null(iz)) history$epoch[!is.na(iz) & iz > rts_track_innov_max]
+  if (length(ep))
+    f <- c(f, sprintf(paste0("tracking innovations: mean (d_t / se_t)^2 over %d steps > %g at %d ",
+                             "epoch(s) (first: %s): log Z moves faster than the chains' noise, ",
+                             "the chains may trail it"), rts_track_window, rts_track_innov_max,
+                      length(ep), fmt(ep)))
   if (!length(f)) return(f)
   flag_estimate(character(0), f, sprintf(paste0(
     "rbm_train(): the log Z tracked by RTS may be unreliable: %s. The tracked values of those ",

@@ -1,7 +1,9 @@
 # Tracking log Z while an RBM trains (Carlson et al. 2016, Section 4.4, Figure 5):
 # rbm_train(track_log_z = TRUE), a tracking step after every parameter update
-# (the default: K = 100, 100 chains, 5 sweeps, alpha = 0.2, prior exp(2 beta))
-# against one step per epoch (track$every = "epoch": 200 sweeps, alpha = 1).
+# (the default: K = 100, 100 chains, 5 sweeps, alpha = 0.2 with the adaptive
+# gain alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), prior exp(2 beta)) against the
+# paper's constant alpha = 0.2 (track$gain = "fixed"), alpha = 1, track$predict,
+# and one step per epoch (track$every = "epoch": 200 sweeps, alpha = 1).
 #  A. 784 x 20 PCD on 8,000 digits with the default recipe (30 epochs, 2,400
 #     updates): tracked log Z against the exact log Z (enumeration) at every
 #     epoch (track$check_every = 1). All settings start from the same seed and
@@ -11,11 +13,16 @@
 #     at the end against AIS with the paper's 10,000 steps.
 # The cost: track_time / (time - track_time), tracking against training alone
 # (the tracker's initial iterations not included; they run once).
-# Run: nohup nice Rscript bench/rts/track_training.R > bench/rts/track_training.out 2>&1 &
-# (about 8 minutes on 2 shared cores; TRACK_BENCH_PART=A or B runs one part).
+# Run: OPENBLAS_NUM_THREADS=1 nohup nice -n 10 Rscript bench/rts/track_training.R > bench/rts/track_training.out 2>&1 &
+# (about 30 minutes wall, 7.5 CPU-minutes, at load 7 on 2 cores; TRACK_BENCH_PART=A or B runs one part).
 # TRACK_BENCH_QUICK=1: a smoke test.
 suppressPackageStartupMessages(library(logz))
 options(width = 160)
+cat("Command: Rscript bench/rts/track_training.R (TRACK_BENCH_PART=", Sys.getenv("TRACK_BENCH_PART", "AB"),
+    if (nzchar(Sys.getenv("TRACK_BENCH_QUICK"))) ", TRACK_BENCH_QUICK=1", ")\n",
+    "Date: ", format(Sys.time(), tz = "UTC", usetz = TRUE), "; commit: ",
+    tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"),
+    "; OPENBLAS_NUM_THREADS=", Sys.getenv("OPENBLAS_NUM_THREADS"), "\n", sep = "")
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n\n")
 quick <- nzchar(Sys.getenv("TRACK_BENCH_QUICK"))
 part <- Sys.getenv("TRACK_BENCH_PART", "AB")
@@ -43,7 +50,8 @@ x <- mnist$x[1:if (quick) 1000 else 8000, ]
 valid <- mnist$x[9001:10000, ]
 ep <- if (quick) 3L else 30L
 settings <- list(
-  "update: 100 chains x 5 sweeps, alpha 0.2 (default)" = list(),
+  "update: 100 chains x 5 sweeps, alpha 0.2, adaptive gain (default)" = list(),
+  "update: 100 chains x 5 sweeps, alpha 0.2 fixed (the paper's)" = list(gain = "fixed"),
   "update: 100 chains x 5 sweeps, alpha 1" = list(alpha = 1),
   "update: as the default, with track$predict" = list(predict = TRUE),
   "epoch: 100 chains x 200 sweeps, alpha 1 (per-epoch option)" = list(every = "epoch"))
@@ -72,18 +80,28 @@ cat("  (bias, rmse, max_abs, last_err: tracked - exact log Z in nats over the ep
 h <- fits[[1]]$history
 cat("\n  per epoch, default setting (log Z and log-likelihoods in nats):\n")
 print(format(data.frame(epoch = h$epoch, exact = exact, tracked = h$log_z,
-                        err = h$log_z - exact,
-                        err_predict = fits[[3]]$history$log_z - exact,
-                        err_epoch_mode = fits[[4]]$history$log_z - exact,
+                        err = h$log_z - exact, se = h$log_z_se,
+                        err_fixed = fits[[2]]$history$log_z - exact,
+                        err_alpha1 = fits[[3]]$history$log_z - exact,
+                        err_predict = fits[[4]]$history$log_z - exact,
+                        err_epoch_mode = fits[[5]]$history$log_z - exact,
                         train_ll = h$train_ll, valid_ll = h$valid_ll,
                         valid_ll_exact = h$valid_ll + h$log_z - exact), digits = 4),
       row.names = FALSE)
 # within the first epoch the exact value is known only at its end: the
 # per-update trace's spread in the last epoch, where the parameters barely move
-lt <- fits[[1]]$log_z_track
-last <- lt$log_z[lt$epoch == ep]
-cat(sprintf("\n  per-update trace in the last epoch: sd %.3f nats over %d updates (exact at its end %.3f)\n",
-            stats::sd(last), length(last), exact[ep]))
+for (i in 1:2) {
+  lt <- fits[[i]]$log_z_track
+  last <- lt$log_z[lt$epoch == ep]
+  cat(sprintf("\n  per-update trace in the last epoch, %s: sd %.3f nats over %d updates (exact at its end %.3f)",
+              names(settings)[i], stats::sd(last), length(last), exact[ep]))
+}
+cat(sprintf("\n  epochs flagged for tracking lag: default %d, fixed %d; for visit deficit: default %d, fixed %d\n",
+            sum(abs(fits[[1]]$history$lag_z) > 3), sum(abs(fits[[2]]$history$lag_z) > 3),
+            sum(fits[[1]]$history$visit_ratio < 0.1), sum(fits[[2]]$history$visit_ratio < 0.1)))
+rm5 <- function(i, e) sqrt(mean((fits[[i]]$history$log_z - exact)[e]^2))
+cat(sprintf("  RMSE over epochs 1-5 / 6-15 / 16-30: default %.2f / %.2f / %.2f, fixed %.2f / %.2f / %.2f nats\n",
+            rm5(1, 1:5), rm5(1, 6:15), rm5(1, 16:ep), rm5(2, 1:5), rm5(2, 6:15), rm5(2, 16:ep)))
 
 }
 ## B. 500 hidden units, AIS at checkpoints
@@ -121,6 +139,13 @@ m5b <- suppressWarnings(rbm_train(x5, n_hidden = 500, method = "pcd", epochs = e
 cat(sprintf("  same run with alpha = 1 per update (same model: %s): tracked - AIS per epoch %s nats\n",
             isTRUE(all.equal(m5b$W, m5$W)),
             paste(sprintf("%+.2f", m5b$history$log_z - h5$check_log_z), collapse = ", ")))
+set.seed(31)
+m5f <- suppressWarnings(rbm_train(x5, n_hidden = 500, method = "pcd", epochs = ep5,
+                                  track_log_z = TRUE, track = list(gain = "fixed"), progress = FALSE))
+cat(sprintf("  same run with the paper's fixed alpha = 0.2 (same model: %s): tracked - AIS per epoch %s nats; cost %.2f x training\n",
+            isTRUE(all.equal(m5f$W, m5$W)),
+            paste(sprintf("%+.2f", m5f$history$log_z - h5$check_log_z), collapse = ", "),
+            sum(m5f$history$track_time) / sum(m5f$history$time - m5f$history$track_time)))
 set.seed(31)
 m5c <- suppressWarnings(rbm_train(x5, n_hidden = 500, method = "pcd", epochs = ep5,
                                   track_log_z = TRUE, track = list(predict = TRUE), progress = FALSE))

@@ -312,6 +312,9 @@ flag_cases <- function() {
     rts_track = list(flag = "^tracking lag: ", run = function()
       logz:::rts_track_flags(data.frame(epoch = 1:2, visit_ratio = c(0.5, 0.5),
                                         lag_z = c(-10, 0)))),
+    rts_track_innov = list(flag = "^tracking innovations: ", run = function()
+      logz:::rts_track_flags(data.frame(epoch = 1:2, visit_ratio = c(0.5, 0.5), lag_z = 0,
+                                        innov_z2 = c(1, 20)))),
     sandwich = list(flag = "^sandwich crossed: RAISE lower bound - AIS upper bound = [0-9.e-]+ nats",
                     run = function() logz:::sandwich_check(-209.2327, -209.2651, 0.02, 0.01)$flag))
 }
