@@ -117,10 +117,16 @@ if (task == "summary") {
   cat(sprintf("references: PCD(500) %.3f (AIS sandwich, bench/rts/rts_fig3_pcd500_ref.R); CD25(500) %.4f (bench/rts/rts_hard.out)\n\n",
               refs[["pcd"]], refs[["cd25"]]))
   runs <- utils::read.csv(runs_file)
-  # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R (same ARM settings) beside these
+  # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R beside these: its ARM runs are the runs
+  # of `run pcd arm` with the same R and seed (seed 1 at R = 50 gives the same log Z to all digits),
+  # so they join the arm cells (a seed run here too is counted once); its AIS runs (K from the
+  # first ARM run, not the mean) stay apart as ais*
   old <- utils::read.csv("bench/arm/arm_rbm500_runs.csv")
-  runs <- rbind(runs, data.frame(model = "pcd", method = paste0(tolower(old$method), "*"),
-                                 R = ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L),
+  old$R <- ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L)
+  old <- old[!(old$method == "ARM" & paste(old$R, old$seed) %in%
+               paste(runs$R, runs$seed)[runs$model == "pcd" & runs$method == "arm"]), ]
+  runs <- rbind(runs, data.frame(model = "pcd", method = ifelse(old$method == "ARM", "arm", "ais*"),
+                                 R = old$R,
                                  seed = old$seed, log_z = old$log_z, work_sweeps = old$work_sweeps,
                                  mean_particles = old$mean_particles, expansions = NA,
                                  min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s,
@@ -132,7 +138,8 @@ if (task == "summary") {
   utils::write.csv(ext, "inst/extdata/arm_rbm500_fig4_runs.csv", row.names = FALSE)
   set.seed(7)
   rmse <- function(e) sqrt(mean(e^2))
-  cat("(* : runs of bench/arm/arm_rbm500.R; ais = AIS at the work of the ARM runs with that R)\n")
+  cat("(ais = AIS at the mean work of the ARM runs with that R; ais* = runs of bench/arm/arm_rbm500.R, K from\n",
+      "its first ARM run; pcd arm also holds that script's ARM runs, the same runs as this script's)\n", sep = "")
   cat("model method             R  runs  work (chain-sweeps)  CPU s/run  mean - ref     sd    RMSE [95% bootstrap]\n")
   cells <- unique(runs[, c("model", "method", "R")])
   cells <- cells[order(cells$model, cells$R, cells$method), ]
