@@ -18,6 +18,10 @@
 # reseed_digits (from a mixture centred on 1,000 training digits); RESEED_STEPS (env, default 20);
 # a suffix _eq weights the fresh particles 1/S (reseed_weights = "equal", the paper's) instead of
 # by importance weights. reseed_shift: how far the fresh blocks moved log Z in total (flagged < -1).
+# VARIANT may list variants joined by "+" (e.g. arm+rm+anticipate), run in turn from the same seed;
+# when the first is arm and its run made no expansion, the rm and anticipate runs of that seed take
+# the same path with the same random numbers (arm() with no expansion is rm), so their rows are that
+# run's, marked in `flags`, and not run again.
 suppressPackageStartupMessages(library(logz))
 args <- commandArgs(trailingOnly = TRUE)
 task <- if (length(args)) args[1] else "summary"
@@ -29,32 +33,45 @@ append_csv <- function(row, f) utils::write.table(format(row, digits = 10), f,
 cpu <- function(t0) { tt <- proc.time() - t0; tt[["user.self"]] + tt[["sys.self"]] }
 rs_steps <- as.integer(Sys.getenv("RESEED_STEPS", "20"))
 if (task == "run") {
-  mk <- args[2]; variant <- args[3]; R <- as.integer(args[4]); seed <- as.integer(args[5])
+  mk <- args[2]; variants <- strsplit(args[3], "+", fixed = TRUE)[[1]]; R <- as.integer(args[4])
+  seed <- as.integer(args[5])
   m <- load_model(mk)
-  set.seed(seed)
-  t0 <- proc.time()
-  # reseed_digits: fresh particles from a mixture centred on 1,000 training digits (package data)
-  digits <- if (grepl("^reseed_digits", variant)) mnist$x[sample.int(nrow(mnist$x), 1000L), ]
-  fit <- suppressWarnings(arm(m, particles = R, variant = sub("_.*$", "", variant),
-                              i_max = if (grepl("^reseed", variant)) 2L else 3L, move_steps = 10L,
-                              reseed_steps = rs_steps, reseed_data = digits,
-                              reseed_weights = if (grepl("_eq$", variant)) "equal" else "importance",
-                              keep_particles = FALSE, progress = FALSE))
-  d <- fit$diagnostics
-  # unit-updates: 10 sweeps of the R_k particles at n = k - 1 units (for reseed the fresh block is
-  # moved reseed_steps instead of 10 times: counted from particle_moves)
-  per_sweep <- sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1)) / sum(d$particles[d$n > 1])
-  work <- 10 * sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1))
-  if (grepl("^reseed", variant))   # particle_moves counts sweeps; the extra fresh sweeps at about mean n
-    work <- fit$counts[["particle_moves"]] * per_sweep
-  row <- data.frame(model = mk, method = variant, R = R, seed = seed, log_z = fit$log_z,
-                    work_sweeps = work / 784, mean_particles = mean(d$particles),
-                    expansions = fit$counts[["expansions"]], min_ess_ratio = min(d$gamma),
-                    reseed_steps = if (grepl("^reseed", variant)) rs_steps else NA, cpu_s = cpu(t0),
-                    reseed_shift = if (is.null(fit$reseed_shift)) NA else fit$reseed_shift,
-                    flags = paste(fit$flags, collapse = "; "))
-  append_csv(row, runs_file)
-  print(row, row.names = FALSE)
+  shared <- NULL   # the row of an arm run without expansion, which rm and anticipate repeat exactly
+  for (variant in variants) {
+    if (!is.null(shared) && variant %in% c("rm", "anticipate")) {
+      row <- shared
+      row$method <- variant
+      row$flags <- sprintf("the arm run of seed %d (no expansion, so the same path)", seed)
+      append_csv(row, runs_file)
+      print(row, row.names = FALSE)
+      next
+    }
+    set.seed(seed)
+    t0 <- proc.time()
+    # reseed_digits: fresh particles from a mixture centred on 1,000 training digits (package data)
+    digits <- if (grepl("^reseed_digits", variant)) mnist$x[sample.int(nrow(mnist$x), 1000L), ]
+    fit <- suppressWarnings(arm(m, particles = R, variant = sub("_.*$", "", variant),
+                                i_max = if (grepl("^reseed", variant)) 2L else 3L, move_steps = 10L,
+                                reseed_steps = rs_steps, reseed_data = digits,
+                                reseed_weights = if (grepl("_eq$", variant)) "equal" else "importance",
+                                keep_particles = FALSE, progress = FALSE))
+    d <- fit$diagnostics
+    # unit-updates: 10 sweeps of the R_k particles at n = k - 1 units (for reseed the fresh block is
+    # moved reseed_steps instead of 10 times: counted from particle_moves)
+    per_sweep <- sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1)) / sum(d$particles[d$n > 1])
+    work <- 10 * sum(d$particles[d$n > 1] * (d$n[d$n > 1] - 1))
+    if (grepl("^reseed", variant))   # particle_moves counts sweeps; the extra fresh sweeps at about mean n
+      work <- fit$counts[["particle_moves"]] * per_sweep
+    row <- data.frame(model = mk, method = variant, R = R, seed = seed, log_z = fit$log_z,
+                      work_sweeps = work / 784, mean_particles = mean(d$particles),
+                      expansions = fit$counts[["expansions"]], min_ess_ratio = min(d$gamma),
+                      reseed_steps = if (grepl("^reseed", variant)) rs_steps else NA, cpu_s = cpu(t0),
+                      reseed_shift = if (is.null(fit$reseed_shift)) NA else fit$reseed_shift,
+                      flags = paste(fit$flags, collapse = "; "))
+    append_csv(row, runs_file)
+    print(row, row.names = FALSE)
+    if (variant == "arm" && variant == variants[1] && fit$counts[["expansions"]] == 0) shared <- row
+  }
 }
 if (task == "ais_eq") {
   mk <- args[2]; R <- as.integer(args[3]); seed <- as.integer(args[4])
@@ -100,10 +117,16 @@ if (task == "summary") {
   cat(sprintf("references: PCD(500) %.3f (AIS sandwich, bench/rts/rts_fig3_pcd500_ref.R); CD25(500) %.4f (bench/rts/rts_hard.out)\n\n",
               refs[["pcd"]], refs[["cd25"]]))
   runs <- utils::read.csv(runs_file)
-  # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R (same ARM settings) beside these
+  # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R beside these: its ARM runs are the runs
+  # of `run pcd arm` with the same R and seed (seed 1 at R = 50 gives the same log Z to all digits),
+  # so they join the arm cells (a seed run here too is counted once); its AIS runs (K from the
+  # first ARM run, not the mean) stay apart as ais*
   old <- utils::read.csv("bench/arm/arm_rbm500_runs.csv")
-  runs <- rbind(runs, data.frame(model = "pcd", method = paste0(tolower(old$method), "*"),
-                                 R = ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L),
+  old$R <- ifelse(old$setting %in% c("R=50", "K=1983 M=100"), 50L, 200L)
+  old <- old[!(old$method == "ARM" & paste(old$R, old$seed) %in%
+               paste(runs$R, runs$seed)[runs$model == "pcd" & runs$method == "arm"]), ]
+  runs <- rbind(runs, data.frame(model = "pcd", method = ifelse(old$method == "ARM", "arm", "ais*"),
+                                 R = old$R,
                                  seed = old$seed, log_z = old$log_z, work_sweeps = old$work_sweeps,
                                  mean_particles = old$mean_particles, expansions = NA,
                                  min_ess_ratio = old$min_ess_ratio, reseed_steps = NA, cpu_s = old$cpu_s,
@@ -115,7 +138,8 @@ if (task == "summary") {
   utils::write.csv(ext, "inst/extdata/arm_rbm500_fig4_runs.csv", row.names = FALSE)
   set.seed(7)
   rmse <- function(e) sqrt(mean(e^2))
-  cat("(* : runs of bench/arm/arm_rbm500.R; ais = AIS at the work of the ARM runs with that R)\n")
+  cat("(ais = AIS at the mean work of the ARM runs with that R; ais* = runs of bench/arm/arm_rbm500.R, K from\n",
+      "its first ARM run; pcd arm also holds that script's ARM runs, the same runs as this script's)\n", sep = "")
   cat("model method             R  runs  work (chain-sweeps)  CPU s/run  mean - ref     sd    RMSE [95% bootstrap]\n")
   cells <- unique(runs[, c("model", "method", "R")])
   cells <- cells[order(cells$model, cells$R, cells$method), ]
