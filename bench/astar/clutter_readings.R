@@ -62,62 +62,11 @@ astar_runs <- function(D, placement, prior_sd = 2, w = 0.5, outlier_sd = 100, s_
   out
 }
 
-# the released iterator (bench/astar/released_astar.R) with its splitter as an
-# option: "point" (the released code: split the longest side at the sampled
-# point) or "median" (bisection at the proposal-mass median of that side)
-released_split <- function(y, sigma0 = 2, split = c("point", "median")) {
-  split <- match.arg(split)
-  D <- ncol(y)
-  lv <- function(lo, hi) sum(log(pnorm(hi / sigma0) - pnorm(lo / sigma0)))
-  draw <- function(lo, hi) sigma0 * qnorm(runif(D, pnorm(lo / sigma0), pnorm(hi / sigma0)))
-  gumbel <- function(mu) mu - log(rexp(1))
-  truncate <- function(g, b) -log(exp(-g) + exp(-b))
-  boxes <- list(); bnd <- numeric(0); vol <- numeric(0)
-  n_lik <- 0; n_bound <- 0
-  add_box <- function(lo, hi, logvol) {
-    k <- length(boxes) + 1L
-    boxes[[k]] <<- list(lo = lo, hi = hi)
-    bnd[k] <<- clutter_m(y, lo, hi); vol[k] <<- logvol
-    n_bound <<- n_bound + 1
-    k
-  }
-  ub <- heap_new()
-  k <- add_box(rep(-Inf, D), rep(Inf, D), 0)
-  heap_push(ub, gumbel(0) + bnd[k], k)
-  best <- -Inf
-  repeat {
-    top <- heap_top(ub)
-    k <- heap_pop(ub)
-    lo <- boxes[[k]]$lo; hi <- boxes[[k]]$hi
-    x <- draw(lo, hi)
-    n_lik <- n_lik + 1
-    G <- top - bnd[k]
-    best <- max(best, G + clutter_o(y, x))
-    G2 <- truncate(gumbel(vol[k]), G)
-    if (best < max(G2 + bnd[k], heap_top(ub))) {
-      j <- which.max(hi - lo)
-      v <- if (split == "point") x[j] else
-        sigma0 * qnorm((pnorm(lo[j] / sigma0) + pnorm(hi[j] / sigma0)) / 2)
-      lo2 <- lo; hi1 <- hi; hi1[j] <- v; lo2[j] <- v
-      v1 <- lv(lo, hi1); v2 <- lv(lo2, hi)
-      heir <- if (runif(1) < 1 / (1 + exp(v2 - v1))) 1L else 2L
-      k1 <- add_box(lo, hi1, v1); k2 <- add_box(lo2, hi, v2)
-      g1 <- if (heir == 1L) G2 else truncate(gumbel(v1), G2)
-      g2 <- if (heir == 2L) G2 else truncate(gumbel(v2), G2)
-      heap_push(ub, g1 + bnd[k1], k1)
-      heap_push(ub, g2 + bnd[k2], k2)
-    } else {
-      heap_push(ub, G2 + bnd[k], k)
-    }
-    if (best >= heap_top(ub)) break
-  }
-  c(likelihood = n_lik, bound = n_bound)
-}
 released_runs <- function(D, placement, split) {
   t(vapply(seq_len(runs_r), function(r) {
     y <- clutter_data(D, placement, r)
     set.seed(r)
-    released_split(y, 2, split)
+    unlist(released_astar_clutter(y, 2, split)[c("likelihood", "bound")])
   }, numeric(2)))
 }
 

@@ -5,7 +5,9 @@
 # split at that point, both children bounded and queued, no pruning), and it
 # stops when the best lower bound reaches the top of the queue. Its
 # "likelihoods/sample" count proposal draws (one per pop); its bounds count every
-# bounded region. Used by bench/astar/clutter.R.
+# bounded region. Used by bench/astar/clutter.R and clutter_readings.R (which
+# also runs `split = "median"`: bisection at the proposal-mass median of the
+# longest side instead of the sampled point).
 
 # a max-heap of priorities with integer payloads
 heap_new <- function() { e <- new.env(); e$v <- numeric(0); e$id <- integer(0); e$n <- 0L; e }
@@ -54,7 +56,8 @@ clutter_m <- function(y, lo, hi, w = 0.5, s = 100) {
   sum(m + log(exp(a - m) + exp(b - m)))
 }
 
-released_astar_clutter <- function(y, sigma0 = 2) {
+released_astar_clutter <- function(y, sigma0 = 2, split = c("point", "median")) {
+  split <- match.arg(split)
   D <- ncol(y)
   lv <- function(lo, hi) sum(log(pnorm(hi / sigma0) - pnorm(lo / sigma0)))
   draw <- function(lo, hi) sigma0 * qnorm(runif(D, pnorm(lo / sigma0), pnorm(hi / sigma0)))
@@ -85,7 +88,9 @@ released_astar_clutter <- function(y, sigma0 = 2) {
     G2 <- truncate(gumbel(vol[k]), G)
     if (best < max(G2 + bnd[k], heap_top(ub))) {
       j <- which.max(hi - lo)
-      lo2 <- lo; hi1 <- hi; hi1[j] <- x[j]; lo2[j] <- x[j]
+      v <- if (split == "point") x[j] else
+        sigma0 * qnorm((pnorm(lo[j] / sigma0) + pnorm(hi[j] / sigma0)) / 2)
+      lo2 <- lo; hi1 <- hi; hi1[j] <- v; lo2[j] <- v
       v1 <- lv(lo, hi1); v2 <- lv(lo2, hi)
       heir <- if (runif(1) < 1 / (1 + exp(v2 - v1))) 1L else 2L
       k1 <- add_box(lo, hi1, v1); k2 <- add_box(lo2, hi, v2)
