@@ -228,9 +228,6 @@ format_bytes <- function(b) {
   if (b >= 2^30) sprintf("%.1f GiB", b / 2^30) else sprintf("%.1f MiB", b / 2^20)
 }
 
-# log of the ESS (sum w)^2 / sum w^2 from log weights
-log_ess <- function(lw) 2 * log_sum_exp(lw) - log_sum_exp(2 * lw)
-
 # Residual resampling of R indices from normalised weights w.
 resample_residual <- function(w, R) {
   m <- floor(R * w)

@@ -293,8 +293,8 @@ free_energy.rbm <- function(model, data) {
 #' set.seed(1)
 #' m <- rbm_train(mnist$x[1:500, ], n_hidden = 10, epochs = 2, progress = FALSE)
 #' log_likelihood(m, mnist$x[501:600, ])
-#' log_likelihood(m, mnist$x[501:520, ], method = "sandwich",
-#'                schedule = schedule_linear(300), n_chains = 50, progress = FALSE)
+#' log_likelihood(m, mnist$x[501:510, ], method = "sandwich",
+#'                schedule = schedule_linear(100), n_chains = 50, progress = FALSE)
 #' @export
 log_likelihood <- function(model, data, log_z, per_example = FALSE,
                            method = c("plain", "sandwich"), ...) {

@@ -37,11 +37,7 @@ bridge_iterate <- function(groups, start, tol = 1e-10, max_iter = 1000L) {
   if (any(vapply(groups, function(g) !length(g$ell1) || !all(is.finite(g$ell1)) ||
                    !length(g$ell2), FALSE))) return(fail(0))
   # log(s1 exp(a) + s2 exp(lr)) elementwise
-  lae <- function(g, a, lr) {
-    u <- g$ls1 + a
-    v <- g$ls2 + lr
-    pmax(u, v) + log1p(exp(-abs(u - v)))
-  }
+  lae <- function(g, a, lr) log_add_exp(g$ls1 + a, g$ls2 + lr)
   lz <- vapply(groups, function(g) if (is.null(g$lz)) 0 else g$lz, 0)
   if (!all(is.finite(lz))) return(fail(0))
   lomega <- lz - log_sum_exp(lz)
@@ -58,14 +54,6 @@ bridge_iterate <- function(groups, start, tol = 1e-10, max_iter = 1000L) {
     lr <- new
   }
   fail(max_iter)
-}
-
-# Effective sample size of normalised-or-not log weights.
-ess_log_weights <- function(lw) {
-  lw <- lw[lw > -Inf]
-  if (!length(lw)) return(0)
-  w <- exp(lw - max(lw))
-  sum(w)^2 / sum(w^2)
 }
 
 # A proposal for the bridge: list(sample(n), log_density(Z)).
@@ -125,7 +113,7 @@ bridge_proposal <- function(p0, Z, lw, lf, run, lz_runs, k, whitened) {
     for (df in c(Inf, 10, 5)) {
       s <- vapply(list(o & half, o & !half), function(fit_rows) {
         test <- o & !fit_rows
-        if (ess_log_weights(lw[fit_rows]) <= 2 * d) return(Inf)
+        if (exp(log_ess(lw[fit_rows])) <= 2 * d) return(Inf)
         q <- bridge_moment(Z[fit_rows, , drop = FALSE], pooled_w(fit_rows), df)
         if (is.null(q)) Inf else score_on(q, test)
       }, 0)
@@ -148,7 +136,7 @@ bridge_rel_var <- function(g, lr) {
   n2 <- sum(g$ell2 > -Inf)
   ls1 <- log(g$n1 / (g$n1 + n2))
   ls2 <- log(n2 / (g$n1 + n2))
-  lae <- function(a) pmax(ls1 + a, ls2 + lr) + log1p(exp(-abs(ls1 + a - ls2 - lr)))
+  lae <- function(a) log_add_exp(ls1 + a, ls2 + lr)
   rv <- function(lv, w) {
     v <- exp(lv - max(lv))
     w <- w / sum(w)
@@ -189,7 +177,7 @@ smc_bridge_estimate <- function(fn, p0, Z, lw, lf, run, lz_runs, draws, cost, st
     i <- run == reps[j]
     q <- qs[[j]]
     list(ell1 = ifelse(lf[i] == -Inf, -Inf, lf[i] - q$log_density(Z[i, , drop = FALSE])),
-         lw1 = lw[i], ell2 = more(q, draws), n1 = ess_log_weights(lw[i]), lz = lz_runs[reps[j]])
+         lw1 = lw[i], ell2 = more(q, draws), n1 = exp(log_ess(lw[i])), lz = lz_runs[reps[j]])
   })
   all <- bridge_iterate(groups, start)
   if (adapt && all[["converged"]] == 1) {

@@ -178,7 +178,18 @@ rnorm_chunked <- function(n, sd) {
   out
 }
 
-softplus <- function(x) pmax(x, 0) + log1p(exp(-abs(x)))
+# log(exp(a) + exp(b)) elementwise, without overflow.
+log_add_exp <- function(a, b) pmax(a, b) + log1p(exp(-abs(a - b)))
+
+softplus <- function(x) log_add_exp(x, 0)
+
+# log of the effective sample size (sum w)^2 / sum w^2 of log weights `lw`;
+# weights of zero (-Inf) are dropped, and none left gives -Inf.
+log_ess <- function(lw) {
+  lw <- lw[lw > -Inf]
+  if (!length(lw)) return(-Inf)
+  2 * log_sum_exp(lw) - log_sum_exp(2 * lw)
+}
 
 log_sum_exp <- function(x) {
   m <- max(x)

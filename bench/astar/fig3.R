@@ -14,14 +14,10 @@
 # Run: Rscript bench/astar/fig3.R  (FIG3_DIMS=1,2,3 and FIG3_RIGHT_SETS=20 by default)
 suppressPackageStartupMessages(library(logz))
 source(file.path("bench", "astar", "slice.R"))
-cat("A* sampling, Figure 3 (robust Bayesian regression)\n")
-cat("LAPACK:", La_library(), "\n")
-cat("command: Rscript bench/astar/fig3.R | FIG3_DIMS =", Sys.getenv("FIG3_DIMS", "1,2,3"),
-    "| FIG3_RIGHT_SETS =", Sys.getenv("FIG3_RIGHT_SETS", "20"), "\n")
-cat("logz from", find.package("logz"), "| script at git",
-    tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "\n\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
+source(file.path("bench", "astar", "header.R"))
+bench_header("A* sampling, Figure 3 (robust Bayesian regression)",
+             paste("Rscript bench/astar/fig3.R | FIG3_DIMS =", Sys.getenv("FIG3_DIMS", "1,2,3"),
+                   "| FIG3_RIGHT_SETS =", Sys.getenv("FIG3_RIGHT_SETS", "20")))
 c_start <- cpu()
 
 N <- 20L

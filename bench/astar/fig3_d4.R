@@ -13,12 +13,9 @@
 # Run: Rscript bench/astar/fig3_d4.R   (repeat to resume)
 suppressPackageStartupMessages(library(logz))
 source(file.path("bench", "astar", "slice.R"))
-cat("A* sampling, Figure 3 at D = 4 (robust Bayesian regression)\n")
-cat("LAPACK:", La_library(), "\n")
-cat("command: Rscript bench/astar/fig3_d4.R | logz from", find.package("logz"), "| script at git",
-    tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "\n\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
+source(file.path("bench", "astar", "header.R"))
+bench_header("A* sampling, Figure 3 at D = 4 (robust Bayesian regression)",
+             "Rscript bench/astar/fig3_d4.R")
 c0 <- cpu()
 
 D <- 4L

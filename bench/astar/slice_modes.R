@@ -12,14 +12,11 @@
 # Run: Rscript bench/astar/slice_modes.R   (SLICE_MODES_N = "20,50,100", SLICE_MODES_DIMS = "2,3")
 suppressPackageStartupMessages(library(logz))
 source(file.path("bench", "astar", "slice.R"))
-cat("A* sampling, Figure 3: slice sampler mode switches against N\n")
-cat("LAPACK:", La_library(), "\n")
-cat("command: Rscript bench/astar/slice_modes.R | SLICE_MODES_N =", Sys.getenv("SLICE_MODES_N", "20,50,100"),
-    "| SLICE_MODES_DIMS =", Sys.getenv("SLICE_MODES_DIMS", "2,3"), "\n")
-cat("logz from", find.package("logz"), "| script at git",
-    tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"), "\n")
-cat(R.version.string, "|", format(Sys.time(), "%Y-%m-%d %H:%M"), "\n\n")
-cpu <- function() sum(proc.time()[c("user.self", "sys.self")])
+source(file.path("bench", "astar", "header.R"))
+bench_header("A* sampling, Figure 3: slice sampler mode switches against N",
+             paste("Rscript bench/astar/slice_modes.R | SLICE_MODES_N =",
+                   Sys.getenv("SLICE_MODES_N", "20,50,100"), "| SLICE_MODES_DIMS =",
+                   Sys.getenv("SLICE_MODES_DIMS", "2,3")))
 c0 <- cpu()
 
 Ns <- as.integer(strsplit(Sys.getenv("SLICE_MODES_N", "20,50,100"), ",")[[1]])
