@@ -299,7 +299,7 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
           tracker <- res$tracker
           track_lz[[ep]] <- res$log_z
         } else {
-          tracker <- rts_tracker_step(tracker, params)
+          tracker <- rts_tracker_update(tracker, params)
           track_lz[[ep]] <- rts_tracker_point(tracker)
         }
         vis <- rts_tracker_visits(tracker)
