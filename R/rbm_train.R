@@ -88,9 +88,16 @@
 #'   negative chains (the paper samples its gradient from the tempered chains,
 #'   so its tracking costs only the \eqn{\hat c_k}); the time they take is in
 #'   `history$track_time`. While the parameters move fast (early training at a
-#'   high rate) the chains lag them and the tracked value can be off by
-#'   several nats whatever `track`'s settings; `track$check_every` compares it
-#'   with exact or AIS log Z (`vignette("tempered-sampling")` has the figures).
+#'   high rate) a few sweeps per step leave the chains behind them and the
+#'   tracked value can be off by several nats. Two options spend more work
+#'   where that happens: `track$extra_steps` runs up to that many further steps
+#'   under the same parameters after a step whose innovation exceeds 3 of its
+#'   se (so the extra sweeps go to the updates that move log Z, early in
+#'   training), and `track$predict` first moves the ladder by the
+#'   importance-weighted change of log Z on the chains' states. Both lower the
+#'   error; neither removes it while log Z swings by nats per update, and
+#'   `track$check_every` compares the tracked value with exact or AIS log Z
+#'   (`vignette("tempered-sampling")` has the figures and costs).
 #'
 #'   **se and flags of the tracked value.** Each tracking step's own RTS
 #'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
@@ -149,9 +156,17 @@
 #'   trained model, as they were), `predict` (`FALSE`; `TRUE`: before each step, move
 #'   the ladder by the importance-weighted change of log Z from the last
 #'   parameters to the new ones, \eqn{\log E_k[f'_k(x) / f_k(x)]} on the
-#'   chains' states, Rao-Blackwellized over the rungs; not in the paper), `gain`
+#'   chains' states, Rao-Blackwellized over the rungs, estimated at 11 rungs
+#'   evenly spaced in \eqn{\beta} and interpolated linearly between them;
+#'   not in the paper), `gain`
 #'   (`"adaptive"`, default, or `"fixed"`: how far each step moves the ladder,
-#'   see `track_log_z`).
+#'   see `track_log_z`), `extra_steps` (0, a whole number up to 100: after a
+#'   tracking step whose innovation \eqn{|d_t / s_t|} exceeds 3, run further
+#'   steps of `sweeps` sweeps under the same parameters, each moving the
+#'   ladder as above, until the innovation is within 3 or `extra_steps` of
+#'   them have run; they count as tracking steps in the se's lag term and the
+#'   innovations flag, and their time is in `history$track_time`; not in the
+#'   paper).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean

@@ -271,7 +271,7 @@ rts_tracker_predict <- function(tr, params, rungs = seq_along(tr$betas)) {
 # cost of all K.
 rts_track_predict_rungs <- 11L
 rts_track_predict_at <- function(K)
-  unique(round(seq(1, K, length.out = min(K, rts_track_predict_rungs))))
+  unique(as.integer(round(seq(1, K, length.out = min(K, rts_track_predict_rungs)))))
 
 # One tracking step under new parameters followed, with track$extra_steps > 0,
 # by up to that many further steps under the same parameters while the last

@@ -100,6 +100,12 @@ test_that("track$predict moves the ladder by the importance-weighted change of l
   Q <- Q / rowSums(Q)
   s <- colSums(tr$state$X)
   expect_equal(d, log(colSums(Q * exp(outer(s, tr$betas) * 0.01)) / colSums(Q)))
+  # at a subset of the rungs (the first and last included) the same values there, and linear
+  # interpolation in beta between them
+  r <- c(1, 4, 7, 10)
+  expect_equal(logz:::rts_tracker_predict(tr, p2, r), approx(tr$betas[r], d[r], tr$betas)$y)
+  expect_identical(logz:::rts_track_predict_at(100), as.integer(round(seq(1, 100, length.out = 11))))
+  expect_identical(logz:::rts_track_predict_at(5), 1:5)
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(predict = NA), progress = FALSE), "track\\$predict")
 })
@@ -241,4 +247,49 @@ test_that("the tracked se covers exact log Z after every update, or the innovati
   expect_match(f, "^tracking innovations: .*> 9 at 2 epoch\\(s\\) \\(first: 2, 3\\)")
   expect_length(logz:::rts_track_flags(data.frame(epoch = 1, lag_z = 0, visit_ratio = 1,
                                                   innov_z2 = 9)), 0L)
+})
+
+test_that("track$extra_steps and track$predict cut the tracking error where log Z moves fast", {
+  # 35 updates of a 784 x 6 PCD RBM at a high rate (exact log Z moves by about 1.4 nats per
+  # update); the tracked value after each against the exact log Z of the update's parameters
+  x <- mnist$x[1:600, ]
+  set.seed(3)
+  data_t <- t(x)
+  a0 <- logz:::base_rate_bias(x)
+  params <- list(W = matrix(rnorm(784 * 6, sd = 0.01), 784, 6), a = a0, b = numeric(6))
+  state <- list(dW = matrix(0, 784, 6), da = numeric(784), db = numeric(6), P = data_t[, 1:50])
+  ctl <- list(perm = 0:49, pcd = 1L, k = 1L, batch_size = 50L, n_chains = 50L, learning_rate = 0.1,
+              lr_step = 0, momentum = 0.5, weight_decay = 0)
+  ps <- list()
+  for (i in 1:36) {
+    res <- logz:::rbm_train_epoch(data_t[, ((i - 1) %% 12) * 50 + 1:50, drop = FALSE], params,
+                                  state, ctl)
+    params <- res[c("W", "a", "b")]
+    state <- res[c("dW", "da", "db", "P")]
+    ps[[i]] <- params
+  }
+  ex <- vapply(ps, function(p) exact_log_z(rbm(p$W, p$a, p$b), progress = FALSE)$log_z, 0)
+  rmse <- function(track) {
+    set.seed(4)
+    tr <- logz:::rts_tracker_start(ps[[1]], a0, logz:::rts_track_control(
+      c(list(K = 30, n_chains = 50), track)))
+    err <- vapply(2:36, function(i) {
+      tr <<- logz:::rts_tracker_update(tr, ps[[i]])
+      logz:::rts_tracker_log_z(tr) - ex[i]
+    }, 0)
+    list(rmse = sqrt(mean(err^2)), extra = if (is.null(tr$extra)) 0L else tr$extra)
+  }
+  def <- rmse(list())
+  ext <- rmse(list(extra_steps = 3))
+  pre <- rmse(list(predict = TRUE))
+  expect_gt(def$rmse, 0.45)          # the default gain trails the moving log Z (0.6-0.7 nats)
+  expect_lt(ext$rmse, 0.6 * def$rmse) # 0.25-0.29 over tracker seeds 4-8
+  expect_lt(pre$rmse, 0.4 * def$rmse) # 0.16-0.22
+  expect_equal(def$extra, 0L)
+  expect_gt(ext$extra, 0L)
+  expect_lte(ext$extra, 3L * 35L)
+  for (bad in list(-1, 1.5, "2", NA, 101))
+    expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
+                           track = list(extra_steps = bad), progress = FALSE),
+                 "track\\$extra_steps")
 })
