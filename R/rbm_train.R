@@ -89,13 +89,14 @@
 #'   so its tracking costs only the \eqn{\hat c_k}); the time they take is in
 #'   `history$track_time`. While the parameters move fast (early training at a
 #'   high rate) a few sweeps per step leave the chains behind them and the
-#'   tracked value can be off by several nats. Two options spend more work
-#'   where that happens: `track$extra_steps` runs up to that many further steps
-#'   under the same parameters after a step whose innovation exceeds 3 of its
-#'   se (so the extra sweeps go to the updates that move log Z, early in
-#'   training), and `track$predict` first moves the ladder by the
-#'   importance-weighted change of log Z on the chains' states. Both lower the
-#'   error; neither removes it while log Z swings by nats per update, and
+#'   tracked value can be off by several nats. By default a step whose
+#'   innovation exceeds 3 of its se is followed by up to `track$extra_steps`
+#'   (3) further steps under the same parameters, until the innovation is
+#'   within 3 se, so the extra sweeps go to the updates that move log Z
+#'   (mostly early in training); `track$predict` also moves the ladder before
+#'   each step by the importance-weighted change of log Z on the chains'
+#'   states. Both lower the error (not in the paper); neither removes it while
+#'   log Z swings by nats per update, and
 #'   `track$check_every` compares the tracked value with exact or AIS log Z
 #'   (`vignette("tempered-sampling")` has the figures and costs).
 #'
@@ -160,7 +161,8 @@
 #'   evenly spaced in \eqn{\beta} and interpolated linearly between them;
 #'   not in the paper), `gain`
 #'   (`"adaptive"`, default, or `"fixed"`: how far each step moves the ladder,
-#'   see `track_log_z`), `extra_steps` (0, a whole number up to 100: after a
+#'   see `track_log_z`), `extra_steps` (3 per update, 0 per epoch; a whole
+#'   number from 0 to 100: after a
 #'   tracking step whose innovation \eqn{|d_t / s_t|} exceeds 3, run further
 #'   steps of `sweeps` sweeps under the same parameters, each moving the
 #'   ladder as above, until the innovation is within 3 or `extra_steps` of

@@ -11,17 +11,21 @@
 # own estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: a
 # shrinkage gain that takes a move well beyond 3 se of the step's noise nearly
 # whole, while for innovations of the size of the noise (log Z settled) it is
-# alpha and the smoothing is the paper's.
+# alpha and the smoothing is the paper's. A step whose innovation exceeds 3 se
+# is followed by up to track$extra_steps further steps under the same
+# parameters (rts_tracker_update()), so that the chains catch up with a log Z
+# that moves fast; not in the paper.
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
                            max_examples = 2000L, check_every = 0L, predict = FALSE,
-                           gain = "adaptive", extra_steps = 0L)
+                           gain = "adaptive", extra_steps = NULL)
 
-# The defaults that depend on the schedule: per update a few sweeps and the
-# paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
-rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2),
-                                    epoch = list(sweeps = 200L, alpha = 1))
+# The defaults that depend on the schedule: per update a few sweeps, the
+# paper's alpha = 0.2 and up to 3 extra steps where log Z moves fast; per epoch
+# more sweeps, a full update (alpha = 1) and no extra steps.
+rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2, extra_steps = 3L),
+                                    epoch = list(sweeps = 200L, alpha = 1, extra_steps = 0L))
 
 rts_track_control <- function(track) {
   if (is.list(track) && "chains" %in% names(track)) {   # a deprecated alias of n_chains
@@ -38,6 +42,7 @@ rts_track_control <- function(track) {
   sched <- rts_track_schedule_defaults[[ctl$every]]
   if (is.null(ctl$sweeps)) ctl$sweeps <- sched$sweeps
   if (is.null(ctl$alpha)) ctl$alpha <- sched$alpha
+  if (is.null(ctl$extra_steps)) ctl$extra_steps <- sched$extra_steps
   ctl$K <- check_count(ctl$K, "track$K", min = 2L)
   ctl$chains <- check_count(ctl$n_chains, "track$n_chains")
   ctl$sweeps <- check_count(ctl$sweeps, "track$sweeps")

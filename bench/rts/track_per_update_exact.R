@@ -4,10 +4,11 @@
 # batch 100, rate 0.05 decaying over 30 epochs, momentum 0.5), the first TRACK_EPOCHS epochs
 # (default 8), several trackers on the same training run (each from the same start; all
 # 100 chains x 5 sweeps per step, K = 100):
+# Every tracker but extra and pr_extra has track$extra_steps = 0 (no extra steps).
 #   fixed    track$gain = "fixed": alpha 0.2 at every step (the paper's constant step)
 #   decay    alpha_t = max(0.2, 1 / (t + 1)), t = 0, 1, ... the tracking step (stochastic
 #            approximation; emulated here with gain "fixed" and alpha set before each step)
-#   adaptive the default, track$gain = "adaptive": alpha_t = max(0.2, 1 - (3 se_t / d_t)^2), d_t the
+#   adaptive the default gain, track$gain = "adaptive": alpha_t = max(0.2, 1 - (3 se_t / d_t)^2), d_t the
 #            step's innovation, se_t its Eq. 16 se
 #   sweeps   gain "fixed", and while the step's lag z exceeds 3, up to 4 more steps (5 sweeps
 #            each) under the same parameters
@@ -15,12 +16,12 @@
 #   predict  gain "fixed" with track$predict = TRUE (the change of the ladder estimated at 11 rungs
 #            and interpolated in beta)
 #   adapt_pr the default gain with track$predict = TRUE
-#   extra    the default gain with track$extra_steps = 3: after a step whose innovation exceeds 3 se,
+#   extra    the default (adaptive gain, track$extra_steps = 3): after a step whose innovation exceeds 3 se,
 #            up to 3 more steps (5 sweeps each) under the same parameters, until it does not
 #   pr_extra the default gain with track$predict = TRUE and track$extra_steps = 3
 # Per epoch: the range of the exact log Z, the sd of its change per update, and each tracker's
 # RMSE over the epoch's updates (nats); then each tracker's time against the training time and
-# against the default's (adaptive) tracking time, and the extra steps per update by epoch.
+# against the adaptive tracker's (no extra steps), and the extra steps per update by epoch.
 # The training loop mirrors rts_track_epoch() with the internal functions.
 # Run: OPENBLAS_NUM_THREADS=1 nohup nice -n 10 Rscript bench/rts/track_per_update_exact.R > bench/rts/track_per_update_exact.out 2>&1 &
 library(logz)
@@ -39,10 +40,11 @@ mk <- function(tr) {
   set.seed(8)   # every tracker from the same start
   logz:::rts_tracker_start(params, a0, logz:::rts_track_control(tr))
 }
-fixed <- list(gain = "fixed")
-trs <- list(fixed = mk(fixed), decay = mk(fixed), adaptive = mk(list()), sweeps = mk(fixed),
-            alpha1 = mk(list(alpha = 1)), predict = mk(c(fixed, predict = TRUE)),
-            adapt_pr = mk(list(predict = TRUE)), extra = mk(list(extra_steps = 3)),
+fixed <- list(gain = "fixed", extra_steps = 0)
+no_extra <- list(extra_steps = 0)
+trs <- list(fixed = mk(fixed), decay = mk(fixed), adaptive = mk(no_extra), sweeps = mk(fixed),
+            alpha1 = mk(c(no_extra, alpha = 1)), predict = mk(c(fixed, predict = TRUE)),
+            adapt_pr = mk(c(no_extra, predict = TRUE)), extra = mk(list(extra_steps = 3)),
             pr_extra = mk(list(predict = TRUE, extra_steps = 3)))
 n_step <- 0L
 step <- function(n, tr, params) {
@@ -93,11 +95,11 @@ tab <- data.frame(tracker = names(trs),
                   cover2 = sapply(names(trs), function(n) mean(abs(d[[n]]) <= 2 * d[[paste0("se.", n)]])),
                   cover2_ep3 = sapply(names(trs), function(n) mean((abs(d[[n]]) <= 2 * d[[paste0("se.", n)]])[d$ep >= 3])),
                   cost = sapply(trs, function(t) t$time) / train_time,
-                  cost_vs_default = sapply(trs, function(t) t$time) / trs$adaptive$time)
+                  cost_vs_adaptive = sapply(trs, function(t) t$time) / trs$adaptive$time)
 print(format(tab, digits = 3), row.names = FALSE)
 cat("(lag_epochs: epochs whose mean lag z exceeds 3 in size, the tracking-lag flag; cover2, cover2_ep3: fraction of\n",
     " the updates (all; epochs 3 on) whose |tracked - exact| <= 2 se; cost: tracking time / training time;\n",
-    " cost_vs_default: tracking time / the adaptive tracker's)\n")
+    " cost_vs_adaptive: tracking time / the adaptive tracker's, without extra steps)\n")
 cat("\nExtra steps per update, by epoch:\n")
 for (n in c("extra", "pr_extra"))
   cat(sprintf("%-8s %s\n", n, paste(sprintf("%.2f", tapply(diff(c(0, d[[paste0("n_extra.", n)]])), d$ep, mean)),
