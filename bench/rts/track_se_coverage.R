@@ -12,7 +12,7 @@
 # per-update table of TRACK_SEED = 7 over 8 epochs; TRACK_SEED = 17 is a run they were not
 # chosen on. Run with R_LIBS pointing at a build without the lag term (the header says which
 # build ran) for the coverage before it.
-# TRACK_EXTRA_STEPS (default 0) and TRACK_PREDICT (default 0) set track$extra_steps and
+# TRACK_EXTRA_STEPS (default: the build's default) and TRACK_PREDICT (default 0) set track$extra_steps and
 # track$predict of the tracker (in builds that have them).
 # Run: OPENBLAS_NUM_THREADS=1 TRACK_EPOCHS=4 nohup nice -n 10 Rscript bench/rts/track_se_coverage.R > bench/rts/track_se_coverage.out 2>&1 &
 library(logz)
@@ -33,7 +33,8 @@ state <- list(dW = matrix(0, nv, nh), da = numeric(nv), db = numeric(nh), P = NU
 a0 <- logz:::base_rate_bias(x)
 extra <- as.integer(Sys.getenv("TRACK_EXTRA_STEPS", "0"))
 predict <- Sys.getenv("TRACK_PREDICT", "0") == "1"
-track <- c(if (extra > 0L) list(extra_steps = extra), if (predict) list(predict = TRUE))
+track <- c(list(), if (nzchar(Sys.getenv("TRACK_EXTRA_STEPS"))) list(extra_steps = extra),
+           if (predict) list(predict = TRUE))
 cat("tracker settings:", if (length(track)) paste(names(track), unlist(track), sep = " = ", collapse = ", ")
     else "the defaults", "\n")
 update <- if (exists("rts_tracker_update", envir = asNamespace("logz"))) logz:::rts_tracker_update else

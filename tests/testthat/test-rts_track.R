@@ -131,10 +131,11 @@ test_that("the tracked log Z has an se that covers exact log Z, and flags when i
     (h$log_z - h$check_log_z) / h$log_z_se
   }))
   expect_true(all(abs(z) <= 3))
-  # the paper's constant alpha = 0.2 (gain "fixed") lags while the parameters
-  # move: its se includes the lag (it still covers), and the lag z says so
+  # the paper's constant alpha = 0.2 (gain "fixed", no extra steps) lags while
+  # the parameters move: its se includes the lag (it still covers), and the lag
+  # z says so
   m <- suppressWarnings(run(1, epochs = 3, track = list(K = 30, n_chains = 50, check_every = 1,
-                                                        gain = "fixed")),
+                                                        gain = "fixed", extra_steps = 0)),
                         classes = "logz_unreliable")
   h <- m$history
   expect_true(all(abs(h$log_z - h$check_log_z) <= 3 * h$log_z_se))
@@ -148,9 +149,10 @@ test_that("the tracked log Z has an se that covers exact log Z, and flags when i
   h1 <- m$history
   expect_true(all(abs(h1$log_z - h1$check_log_z) <= 3 * h1$log_z_se))
   # poor tracking: a high rate moves log Z by nats per update; with the
-  # constant gain both flags fire and are warned
+  # constant gain and no extra steps both flags fire and are warned
   expect_warning(m <- run(1, epochs = 2, learning_rate = 0.5,
-                          track = list(K = 30, n_chains = 50, check_every = 1, gain = "fixed")),
+                          track = list(K = 30, n_chains = 50, check_every = 1, gain = "fixed",
+                                       extra_steps = 0)),
                  "tracked by RTS may be unreliable", class = "logz_unreliable")
   expect_match(m$track_flags, "^tracking visit deficit: .* \\(first: 1\\)", all = FALSE)
   expect_match(m$track_flags, "^tracking lag: .*at 2 epoch", all = FALSE)
@@ -169,11 +171,13 @@ test_that("the adaptive gain follows a moving log Z and keeps alpha once it sett
   # full-batch updates: one update per epoch, so check_every = 1 gives the exact
   # log Z (enumeration of 2^8 hidden states) after every update
   x <- mnist$x[1:200, ]
-  run <- function(gain, ...) {
+  # the gains alone (no extra steps), and the default (adaptive gain with extra steps)
+  run <- function(gain, ..., extra_steps = 0) {
     set.seed(1)
     suppressWarnings(rbm_train(x, n_hidden = 8, method = "pcd", batch_size = 200,
                                track_log_z = TRUE, progress = FALSE,
-                               track = list(K = 30, n_chains = 50, check_every = 1, gain = gain),
+                               track = list(K = 30, n_chains = 50, check_every = 1, gain = gain,
+                                            extra_steps = extra_steps),
                                ...), classes = "logz_unreliable")
   }
   err <- function(m) m$history$log_z - m$history$check_log_z
@@ -190,14 +194,18 @@ test_that("the adaptive gain follows a moving log Z and keeps alpha once it sett
   set.seed(2)
   m0 <- rbm_train(x, n_hidden = 8, method = "pcd", epochs = 12, batch_size = 200, progress = FALSE)
   ex <- exact_log_z(m0)$log_z
-  steady <- function(gain) {
-    m <- run(gain, epochs = 40, init = m0, learning_rate = 1e-6, lr_schedule = "constant")
+  steady <- function(gain, extra_steps = 0) {
+    m <- run(gain, epochs = 40, init = m0, learning_rate = 1e-6, lr_schedule = "constant",
+             extra_steps = extra_steps)
     # settled: the innovations are noise (mean z^2 near 1), no flag
     expect_lt(mean(m$log_z_track$innov_z2[21:40]), 2)
     expect_length(m$track_flags, 0L)
     sqrt(mean((m$history$log_z[-(1:10)] - ex)^2))
   }
-  expect_lt(steady("adaptive"), 1.25 * steady("fixed"))
+  sf <- steady("fixed")
+  expect_lt(steady("adaptive"), 1.25 * sf)
+  # the default's extra steps, which follow innovations beyond 3 se, add little there
+  expect_lt(steady("adaptive", 3), 1.5 * sf)
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(gain = "kalman"), progress = FALSE), "track\\$gain")
 })
@@ -227,7 +235,7 @@ test_that("the tracked se covers exact log Z after every update, or the innovati
                                     params, state, ctl)
       params <- res[c("W", "a", "b")]
       state <- res[c("dW", "da", "db", "P")]
-      tr <- logz:::rts_tracker_step(tr, params)
+      tr <- logz:::rts_tracker_update(tr, params)
       ex <- exact_log_z(rbm(params$W, params$a, params$b), progress = FALSE)$log_z
       out <- rbind(out, cbind(logz:::rts_tracker_point(tr), exact = ex))
     }
