@@ -242,7 +242,9 @@ rts_track_check <- function(history, ep, params, base_rate, due) {
 # log Z_k' - log Z_k = log E_k[f_k'(x) / f_k(x)], with E_k the expectation
 # under rung k, Rao-Blackwellized as sum_c q(k | x_c) w_ck / sum_c q(k | x_c),
 # at the rungs `rungs` (indices, the first and last included) and
-# interpolated linearly in beta between them (K values).
+# interpolated linearly in beta between them (K values). Rungs whose weights
+# underflow (no chain near them) are left out of the interpolation; without
+# an estimate at the top rung the prediction is no change.
 rts_tracker_predict <- function(tr, params, rungs = seq_along(tr$betas)) {
   X <- tr$state$X
   old <- tr$params
@@ -263,8 +265,11 @@ rts_tracker_predict <- function(tr, params, rungs = seq_along(tr$betas)) {
   V <- Q / rep(colSums(Q), each = M)                              # normalised rung weights
   R <- colSums(V * w)
   est <- log(R) + mx
-  if (length(bt) < length(tr$betas))
-    est <- stats::approx(bt, est, xout = tr$betas, rule = 2)$y
+  est[bt == 0] <- 0                          # the base does not move
+  ok <- is.finite(est)                       # a rung no chain's q(k | x) reaches: no estimate
+  if (!ok[length(ok)]) return(numeric(length(tr$betas)))
+  if (length(bt) < length(tr$betas) || !all(ok))
+    est <- stats::approx(bt[ok], est[ok], xout = tr$betas, rule = 2)$y
   est
 }
 

@@ -106,6 +106,14 @@ test_that("track$predict moves the ladder by the importance-weighted change of l
   expect_equal(logz:::rts_tracker_predict(tr, p2, r), approx(tr$betas[r], d[r], tr$betas)$y)
   expect_identical(logz:::rts_track_predict_at(100), as.integer(round(seq(1, 100, length.out = 11))))
   expect_identical(logz:::rts_track_predict_at(5), 1:5)
+  # a rung no chain's q(k | x) reaches is interpolated over; without the top rung, no change
+  tr2 <- tr
+  tr2$lk[4, ] <- -1e6
+  d2 <- logz:::rts_tracker_predict(tr2, p2, r)
+  expect_true(all(is.finite(d2)))
+  expect_equal(d2, approx(tr$betas[c(1, 7, 10)], d2[c(1, 7, 10)], tr$betas)$y)
+  tr2$lk[10, ] <- -1e6
+  expect_equal(logz:::rts_tracker_predict(tr2, p2), rep(0, 10))
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(predict = NA), progress = FALSE), "track\\$predict")
 })
