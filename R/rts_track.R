@@ -11,17 +11,21 @@
 # own estimate of log Z_K minus the tracked value) and se_t its Eq. 16 se: a
 # shrinkage gain that takes a move well beyond 3 se of the step's noise nearly
 # whole, while for innovations of the size of the noise (log Z settled) it is
-# alpha and the smoothing is the paper's.
+# alpha and the smoothing is the paper's. A step whose innovation exceeds 3 se
+# is followed by up to track$extra_steps further steps under the same
+# parameters (rts_tracker_update()), so that the chains catch up with a log Z
+# that moves fast; not in the paper.
 
 rts_track_defaults <- list(every = "update", K = 100L, n_chains = 100L, sweeps = NULL,
                            alpha = NULL, init_iter = 10L, init_sweeps = 50L, prior = "exp2",
                            max_examples = 2000L, check_every = 0L, predict = FALSE,
-                           gain = "adaptive")
+                           gain = "adaptive", extra_steps = NULL)
 
-# The defaults that depend on the schedule: per update a few sweeps and the
-# paper's alpha = 0.2; per epoch more sweeps and a full update (alpha = 1).
-rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2),
-                                    epoch = list(sweeps = 200L, alpha = 1))
+# The defaults that depend on the schedule: per update a few sweeps, the
+# paper's alpha = 0.2 and up to 3 extra steps where log Z moves fast; per epoch
+# more sweeps, a full update (alpha = 1) and no extra steps.
+rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2, extra_steps = 3L),
+                                    epoch = list(sweeps = 200L, alpha = 1, extra_steps = 0L))
 
 rts_track_control <- function(track) {
   if (is.list(track) && "chains" %in% names(track)) {   # a deprecated alias of n_chains
@@ -38,6 +42,7 @@ rts_track_control <- function(track) {
   sched <- rts_track_schedule_defaults[[ctl$every]]
   if (is.null(ctl$sweeps)) ctl$sweeps <- sched$sweeps
   if (is.null(ctl$alpha)) ctl$alpha <- sched$alpha
+  if (is.null(ctl$extra_steps)) ctl$extra_steps <- sched$extra_steps
   ctl$K <- check_count(ctl$K, "track$K", min = 2L)
   ctl$chains <- check_count(ctl$n_chains, "track$n_chains")
   ctl$sweeps <- check_count(ctl$sweeps, "track$sweeps")
@@ -46,6 +51,7 @@ rts_track_control <- function(track) {
   ctl$max_examples <- check_count(ctl$max_examples, "track$max_examples")
   ctl$check_every <- check_count(ctl$check_every, "track$check_every", min = 0L)
   check_flag(ctl$predict, "track$predict")
+  ctl$extra_steps <- check_count(ctl$extra_steps, "track$extra_steps", min = 0L, max = 100L)
   ctl$gain <- match_arg(ctl$gain, "track$gain", c("adaptive", "fixed"))
   ctl$alpha <- check_number(ctl$alpha, "track$alpha", lower = 0, upper = 1, lower_open = TRUE)
   if (!identical(ctl$prior, "exp2") && !identical(ctl$prior, "uniform"))
@@ -86,10 +92,12 @@ rts_tracker_start <- function(params, a0, ctl) {
 # constant gain alpha would leave, and the chains' lag estimated from the
 # recent innovations (rts_track_lag_scale, below). innov_z2 keeps the last
 # rts_track_window squared innovation z's, innov_ex their excess over noise.
-rts_tracker_step <- function(tr, params) {
+# With track$predict the ladder first moves by rts_tracker_predict(), unless
+# predict = FALSE (a further step under the same parameters).
+rts_tracker_step <- function(tr, params, predict = TRUE) {
   t0 <- proc.time()[["elapsed"]]
-  if (isTRUE(tr$ctl$predict) && !is.null(tr$lk))
-    tr$zeta <- tr$zeta + rts_tracker_predict(tr, params)
+  if (predict && isTRUE(tr$ctl$predict) && !is.null(tr$lk))
+    tr$zeta <- tr$zeta + rts_tracker_predict(tr, params, rts_track_predict_at(length(tr$betas)))
   mlist <- c(params[c("W", "a", "b")], list(a0 = tr$a0))
   S <- as.integer(tr$ctl$sweeps)
   control <- list(final = TRUE, threads = 1L, sweeps = S, thin = if (isTRUE(tr$ctl$predict)) S else 0L,
@@ -178,7 +186,7 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
     params <- res[c("W", "a", "b")]
     state <- res[c("dW", "da", "db", "P")]
     recon <- recon + res$recon_error
-    tracker <- rts_tracker_step(tracker, params)
+    tracker <- rts_tracker_update(tracker, params)
     lz[i, ] <- rts_tracker_point(tracker)
   }
   res$recon_error <- recon / max(nb, 1L)
@@ -232,22 +240,65 @@ rts_track_check <- function(history, ep, params, base_rate, due) {
 # The change of the ladder from the tracker's last parameters to `params`,
 # estimated by importance weights on the chains' current states:
 # log Z_k' - log Z_k = log E_k[f_k'(x) / f_k(x)], with E_k the expectation
-# under rung k, Rao-Blackwellized as sum_c q(k | x_c) w_ck / sum_c q(k | x_c).
-rts_tracker_predict <- function(tr, params) {
+# under rung k, Rao-Blackwellized as sum_c q(k | x_c) w_ck / sum_c q(k | x_c),
+# at the rungs `rungs` (indices, the first and last included) and
+# interpolated linearly in beta between them (K values). Rungs whose weights
+# underflow (no chain near them) are left out of the interpolation; without
+# an estimate at the top rung the prediction is no change.
+rts_tracker_predict <- function(tr, params, rungs = seq_along(tr$betas)) {
   X <- tr$state$X
   old <- tr$params
-  bt <- tr$betas
-  lin <- drop(crossprod(X, params$a - old$a))               # M
-  Zn <- crossprod(X, params$W) + rep(params$b, each = ncol(X))   # M x nh
-  Zo <- crossprod(X, old$W) + rep(old$b, each = ncol(X))
-  d <- vapply(bt, function(b) lin * b + rowSums(softplus(b * Zn) - softplus(b * Zo)),
-              numeric(ncol(X)))                                  # M x K
-  L <- t(tr$lk) + rep(tr$log_r - tr$zeta, each = ncol(X))        # M x K: log q(k | x) + const
+  bt <- tr$betas[rungs]
+  M <- ncol(X)
+  nh <- ncol(params$W)
+  lin <- drop(crossprod(X, params$a - old$a))                    # M
+  Zn <- crossprod(params$W, X) + params$b                         # nh x M
+  Zo <- crossprod(old$W, X) + old$b
+  sp <- softplus(outer(as.vector(Zn), bt)) - softplus(outer(as.vector(Zo), bt))
+  d <- matrix(colSums(matrix(sp, nh)), M) + outer(lin, bt)        # M x G: log f'_k / f_k
+  L <- t(tr$lk) + rep(tr$log_r - tr$zeta, each = M)               # M x K: log q(k | x) + const
   L <- L - apply(L, 1L, max)
   Q <- exp(L)
-  Q <- Q / rowSums(Q)
+  Q <- (Q / rowSums(Q))[, rungs, drop = FALSE]
   mx <- apply(d, 2L, max)
-  log(colSums(Q * exp(d - rep(mx, each = nrow(d))))) + mx - log(colSums(Q))
+  w <- exp(d - rep(mx, each = M))
+  V <- Q / rep(colSums(Q), each = M)                              # normalised rung weights
+  R <- colSums(V * w)
+  est <- log(R) + mx
+  est[bt == 0] <- 0                          # the base does not move
+  ok <- is.finite(est)                       # a rung no chain's q(k | x) reaches: no estimate
+  if (!ok[length(ok)]) return(numeric(length(tr$betas)))
+  if (length(bt) < length(tr$betas) || !all(ok))
+    est <- stats::approx(bt[ok], est[ok], xout = tr$betas, rule = 2)$y
+  est
+}
+
+# The rungs at which rts_tracker_predict() estimates the change of the ladder
+# (indices into K rungs, the first and last included): rts_track_predict_rungs
+# of them evenly spaced in beta, the change at the others interpolated
+# linearly in beta. The change is a smooth function of beta, 0 at beta = 0
+# (the base does not move); a handful of rungs carry it at a fraction of the
+# cost of all K.
+rts_track_predict_rungs <- 11L
+rts_track_predict_at <- function(K)
+  unique(as.integer(round(seq(1, K, length.out = min(K, rts_track_predict_rungs)))))
+
+# One tracking step under new parameters followed, with track$extra_steps > 0,
+# by up to that many further steps under the same parameters while the last
+# step's innovation exceeds rts_track_gain_z of its se in size (|d_t / s_t| >
+# 3: the chains have not caught up with a move of log Z). The extra steps
+# count as steps of their own (in the windows of the se's lag term and of the
+# innovations flag) and their time is tracking time; tr$extra counts them.
+rts_tracker_update <- function(tr, params) {
+  tr <- rts_tracker_step(tr, params)
+  n <- 0L
+  while (n < tr$ctl$extra_steps && is.finite(tr$innov / tr$se_step) &&
+         abs(tr$innov / tr$se_step) > rts_track_gain_z) {
+    tr <- rts_tracker_step(tr, params, predict = FALSE)
+    n <- n + 1L
+  }
+  tr$extra <- (if (is.null(tr$extra)) 0L else tr$extra) + n
+  tr
 }
 
 # The thresholds of the tracking flags: an epoch whose tracking steps visited

@@ -12,6 +12,8 @@
 # per-update table of TRACK_SEED = 7 over 8 epochs; TRACK_SEED = 17 is a run they were not
 # chosen on. Run with R_LIBS pointing at a build without the lag term (the header says which
 # build ran) for the coverage before it.
+# TRACK_EXTRA_STEPS (default: the build's default) and TRACK_PREDICT (default 0) set track$extra_steps and
+# track$predict of the tracker (in builds that have them).
 # Run: OPENBLAS_NUM_THREADS=1 TRACK_EPOCHS=4 nohup nice -n 10 Rscript bench/rts/track_se_coverage.R > bench/rts/track_se_coverage.out 2>&1 &
 library(logz)
 cat("Command: Rscript bench/rts/track_se_coverage.R (TRACK_EPOCHS=", Sys.getenv("TRACK_EPOCHS", "4"), ")\n",
@@ -29,8 +31,16 @@ data_t <- t(x)
 params <- list(W = matrix(rnorm(nv * nh, sd = 0.01), nv, nh), a = logz:::base_rate_bias(x), b = numeric(nh))
 state <- list(dW = matrix(0, nv, nh), da = numeric(nv), db = numeric(nh), P = NULL)
 a0 <- logz:::base_rate_bias(x)
+extra <- as.integer(Sys.getenv("TRACK_EXTRA_STEPS", "0"))
+predict <- Sys.getenv("TRACK_PREDICT", "0") == "1"
+track <- c(list(), if (nzchar(Sys.getenv("TRACK_EXTRA_STEPS"))) list(extra_steps = extra),
+           if (predict) list(predict = TRUE))
+cat("tracker settings:", if (length(track)) paste(names(track), unlist(track), sep = " = ", collapse = ", ")
+    else "the defaults", "\n")
+update <- if (exists("rts_tracker_update", envir = asNamespace("logz"))) logz:::rts_tracker_update else
+  logz:::rts_tracker_step
 set.seed(seed + 1L)
-tr <- logz:::rts_tracker_start(params, a0, logz:::rts_track_control(list()))
+tr <- logz:::rts_tracker_start(params, a0, logz:::rts_track_control(track))
 set.seed(seed + 2L)
 B <- 100; nb <- 80
 lr_step <- 0.05 / (30 * nb)
@@ -45,7 +55,7 @@ for (ep in 1:epochs) {
     lr <- lr - lr_step
     res <- logz:::rbm_train_epoch(data_t[, perm[(i-1)*B + 1:B] + 1L, drop = FALSE], params, state, ctl)
     params <- res[c("W","a","b")]; state <- res[c("dW","da","db","P")]
-    tr <- logz:::rts_tracker_step(tr, params)
+    tr <- update(tr, params)
     ex <- exact_log_z(rbm(params$W, params$a, params$b), progress = FALSE)$log_z
     out[[length(out) + 1L]] <- data.frame(ep = ep, u = i, exact = ex, err = logz:::rts_tracker_log_z(tr) - ex,
       se = tr$se, se_step = if (is.null(tr$se_step)) NA_real_ else tr$se_step,

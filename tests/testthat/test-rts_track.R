@@ -100,6 +100,20 @@ test_that("track$predict moves the ladder by the importance-weighted change of l
   Q <- Q / rowSums(Q)
   s <- colSums(tr$state$X)
   expect_equal(d, log(colSums(Q * exp(outer(s, tr$betas) * 0.01)) / colSums(Q)))
+  # at a subset of the rungs (the first and last included) the same values there, and linear
+  # interpolation in beta between them
+  r <- c(1, 4, 7, 10)
+  expect_equal(logz:::rts_tracker_predict(tr, p2, r), approx(tr$betas[r], d[r], tr$betas)$y)
+  expect_identical(logz:::rts_track_predict_at(100), as.integer(round(seq(1, 100, length.out = 11))))
+  expect_identical(logz:::rts_track_predict_at(5), 1:5)
+  # a rung no chain's q(k | x) reaches is interpolated over; without the top rung, no change
+  tr2 <- tr
+  tr2$lk[4, ] <- -1e6
+  d2 <- logz:::rts_tracker_predict(tr2, p2, r)
+  expect_true(all(is.finite(d2)))
+  expect_equal(d2, approx(tr$betas[c(1, 7, 10)], d2[c(1, 7, 10)], tr$betas)$y)
+  tr2$lk[10, ] <- -1e6
+  expect_equal(logz:::rts_tracker_predict(tr2, p2), rep(0, 10))
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(predict = NA), progress = FALSE), "track\\$predict")
 })
@@ -125,10 +139,11 @@ test_that("the tracked log Z has an se that covers exact log Z, and flags when i
     (h$log_z - h$check_log_z) / h$log_z_se
   }))
   expect_true(all(abs(z) <= 3))
-  # the paper's constant alpha = 0.2 (gain "fixed") lags while the parameters
-  # move: its se includes the lag (it still covers), and the lag z says so
+  # the paper's constant alpha = 0.2 (gain "fixed", no extra steps) lags while
+  # the parameters move: its se includes the lag (it still covers), and the lag
+  # z says so
   m <- suppressWarnings(run(1, epochs = 3, track = list(K = 30, n_chains = 50, check_every = 1,
-                                                        gain = "fixed")),
+                                                        gain = "fixed", extra_steps = 0)),
                         classes = "logz_unreliable")
   h <- m$history
   expect_true(all(abs(h$log_z - h$check_log_z) <= 3 * h$log_z_se))
@@ -142,9 +157,10 @@ test_that("the tracked log Z has an se that covers exact log Z, and flags when i
   h1 <- m$history
   expect_true(all(abs(h1$log_z - h1$check_log_z) <= 3 * h1$log_z_se))
   # poor tracking: a high rate moves log Z by nats per update; with the
-  # constant gain both flags fire and are warned
+  # constant gain and no extra steps both flags fire and are warned
   expect_warning(m <- run(1, epochs = 2, learning_rate = 0.5,
-                          track = list(K = 30, n_chains = 50, check_every = 1, gain = "fixed")),
+                          track = list(K = 30, n_chains = 50, check_every = 1, gain = "fixed",
+                                       extra_steps = 0)),
                  "tracked by RTS may be unreliable", class = "logz_unreliable")
   expect_match(m$track_flags, "^tracking visit deficit: .* \\(first: 1\\)", all = FALSE)
   expect_match(m$track_flags, "^tracking lag: .*at 2 epoch", all = FALSE)
@@ -163,11 +179,13 @@ test_that("the adaptive gain follows a moving log Z and keeps alpha once it sett
   # full-batch updates: one update per epoch, so check_every = 1 gives the exact
   # log Z (enumeration of 2^8 hidden states) after every update
   x <- mnist$x[1:200, ]
-  run <- function(gain, ...) {
+  # the gains alone (no extra steps), and the default (adaptive gain with extra steps)
+  run <- function(gain, ..., extra_steps = 0) {
     set.seed(1)
     suppressWarnings(rbm_train(x, n_hidden = 8, method = "pcd", batch_size = 200,
                                track_log_z = TRUE, progress = FALSE,
-                               track = list(K = 30, n_chains = 50, check_every = 1, gain = gain),
+                               track = list(K = 30, n_chains = 50, check_every = 1, gain = gain,
+                                            extra_steps = extra_steps),
                                ...), classes = "logz_unreliable")
   }
   err <- function(m) m$history$log_z - m$history$check_log_z
@@ -184,14 +202,18 @@ test_that("the adaptive gain follows a moving log Z and keeps alpha once it sett
   set.seed(2)
   m0 <- rbm_train(x, n_hidden = 8, method = "pcd", epochs = 12, batch_size = 200, progress = FALSE)
   ex <- exact_log_z(m0)$log_z
-  steady <- function(gain) {
-    m <- run(gain, epochs = 40, init = m0, learning_rate = 1e-6, lr_schedule = "constant")
+  steady <- function(gain, extra_steps = 0) {
+    m <- run(gain, epochs = 40, init = m0, learning_rate = 1e-6, lr_schedule = "constant",
+             extra_steps = extra_steps)
     # settled: the innovations are noise (mean z^2 near 1), no flag
     expect_lt(mean(m$log_z_track$innov_z2[21:40]), 2)
     expect_length(m$track_flags, 0L)
     sqrt(mean((m$history$log_z[-(1:10)] - ex)^2))
   }
-  expect_lt(steady("adaptive"), 1.25 * steady("fixed"))
+  sf <- steady("fixed")
+  expect_lt(steady("adaptive"), 1.25 * sf)
+  # the default's extra steps, which follow innovations beyond 3 se, add little there
+  expect_lt(steady("adaptive", 3), 1.5 * sf)
   expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
                          track = list(gain = "kalman"), progress = FALSE), "track\\$gain")
 })
@@ -221,7 +243,7 @@ test_that("the tracked se covers exact log Z after every update, or the innovati
                                     params, state, ctl)
       params <- res[c("W", "a", "b")]
       state <- res[c("dW", "da", "db", "P")]
-      tr <- logz:::rts_tracker_step(tr, params)
+      tr <- logz:::rts_tracker_update(tr, params)
       ex <- exact_log_z(rbm(params$W, params$a, params$b), progress = FALSE)$log_z
       out <- rbind(out, cbind(logz:::rts_tracker_point(tr), exact = ex))
     }
@@ -241,4 +263,51 @@ test_that("the tracked se covers exact log Z after every update, or the innovati
   expect_match(f, "^tracking innovations: .*> 9 at 2 epoch\\(s\\) \\(first: 2, 3\\)")
   expect_length(logz:::rts_track_flags(data.frame(epoch = 1, lag_z = 0, visit_ratio = 1,
                                                   innov_z2 = 9)), 0L)
+})
+
+test_that("extra steps (the default) and track$predict cut the tracking error where log Z moves fast", {
+  # 35 updates of a 784 x 6 PCD RBM at a high rate (exact log Z moves by more than a nat per
+  # update); the tracked value after each against the exact log Z of the update's parameters
+  x <- mnist$x[1:600, ]
+  set.seed(3)
+  data_t <- t(x)
+  a0 <- logz:::base_rate_bias(x)
+  params <- list(W = matrix(rnorm(784 * 6, sd = 0.01), 784, 6), a = a0, b = numeric(6))
+  state <- list(dW = matrix(0, 784, 6), da = numeric(784), db = numeric(6), P = data_t[, 1:50])
+  ctl <- list(perm = 0:49, pcd = 1L, k = 1L, batch_size = 50L, n_chains = 50L, learning_rate = 0.1,
+              lr_step = 0, momentum = 0.5, weight_decay = 0)
+  ps <- list()
+  for (i in 1:36) {
+    res <- logz:::rbm_train_epoch(data_t[, ((i - 1) %% 12) * 50 + 1:50, drop = FALSE], params,
+                                  state, ctl)
+    params <- res[c("W", "a", "b")]
+    state <- res[c("dW", "da", "db", "P")]
+    ps[[i]] <- params
+  }
+  ex <- vapply(ps, function(p) exact_log_z(rbm(p$W, p$a, p$b), progress = FALSE)$log_z, 0)
+  rmse <- function(track) {
+    set.seed(4)
+    tr <- logz:::rts_tracker_start(ps[[1]], a0, logz:::rts_track_control(
+      c(list(K = 30, n_chains = 50), track)))
+    err <- vapply(2:36, function(i) {
+      tr <<- logz:::rts_tracker_update(tr, ps[[i]])
+      logz:::rts_tracker_log_z(tr) - ex[i]
+    }, 0)
+    list(rmse = sqrt(mean(err^2)), extra = if (is.null(tr$extra)) 0L else tr$extra)
+  }
+  def <- rmse(list(extra_steps = 0))
+  ext <- rmse(list())                 # the default: up to 3 extra steps
+  pre <- rmse(list(predict = TRUE, extra_steps = 0))
+  expect_gt(def$rmse, 0.45)           # the adaptive gain alone trails the moving log Z
+  expect_lt(ext$rmse, 0.6 * def$rmse)
+  expect_lt(pre$rmse, 0.4 * def$rmse)
+  expect_equal(def$extra, 0L)
+  expect_gt(ext$extra, 0L)
+  expect_lte(ext$extra, 3L * 35L)
+  expect_identical(logz:::rts_track_control(list())$extra_steps, 3L)
+  expect_identical(logz:::rts_track_control(list(every = "epoch"))$extra_steps, 0L)
+  for (bad in list(-1, 1.5, "2", NA, 101))
+    expect_error(rbm_train(x[1:100, ], n_hidden = 4, epochs = 1, track_log_z = TRUE,
+                           track = list(extra_steps = bad), progress = FALSE),
+                 "track\\$extra_steps")
 })
