@@ -37,17 +37,40 @@ if (task == "run") {
     cat(sprintf("K = %d seed %d: RTS %.3f (%.0f s)\n", K, seed + i, e$log_z[1], row$time_s))
   }
 } else {
+  cat("Command: Rscript bench/rts/fig4_pcd500.R summary (runs from the 'run' tasks in ", runs_file, ")\n",
+      "Date: ", format(Sys.time(), tz = "UTC", usetz = TRUE), "; commit: ",
+      tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"),
+      "; logz ", format(utils::packageVersion("logz")), "\n", sep = "")
   cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n\n")
   d <- utils::read.csv(runs_file)
   truth <- ref$mid
-  cat(sprintf("reference log Z %.3f (sandwich half-width %.3f nats)\n\n", truth, ref$err))
+  cat(sprintf("reference log Z %.3f (sandwich half-width %.3f nats)\n", truth, ref$err))
+  cat("runs per cell (independent seeds):",
+      paste(sprintf("K = %s: %d", names(table(d$K)), table(d$K)), collapse = ", "), "\n")
+  cat("95% interval: percentile bootstrap over the runs of a cell (2,000 resamples); with 3 runs\n",
+      "it has 10 distinct resamples and under-covers, so the chi-square interval below is printed too.\n\n",
+      sep = "")
   est <- c("rts", "ts", "ti_riemann", "ti_trapezoid", "ti_friel", "ti_rb", "mbar")
+  B <- 2000
+  rmse <- function(err) sqrt(mean(err^2))
   set.seed(4)
-  out <- do.call(rbind, lapply(split(d, d$K), function(x) {
-    r <- vapply(est, function(e) {
+  cells <- split(d, d$K)
+  Ks <- as.integer(names(cells))
+  # One bootstrap index matrix per cell, shared by all estimators (paired ratios).
+  idx <- lapply(cells, function(x) replicate(B, sample.int(nrow(x), replace = TRUE)))
+  boot <- lapply(names(cells), function(k) {
+    x <- cells[[k]]
+    i <- idx[[k]]
+    vapply(est, function(e) {
       err <- x[[e]] - truth
-      b <- replicate(2000, sqrt(mean(sample(err, replace = TRUE)^2)))
-      c(sqrt(mean(err^2)), stats::quantile(b, c(0.025, 0.975)))
+      apply(matrix(err[i], nrow = nrow(x)), 2, rmse)
+    }, numeric(B))
+  })
+  names(boot) <- names(cells)
+  out <- do.call(rbind, lapply(names(cells), function(k) {
+    x <- cells[[k]]
+    r <- vapply(est, function(e) {
+      c(rmse(x[[e]] - truth), stats::quantile(boot[[k]][, e], c(0.025, 0.975)))
     }, numeric(3))
     data.frame(K = x$K[1], runs = nrow(x), estimator = est, rmse = r[1, ], lo = r[2, ],
                hi = r[3, ], bias = vapply(est, function(e) mean(x[[e]] - truth), 0),
@@ -59,13 +82,68 @@ if (task == "run") {
   for (e in est) w[[e]] <- sprintf("%.2f [%.2f, %.2f]", w[[paste0("rmse.", e)]],
                                    w[[paste0("lo.", e)]], w[[paste0("hi.", e)]])
   print(w[, c("K", "runs", est)], row.names = FALSE)
-  cat("\nbias (mean error, nats) and time per run:\n")
+  cat("\nbias (mean error, nats) and wall time per run (s; under varying load):\n")
   b <- reshape(out[, c("K", "estimator", "bias")], idvar = "K", timevar = "estimator",
                direction = "wide")
   b$time_s <- tapply(out$time_s, out$K, mean)[as.character(b$K)]
   print(format(b, digits = 3), row.names = FALSE)
+
+  # The paper's Figure 4 claims, each checked on the runs.
+  n <- vapply(cells, nrow, 1L)
+  r_rts <- out$rmse[out$estimator == "rts"]
+  names(r_rts) <- out$K[out$estimator == "rts"]
   cat("\nThe paper's Figure 4 (784 x 500 RBM, log-scale axes, read off the plot): the RTS RMSE falls\n",
       "steeply up to K of about 100 and is flat beyond; TS tracks RTS but is noisier; TI (Riemann)\n",
       "is far worse at small K and approaches TI-RB and RTS as K grows; TI-RB and RTS merge at large\n",
       "K; MBAR is close to RTS where it was run (small K only).\n", sep = "")
+  cat("\n== The paper's Figure 4 claims against these runs ==\n")
+  cat("\n(1) RTS RMSE falls steeply up to K of about 100 and is flat beyond.\n",
+      "RTS RMSE with its chi-square 95% interval (errors taken as N(0, RMSE^2): runs x RMSE^2 / RMSE_true^2\n",
+      "~ chi-square(runs)), and the ratio to K = 100 with the bootstrap interval (cells resampled\n",
+      "independently) and the F interval (ratio of two such chi-squares):\n", sep = "")
+  k0 <- "100"
+  rr <- data.frame(K = Ks, runs = n, rmse = r_rts,
+                   chisq_lo = r_rts * sqrt(n / stats::qchisq(0.975, n)),
+                   chisq_hi = r_rts * sqrt(n / stats::qchisq(0.025, n)),
+                   ratio_to_100 = r_rts / r_rts[k0])
+  rb <- vapply(names(cells), function(k) {
+    stats::quantile(boot[[k]][, "rts"] / boot[[k0]][sample.int(B), "rts"], c(0.025, 0.975))
+  }, numeric(2))
+  rr$boot_lo <- rb[1, ]
+  rr$boot_hi <- rb[2, ]
+  rr$F_lo <- rr$ratio_to_100 / sqrt(stats::qf(0.975, n, n[k0]))
+  rr$F_hi <- rr$ratio_to_100 / sqrt(stats::qf(0.025, n, n[k0]))
+  rr[rr$K == 100, c("boot_lo", "boot_hi", "F_lo", "F_hi")] <- NA
+  print(format(rr, digits = 3), row.names = FALSE)
+  big <- rr$K > 100
+  cat(sprintf("  steep fall: RMSE(10) / RMSE(100) = %.0f, RMSE(30) / RMSE(100) = %.2f\n",
+              rr$ratio_to_100[rr$K == 10], rr$ratio_to_100[rr$K == 30]))
+  cat(sprintf("  beyond 100: ratio to K = 100 at K = %s is %s; its F interval %s 1 at every K > 100\n",
+              paste(rr$K[big], collapse = ", "),
+              paste(sprintf("%.2f", rr$ratio_to_100[big]), collapse = ", "),
+              if (all(rr$F_lo[big] <= 1 & rr$F_hi[big] >= 1)) "contains" else "does not contain"))
+  cat(sprintf("  the runs exclude neither flat nor a fall beyond K = 100 to %.2f of its RMSE (smallest F lower end)\n",
+              min(rr$F_lo[big])))
+
+  paired <- function(a, bname) {
+    t(vapply(names(cells), function(k) {
+      x <- cells[[k]]
+      q <- stats::quantile(boot[[k]][, a] / boot[[k]][, bname], c(0.025, 0.975))
+      c(K = x$K[1], runs = nrow(x), ratio = rmse(x[[a]] - truth) / rmse(x[[bname]] - truth),
+        lo = q[[1]], hi = q[[2]], rms_diff = rmse(x[[a]] - x[[bname]]),
+        mean_diff = mean(x[[a]] - x[[bname]]))
+    }, numeric(7)))
+  }
+  show <- function(title, a, bname) {
+    cat("\n", title, "\n", sep = "")
+    cat(sprintf("  RMSE ratio %s / %s with its paired bootstrap 95%% interval; per-run difference\n", a, bname),
+        sprintf(" %s - %s (same samples): RMS and mean, nats\n", a, bname), sep = "")
+    p <- as.data.frame(paired(a, bname))
+    print(format(p, digits = 3), row.names = FALSE)
+    invisible(p)
+  }
+  p_ti <- show("(2) TI (Riemann) far worse at small K, approaching RTS as K grows.", "ti_riemann", "rts")
+  p_ts <- show("(3) TS tracks RTS but is noisier.", "ts", "rts")
+  p_rb <- show("(4) TI-RB and RTS merge at large K.", "ti_rb", "rts")
+  p_mb <- show("(5) MBAR close to RTS (the paper ran it at small K only).", "mbar", "rts")
 }
