@@ -27,6 +27,10 @@
 # bound > 1, cost per iteration <= 2R, on at least one paper-sized problem.
 library(logz)
 options(width = 200)
+commit <- suppressWarnings(tryCatch(system("git rev-parse --short HEAD", intern = TRUE, ignore.stderr = TRUE),
+                                    error = function(e) "?"))
+cat(sprintf("# command: R_LIBS=<lib> Rscript bench/arm/arm_gpc_fig2.R > bench/arm/arm_gpc_fig2.out\n# %s UTC; commit %s (+ working tree); logz %s\n",
+            format(Sys.time(), tz = "UTC"), commit[1], packageVersion("logz")))
 cat(paste0("BLAS: ", extSoftVersion()[["BLAS"]], "; LAPACK: ", La_library()), "\n")
 source("bench/arm/gpc_problems.R")
 tab <- read.csv("bench/arm/arm_gpc_fig2_runs.csv")
