@@ -12,6 +12,7 @@
 #   R_LIBS=<lib> OPENBLAS_NUM_THREADS=1 nice -n 10 Rscript bench/arm/arm_rbm500_fig4.R run MODEL VARIANT R SEED
 #   ... ais_eq MODEL R SEED       (K = mean work of the ARM runs with R / 100 chains)
 #   ... fig5 SEED                 (writes bench/arm/arm_rbm500_fig5.png)
+#   ARM_PROGRESS=1 (env) shows arm()'s progress bar (iterations done), to time a long run from its progress
 #   ... summary > bench/arm/arm_rbm500_fig4.out  (also writes inst/extdata/arm_rbm500_fig4_runs.csv,
 #       the runs with log Z minus the reference, which vignette("arm") reads)
 # MODEL: pcd or cd25; VARIANT: rm, arm, anticipate, reseed (fresh particles from the base),
@@ -54,7 +55,7 @@ if (task == "run") {
                                 i_max = if (grepl("^reseed", variant)) 2L else 3L, move_steps = 10L,
                                 reseed_steps = rs_steps, reseed_data = digits,
                                 reseed_weights = if (grepl("_eq$", variant)) "equal" else "importance",
-                                keep_particles = FALSE, progress = FALSE))
+                                keep_particles = FALSE, progress = Sys.getenv("ARM_PROGRESS") == "1"))
     d <- fit$diagnostics
     # unit-updates: 10 sweeps of the R_k particles at n = k - 1 units (for reseed the fresh block is
     # moved reseed_steps instead of 10 times: counted from particle_moves)
