@@ -67,6 +67,7 @@ cat(sprintf(paste0("knots: %d betas, %d chains, %d burn-in + %d sweeps each; mea
 par_rows <- list(); g_rows <- list(); meas_rows <- list(); csv_rows <- list()
 for (mname in models) {
   t0 <- cpu()
+  set.seed(2015)
   obj <- readRDS(sprintf("bench/models/%s.rds", mname))
   m <- obj$model
   ref <- ref_of(mname, m)
@@ -188,5 +189,21 @@ pp <- data.frame(model = label[paper$model], paper_ess_linear = paper$ess_linear
                  ours_Lambda_inc2 = kn$Lambda_inc[match(label[paper$model], kn$model)]^2)
 pp$ours_pred_ess_linear_1e4 <- 1000 * exp(-pp$ours_int_g_inc / 1e4)
 print(format(pp, digits = 4), row.names = FALSE)
+cat("\n== 4. Summary: length against mixing (knots' g; measured at K = 1000 by kl2 of (a)) ==\n")
+cat("length = Lambda_inc^2 and int g_inc relative to the mean of the 20-hidden models; mixing = measured /\n")
+cat("perfect-transition Var[log w] of LINEAR and VAROPT at K = 1000 (kl2 / pred_knots), and of the M = 1000\n")
+cat("runs of (b) at the largest K run (var_ess / pred_knots).\n")
+small <- kn$model %in% c("PCD(20)", "CD1(20)", "CD25(20)")
+S <- data.frame(model = kn$model, Lambda_inc = kn$Lambda_inc, int_g_inc = kn$int_g_inc,
+                length_x = kn$Lambda_inc^2 / if (any(small)) mean(kn$Lambda_inc[small]^2) else NA,
+                int_g_x = kn$int_g_inc / if (any(small)) mean(kn$int_g_inc[small]) else NA)
+S$mix_linear_1000 <- Ms$mix_factor[Ms$schedule == "LINEAR"][match(S$model, Ms$model[Ms$schedule == "LINEAR"])]
+S$mix_varopt_1000 <- Ms$mix_factor[Ms$schedule == "VAROPT"][match(S$model, Ms$model[Ms$schedule == "VAROPT"])]
+big <- C[C$M == 1000 & C$schedule == "LINEAR", ]
+big <- big[order(big$model, -big$K), ]
+big <- big[!duplicated(big$model), ]
+S$K_max <- big$K[match(S$model, big$model)]
+S$mix_linear_Kmax <- big$ratio[match(S$model, big$model)]
+print(format(S, digits = 3), row.names = FALSE)
 options(op)
 cat(sprintf("\nCPU: %.0f s in all (one thread, shared machine)\n", cpu() - t_start))

@@ -82,3 +82,5 @@ $R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 SM08 2
 # about 0.0003), so its row reuses the VAROPT run
 $R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 LINEAR 1 1000
 $R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 VAROPT,VAROPT_0.009 1 1000
+# 13. LINEAR at K* ~ 7,700, where the report interpolates our LINEAR's ESS to the paper's 712
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 7700 LINEAR 1 1000
