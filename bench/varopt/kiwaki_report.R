@@ -294,7 +294,7 @@ rate <- function(y) sum(y$cpu_s) / sum(as.numeric(y$K) * y$M)
 cat(sprintf("\nCPU per 10^6 chain-steps (mean over the runs done): %.0f s on 20 hidden, %.0f s on 500 hidden\n",
             1e6 * rate(r20), 1e6 * rate(r500)))
 cat("\nNot run within the CPU budgets of three sessions (~30, ~35 and ~45 CPU-minutes; the machine's load\n",
-    "was 7-16 on 2 cores, a 500-hidden run at K = 10^4, M = 1000 took ~40 wall-minutes),\n",
+    "was 7-16 on 2 cores, a 500-hidden run at K = 10^4, M = 1000 took 23-32 wall-minutes),\n",
     "with the CPU each would cost at those rates (GMS13 adds its knots: 10 knots x 100 chains x 600 sweeps,\n",
     sprintf("about %.0f CPU-s per 500-hidden model at that rate):\n", 6e5 * rate(r500)), sep = "")
 if (nrow(miss)) {
