@@ -84,3 +84,7 @@ $R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 LINEAR 1 1000
 $R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 VAROPT,VAROPT_0.009 1 1000
 # 13. LINEAR at K* ~ 7,700, where the report interpolates our LINEAR's ESS to the paper's 712
 $R bench/varopt/kiwaki_runs.R rbm500_cd25 7700 LINEAR 1 1000
+# 14. with the CPU left: CD1(500) and PCD(500) LINEAR at K = 3000, whether its lag behind perfect transitions
+#     (bench/varopt/hardness_500.out) shrinks as 1 / K or stays
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 3000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 3000 LINEAR 1 1000
