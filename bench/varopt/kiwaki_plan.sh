@@ -75,3 +75,16 @@ $R bench/varopt/kiwaki_runs.R rbm500_cd25 1000 LINEAR,VAROPT 2 1000
 $R bench/varopt/kiwaki_runs.R rbm500_pcd 1000 LINEAR,VAROPT 2 1000
 $R bench/varopt/kiwaki_runs.R rbm500_cd1 1000 LINEAR,VAROPT 2 1000
 $R bench/varopt/kiwaki_runs.R rbm20_pcd 4600 SM08 2
+# ---- third session (h30varopt3): Table 2 at the paper's probable K = 10^4, M = 1000 ----
+# Sized to ~45 CPU-minutes (~680 CPU-s a run at 68 CPU-s per 10^6 chain-steps; load 6-7 on
+# 2 cores, ~0.27 CPU-s per wall-second): the timing run first, bench/varopt/hardness_500.R
+# between the two runs; VAROPT_0.009 is the VAROPT schedule at this K (its largest step is
+# about 0.0003), so its row reuses the VAROPT run
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 10000 VAROPT,VAROPT_0.009 1 1000
+# 13. LINEAR at K* ~ 7,700, where the report interpolates our LINEAR's ESS to the paper's 712
+$R bench/varopt/kiwaki_runs.R rbm500_cd25 7700 LINEAR 1 1000
+# 14. with the CPU left: CD1(500) and PCD(500) LINEAR at K = 3000, whether its lag behind perfect transitions
+#     (bench/varopt/hardness_500.out) shrinks as 1 / K or stays
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 3000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 3000 LINEAR 1 1000

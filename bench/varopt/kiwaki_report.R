@@ -81,10 +81,8 @@ varopt_step <- function(mn, K) {
 cat("== 1. K at which our LINEAR's ESS (M = 1000) matches the paper's LINEAR ESS ==\n")
 cat("ESS of each M = 1000 run (one run per seed); K* by linear interpolation of log(mean ESS) in log K\n",
     "between the two K that bracket the paper's ESS (extrapolated from the two largest K if none do)\n", sep = "")
-kstar <- list()
-for (mn in c("rbm20_pcd", "rbm20_cd1", "rbm20_cd25")) {
+match_k <- function(mn, target) {
   x <- d[d$model == mn & d$schedule == "LINEAR" & d$M == 1000, ]
-  target <- paper1[[mn]]$ess[["LINEAR"]]
   ks <- sort(unique(x$K))
   me <- sapply(ks, function(k) mean(x$ess[x$K == k]))
   cat(sprintf("%s (paper's LINEAR ESS %d):\n", label[[mn]], target))
@@ -95,14 +93,19 @@ for (mn in c("rbm20_pcd", "rbm20_cd1", "rbm20_cd25")) {
   }
   j <- which(head(me, -1) < target & me[-1] >= target)
   j <- if (length(j)) j[1] else if (length(ks) >= 2) length(ks) - 1L else NA
-  if (!is.na(j)) {
-    f <- (log(target) - log(me[j])) / (log(me[j + 1]) - log(me[j]))
-    ks_hat <- exp(log(ks[j]) + f * (log(ks[j + 1]) - log(ks[j])))
-    kstar[[mn]] <- ks_hat
-    cat(sprintf("  -> K* ~ %.0f (between K = %d and %d%s)\n", ks_hat, ks[j], ks[j + 1],
-                if (me[j + 1] < target) ", extrapolated" else ""))
+  if (is.na(j)) {
+    cat("  -> K* not estimated (fewer than two K run at M = 1000)\n")
+    return(NULL)
   }
+  f <- (log(target) - log(me[j])) / (log(me[j + 1]) - log(me[j]))
+  ks_hat <- exp(log(ks[j]) + f * (log(ks[j + 1]) - log(ks[j])))
+  cat(sprintf("  -> K* ~ %.0f (between K = %d and %d%s)\n", ks_hat, ks[j], ks[j + 1],
+              if (me[j + 1] < target) ", extrapolated" else ""))
+  ks_hat
 }
+kstar <- list()
+for (mn in c("rbm20_pcd", "rbm20_cd1", "rbm20_cd25"))
+  kstar[[mn]] <- match_k(mn, paper1[[mn]]$ess[["LINEAR"]])
 cat("\n")
 
 # ---- 2. Table 1 at the matched K ----
@@ -241,6 +244,10 @@ for (mn in c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25")) {
     cat("\n")
   }
 }
+cat("K at which our LINEAR's ESS (M = 1000) reaches the paper's Table 2 LINEAR ESS (as in section 1):\n")
+for (mn in c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25"))
+  kstar[[mn]] <- match_k(mn, paper2[[mn]]$ess[["LINEAR"]])
+cat("\n")
 cat("Figures 5-6 (ESS and error against K):\n")
 for (mn in c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25")) {
   x <- d[d$model == mn, ]
@@ -274,6 +281,10 @@ planned <- rbind(
               schedule = c("LINEAR", "VAROPT"), seed = 2L, M = 1000L),
   expand.grid(model = c("rbm500_cd25", "rbm500_pcd", "rbm500_cd1"), K = c(300L, 3000L, 10000L),
               schedule = c("LINEAR", "VAROPT"), seed = 1L, M = 1000L))
+# the third session: LINEAR at the K where its ESS reaches the paper's Table 2 LINEAR ESS
+for (mn in intersect(names(kstar), c("rbm500_pcd", "rbm500_cd1", "rbm500_cd25")))
+  planned <- rbind(planned, data.frame(model = mn, K = as.integer(round(kstar[[mn]], -2)),
+                                       schedule = "LINEAR", seed = 1L, M = 1000L))
 have <- paste(d$model, d$K, d$schedule, d$seed, d$M)
 miss <- planned[!paste(planned$model, planned$K, planned$schedule, planned$seed, planned$M) %in% have, ]
 # CPU-s per chain-step of the runs done, per model size, to price what was not run
@@ -282,9 +293,10 @@ r20 <- x[grepl("^rbm20", x$model) & x$cpu_s > 0, ]
 rate <- function(y) sum(y$cpu_s) / sum(as.numeric(y$K) * y$M)
 cat(sprintf("\nCPU per 10^6 chain-steps (mean over the runs done): %.0f s on 20 hidden, %.0f s on 500 hidden\n",
             1e6 * rate(r20), 1e6 * rate(r500)))
-cat("\nNot run within the CPU budgets (~30 and ~35 CPU-minutes; the machine's load was 7-16 on 2 cores),\n",
+cat("\nNot run within the CPU budgets of three sessions (~30, ~35 and ~45 CPU-minutes; the machine's load\n",
+    "was 7-16 on 2 cores, a 500-hidden run at K = 10^4, M = 1000 took 23-32 wall-minutes),\n",
     "with the CPU each would cost at those rates (GMS13 adds its knots: 10 knots x 100 chains x 600 sweeps,\n",
-    "about 250 CPU-s per 500-hidden model):\n", sep = "")
+    sprintf("about %.0f CPU-s per 500-hidden model at that rate):\n", 6e5 * rate(r500)), sep = "")
 if (nrow(miss)) {
   miss$cpu <- as.numeric(miss$K) * miss$M * ifelse(grepl("^rbm500", miss$model), rate(r500), rate(r20))
   a <- aggregate(cbind(cpu, n = 1) ~ model + schedule + seed + M, data = miss, FUN = sum)
