@@ -10,6 +10,7 @@
 # The cost: track_time / (time - track_time), over all epochs and over epochs 1-5 / 6-15 / 16-30.
 # Run: OPENBLAS_NUM_THREADS=1 nohup nice -n 10 Rscript bench/rts/track_extra_steps.R > bench/rts/track_extra_steps.out 2>&1 &
 suppressPackageStartupMessages(library(logz))
+source(file.path("bench", "rts", "track_fits.R"))
 options(width = 160)
 cat("Command: Rscript bench/rts/track_extra_steps.R\n",
     "Date: ", format(Sys.time(), tz = "UTC", usetz = TRUE), "; commit: ",
@@ -21,18 +22,7 @@ valid <- mnist$x[9001:10000, ]
 ep <- 30L
 settings <- list("extra 0" = list(extra_steps = 0), "extra 3" = list(extra_steps = 3),
                  "pr+ex 3" = list(predict = TRUE, extra_steps = 3))
-fits <- list()
-for (i in seq_along(settings)) {
-  tr <- settings[[i]]
-  if (i == 1L) tr$check_every <- 1L
-  set.seed(30)
-  t0 <- proc.time()[["elapsed"]]
-  fits[[i]] <- suppressWarnings(rbm_train(x, n_hidden = 20, method = "pcd", epochs = ep,
-                                          validation = valid, track_log_z = TRUE, track = tr,
-                                          progress = FALSE))
-  cat(sprintf("  ran %-8s in %5.1f s\n", names(settings)[i], proc.time()[["elapsed"]] - t0))
-}
-stopifnot(all(fits[[1]]$history$check_method == "exact"))
+fits <- track_fits(settings, x, valid, ep, width = 8L, quiet = TRUE)
 exact <- fits[[1]]$history$check_log_z
 cat(sprintf("  same trained model as extra 0: %s\n",
             paste(vapply(fits, function(m) isTRUE(all.equal(m$W, fits[[1]]$W)), TRUE), collapse = ", ")))

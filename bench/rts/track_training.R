@@ -1,7 +1,8 @@
 # Tracking log Z while an RBM trains (Carlson et al. 2016, Section 4.4, Figure 5):
 # rbm_train(track_log_z = TRUE), a tracking step after every parameter update
 # (the default: K = 100, 100 chains, 5 sweeps, alpha = 0.2 with the adaptive
-# gain alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), prior exp(2 beta)) against the
+# gain alpha_t = max(alpha, 1 - (3 se_t / d_t)^2), up to 3 extra steps after an
+# innovation beyond 3 se, prior exp(2 beta)) against the
 # paper's constant alpha = 0.2 (track$gain = "fixed"), alpha = 1, track$predict,
 # and one step per epoch (track$every = "epoch": 200 sweeps, alpha = 1).
 #  A. 784 x 20 PCD on 8,000 digits with the default recipe (30 epochs, 2,400
@@ -17,6 +18,7 @@
 # (about 30 minutes wall, 7.5 CPU-minutes, at load 7 on 2 cores; TRACK_BENCH_PART=A or B runs one part).
 # TRACK_BENCH_QUICK=1: a smoke test.
 suppressPackageStartupMessages(library(logz))
+source(file.path("bench", "rts", "track_fits.R"))
 options(width = 160)
 cat("Command: Rscript bench/rts/track_training.R (TRACK_BENCH_PART=", Sys.getenv("TRACK_BENCH_PART", "AB"),
     if (nzchar(Sys.getenv("TRACK_BENCH_QUICK"))) ", TRACK_BENCH_QUICK=1", ")\n",
@@ -50,24 +52,15 @@ x <- mnist$x[1:if (quick) 1000 else 8000, ]
 valid <- mnist$x[9001:10000, ]
 ep <- if (quick) 3L else 30L
 settings <- list(
-  "update: 100 chains x 5 sweeps, alpha 0.2, adaptive gain (default)" = list(),
-  "update: 100 chains x 5 sweeps, alpha 0.2 fixed (the paper's)" = list(gain = "fixed"),
-  "update: 100 chains x 5 sweeps, alpha 1" = list(alpha = 1),
+  "update: 100 chains x 5 sweeps, alpha 0.2, adaptive gain, extra steps (default)" = list(),
+  "update: 100 chains x 5 sweeps, alpha 0.2 fixed (the paper's)" = list(gain = "fixed", extra_steps = 0L),
+  "update: 100 chains x 5 sweeps, alpha 1" = list(alpha = 1, extra_steps = 0L),
   "update: as the default, with track$predict" = list(predict = TRUE),
   "epoch: 100 chains x 200 sweeps, alpha 1 (per-epoch option)" = list(every = "epoch"))
-fits <- list()
-for (i in seq_along(settings)) {
-  tr <- settings[[i]]
-  if (i == 1L) tr$check_every <- 1L
-  set.seed(30)
-  t0 <- proc.time()[["elapsed"]]
-  fits[[i]] <- rbm_train(x, n_hidden = 20, method = "pcd", epochs = ep, validation = valid,
-                         track_log_z = TRUE, track = tr, progress = FALSE)
-  cat(sprintf("  ran %-60s in %5.1f s\n", names(settings)[i], proc.time()[["elapsed"]] - t0))
-  if (i == 1L) exact <- fits[[1]]$history$check_log_z
-  print(format(summ(names(settings)[i], fits[[i]], exact), digits = 3), row.names = FALSE)
-}
-stopifnot(all(fits[[1]]$history$check_method == "exact"))
+fits <- track_fits(settings, x, valid, ep, width = 78L, each = function(i, fit) {
+  if (i == 1L) exact <<- fit$history$check_log_z
+  print(format(summ(names(settings)[i], fit, exact), digits = 3), row.names = FALSE)
+})
 same <- vapply(fits, function(m) isTRUE(all.equal(m$W, fits[[1]]$W)), TRUE)
 cat(sprintf("  same trained model as the default setting: %s\n",
             paste(sprintf("%s", same), collapse = ", ")))
