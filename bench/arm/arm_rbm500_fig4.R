@@ -118,6 +118,9 @@ if (task == "summary") {
   cat(sprintf("references: PCD(500) %.3f (AIS sandwich, bench/rts/rts_fig3_pcd500_ref.R); CD25(500) %.4f (bench/rts/rts_hard.out)\n\n",
               refs[["pcd"]], refs[["cd25"]]))
   runs <- utils::read.csv(runs_file)
+  # reseed runs with other than the default 20 fresh moves form cells of their own
+  other <- grepl("^reseed", runs$method) & !is.na(runs$reseed_steps) & runs$reseed_steps != 20
+  runs$method[other] <- paste0(runs$method[other], "_", runs$reseed_steps[other])
   # the PCD(500) ARM and AIS runs of bench/arm/arm_rbm500.R beside these: its ARM runs are the runs
   # of `run pcd arm` with the same R and seed (seed 1 at R = 50 gives the same log Z to all digits),
   # so they join the arm cells (a seed run here too is counted once); its AIS runs (K from the
