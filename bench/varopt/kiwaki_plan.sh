@@ -88,3 +88,6 @@ $R bench/varopt/kiwaki_runs.R rbm500_cd25 7700 LINEAR 1 1000
 #     (bench/varopt/hardness_500.out) shrinks as 1 / K or stays
 $R bench/varopt/kiwaki_runs.R rbm500_cd1 3000 LINEAR 1 1000
 $R bench/varopt/kiwaki_runs.R rbm500_pcd 3000 LINEAR 1 1000
+# 15. CD1(500) at the paper's probable K = 10^4 (coordinator, after the merge): LINEAR and VAROPT
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 10000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_cd1 10000 VAROPT 1 1000
