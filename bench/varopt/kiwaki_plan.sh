@@ -91,3 +91,6 @@ $R bench/varopt/kiwaki_runs.R rbm500_pcd 3000 LINEAR 1 1000
 # 15. CD1(500) at the paper's probable K = 10^4 (coordinator, after the merge): LINEAR and VAROPT
 $R bench/varopt/kiwaki_runs.R rbm500_cd1 10000 LINEAR 1 1000
 $R bench/varopt/kiwaki_runs.R rbm500_cd1 10000 VAROPT 1 1000
+# 16. PCD(500) at K = 10^4 (coordinator, end of session; the two runs in parallel on an idle machine)
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 10000 LINEAR 1 1000
+$R bench/varopt/kiwaki_runs.R rbm500_pcd 10000 VAROPT 1 1000
