@@ -77,7 +77,7 @@ rts_tracker_start <- function(params, a0, ctl) {
   zeta <- rts_update_ladder(res$zeta, s / sum(s), log(args$prior))
   list(state = res$state, zeta = zeta, betas = betas, log_r = log(args$prior), a0 = a0,
        log_z1 = log_z1, ctl = ctl, step = 1 / (K - 1), sum_q = numeric(K), time = 0,
-       se = NA_real_, lag_z = NA_real_)
+       se = NA_real_, lag_z = NA_real_, extra = 0L)
 }
 
 # One tracking step under the current parameters; returns the updated tracker
@@ -297,7 +297,7 @@ rts_tracker_update <- function(tr, params) {
     tr <- rts_tracker_step(tr, params, predict = FALSE)
     n <- n + 1L
   }
-  tr$extra <- (if (is.null(tr$extra)) 0L else tr$extra) + n
+  tr$extra <- tr$extra + n
   tr
 }
 

@@ -75,7 +75,7 @@ for (ep in 1:epochs) {
     for (n in names(trs)) trs[[n]] <- step(n, trs[[n]], params)
     n_step <- n_step + 1L
     ex <- exact_log_z(rbm(params$W, params$a, params$b), progress = FALSE)$log_z
-    n_extra <- sapply(trs[c("extra", "pr_extra")], function(t) if (is.null(t$extra)) 0L else t$extra)
+    n_extra <- sapply(trs[c("extra", "pr_extra")], function(t) t$extra)
     out[[length(out)+1]] <- c(ep = ep, u = i, exact = ex, sapply(trs, logz:::rts_tracker_log_z) - ex,
                               n_extra = n_extra,
                               lag = sapply(trs, function(t) t$lag_z), se = sapply(trs, function(t) t$se))

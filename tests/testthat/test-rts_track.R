@@ -293,7 +293,7 @@ test_that("extra steps (the default) and track$predict cut the tracking error wh
       tr <<- logz:::rts_tracker_update(tr, ps[[i]])
       logz:::rts_tracker_log_z(tr) - ex[i]
     }, 0)
-    list(rmse = sqrt(mean(err^2)), extra = if (is.null(tr$extra)) 0L else tr$extra)
+    list(rmse = sqrt(mean(err^2)), extra = tr$extra)
   }
   def <- rmse(list(extra_steps = 0))
   ext <- rmse(list())                 # the default: up to 3 extra steps
