@@ -21,7 +21,6 @@
 #'   fewer).
 #' @param init starting states: `NULL` (random, see above), a vector of `n`
 #'   spin values used by every chain, or a `n_chains x n` matrix.
-#' @param chains deprecated name of `n_chains` (a warning).
 #' @param threads number of OpenMP threads (chains are split over them).
 #' @param progress show progress (default: in interactive sessions; through
 #'   \pkg{progressr} when its handlers are on, see [logz_progress]): the
@@ -60,13 +59,9 @@ gibbs_sample.default <- function(model, ...) {
 #' @rdname gibbs_sample
 #' @export
 gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains = 1L, init = NULL,
-                               threads = 1L, progress = interactive(), ..., chains) {
+                               threads = 1L, progress = interactive(), ...) {
   check_dots_used(...)
   validate_model(model)
-  if (!missing(chains)) {
-    warning("`chains` is deprecated; use `n_chains`.", call. = FALSE)
-    n_chains <- chains
-  }
   chains <- n_chains <- check_count(n_chains, "n_chains")
   n <- check_count(n, "n", bytes_each = 4 * model$n)
   sweeps <- check_count(sweeps, "sweeps")

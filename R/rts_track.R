@@ -28,11 +28,6 @@ rts_track_schedule_defaults <- list(update = list(sweeps = 5L, alpha = 0.2, extr
                                     epoch = list(sweeps = 200L, alpha = 1, extra_steps = 0L))
 
 rts_track_control <- function(track) {
-  if (is.list(track) && "chains" %in% names(track)) {   # a deprecated alias of n_chains
-    warning("`track$chains` is deprecated; use `track$n_chains`.", call. = FALSE)
-    track$n_chains <- track$chains
-    track$chains <- NULL
-  }
   if (!is.list(track) || (length(track) && is.null(names(track))) ||
       !all(names(track) %in% names(rts_track_defaults)))
     stop_no_call(sprintf("`track` must be a named list with elements among %s.",

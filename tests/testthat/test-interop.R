@@ -105,12 +105,8 @@ test_that("gibbs_sample() draws convert to posterior draws with the chains kept 
   expect_identical(as.vector(table(posterior::as_draws_df(y)$.chain)), c(4L, 4L, 2L))
   expect_error(posterior::as_draws_array(y), "chains of different lengths")
   expect_error(posterior::as_draws_df(x, foo = 1), "unused argument `foo` in as_draws_df.logz_gibbs\\(\\)")
-  # the deprecated name still works, with a warning
-  set.seed(45)
-  a1 <- gibbs_sample(g, 12, n_chains = 3)
-  set.seed(45)
-  expect_warning(a2 <- gibbs_sample(g, 12, chains = 3), "deprecated")
-  expect_identical(a1, a2)
+  # the old name is an unused argument, with the right one suggested
+  expect_error(gibbs_sample(g, 12, chains = 3), "unused argument `chains`.*n_chains")
 })
 
 test_that("exact samples and blocked Gibbs convert to draws (one chain) and estimates without samples error", {
@@ -384,9 +380,8 @@ test_that("the long-running samplers and exact methods take progress, report, an
   expect_equal(r$value$node, exact_marginals(big, method = "junction_tree")$node, tolerance = 1e-10)
 })
 
-test_that("one name for a count of chains: n_chains (old names warn and still work)", {
-  expect_warning(ctl <- logz:::rts_track_control(list(chains = 7)), "track\\$n_chains")
-  expect_identical(ctl$chains, 7L)
+test_that("one name for a count of chains: n_chains (old names are errors)", {
+  expect_error(logz:::rts_track_control(list(chains = 7)), "`track` must be a named list")
   expect_identical(logz:::rts_track_control(list(n_chains = 9))$chains, 9L)
   expect_error(logz:::rts_track_control(list(n_chains = 0)), "track\\$n_chains")
   ns <- asNamespace("logz")
@@ -395,9 +390,5 @@ test_that("one name for a count of chains: n_chains (old names warn and still wo
                 envir = ns))
   has <- function(arg) names(Filter(function(f) is.function(f) && arg %in% names(formals(f)), fns))
   expect_true(length(has("n_chains")) >= 8L)
-  expect_identical(has("chains"), "gibbs_sample.ising")
-  # the only other chain-count name is the deprecated alias of gibbs_sample(), after `...`
-  fm <- names(formals(logz:::gibbs_sample.ising))
-  expect_identical(fm[length(fm)], "chains")
-  expect_identical(which(fm == "..."), length(fm) - 1L)
+  expect_identical(has("chains"), character(0))
 })
