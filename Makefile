@@ -7,7 +7,8 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
 .PHONY: deps install document demo test check bench sanitize valgrind clean \
-	bench-ais bench-varopt bench-rts bench-arm bench-astar bench-gumbelmip bench-scale bench-training site site-check check-cycles check-vignettes
+	bench-ais bench-varopt bench-rts bench-arm bench-astar bench-gumbelmip bench-scale bench-training site site-check check-cycles \
+	check-layers check-vignettes
 
 deps:
 	bash tools/install-deps.sh
@@ -62,6 +63,12 @@ check-vignettes:
 check-cycles:
 	$(R) CMD INSTALL --no-multiarch --library="$$(mktemp -d)" . >/dev/null
 	$(RSCRIPT) tools/check-call-cycles.R src
+
+# The R side's floor plan: every file of R/ in one layer (core, models, engines,
+# verbs, presentation), no call upward, no cycle between files (base R only,
+# nothing to build).
+check-layers:
+	$(RSCRIPT) tools/check-r-layers.R R
 
 # Benchmarks, one target per paper (bench/README.md lists every script, its
 # output and runtime): each runs the folder's main scripts from the package root,

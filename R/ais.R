@@ -165,260 +165,191 @@ ais.rbm <- function(model, schedule = NULL, n_chains = 100L, sweeps_per_step = 1
   check_mode_occupancy(out, base, model, run$V)   # R/base_check.R
 }
 
-# The chunked driver of the C engine (arguments already validated). With
-# `moments = TRUE` it also returns, per step k = 1..K, the importance-weighted
-# mean and variance of D = d log f_beta(v) / d beta and the weighted mean of
-# D2 = d^2 log f_beta(v) / d beta^2 at beta_k (a K x 3 matrix `moments`), from
-# which schedule_varopt() gets g(beta) = Var[D] + E[D2].
-ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads = 1L,
-                           progress = FALSE, kernel = "auto", moments = FALSE) {
-  validate_rbm(model)
-  K <- length(betas) - 1L
-  log_z0 <- sum(softplus(a0)) + model$n_hidden * log(2)
-  mlist <- ais_rbm_model(model, a0)
-  state <- ais_rbm_state(n_chains)
-  run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
-    control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
-                    log_z0 = log_z0, kernel = kernel, moments = moments,
-                    crossover = ais_crossover())
-    res <- ais_rbm_chunk(mlist, b, state, control)
-    list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
-                      density = res$density),
-         trace = res$trace, sweeps = res$sweeps, moments = res$moments)
-  }, step_cost = as.double(n_chains) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))
-  mom <- run$moments
-  if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
-  list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
-       moments = mom, V = run$state$V)
-}
-
-# How the AIS engine forms the products W'v and W h (enum logz_ais_kernel in
-# src/logz.h): see the `kernel` argument of ais().
-AIS_KERNEL <- c(auto = 0L, dense = 1L, sparse = 2L)
-
-# The model list of the RBM AIS engine (src/ais.c) on the path from the base
-# with visible biases `a0` to `model`: list(W, a, b, a0), plus the [W a a0] and
-# blocked weight copies of ais_rbm_prepare(), made once per run.
-ais_rbm_model <- function(model, a0) {
-  mlist <- list(W = model$W, a = model$a, b = model$b, a0 = a0)
-  c(mlist, ais_rbm_prepare(mlist))
-}
-
-# The state of M chains before the first chunk: states drawn from the base in
-# C, zero log weights, fresh streams.
-ais_rbm_state <- function(M) list(V = NULL, log_w = numeric(M), streams = rng_streams(M))
-
-# list(W, a, b, a0) of an RBM path, checked and as doubles.
-check_rbm_path <- function(model) {
-  if (!is.list(model) || !is.matrix(model$W))
-    internal_error("the RBM path must be list(W = matrix, a, b, a0).")
-  nv <- nrow(model$W)
-  nh <- ncol(model$W)
-  model$W <- internal_double(model$W, "W")
-  model$a <- internal_double(model$a, "a", nv)
-  model$b <- internal_double(model$b, "b", nh)
-  model$a0 <- internal_double(model$a0, "a0", nv)
-  model
-}
-
-# [W a a0] (nv x (nh + 2)) and the blocked copies used by the sparse products
-# of W'v and W h, for the RBM path list(W, a, b, a0): list(BX, BY, Wx).
-ais_rbm_prepare <- function(model) {
-  .Call(C_ais_rbm_prepare, check_rbm_path(model)[c("W", "a", "b", "a0")])
-}
-
-# One chunk of RBM AIS (src/ais.c): the steps betas[1] -> ... -> betas[L + 1]
-# for all chains. model: from ais_rbm_model() (or list(W, a, b, a0)); state:
-# list(V = NULL or nv x M chain states, log_w (M), streams (6 x M), density =
-# NULL or the c(visible, hidden) fractions of active units the previous chunk
-# returned); control: list(threads, sweeps (per step), final (no transition
-# after the last step), log_z0, kernel (a name of AIS_KERNEL), moments (also
-# return the weighted moments of d log f / d beta per step), crossover).
-# Returns list(V, log_w, streams, trace (L x 2: ESS and running log Z), sweeps
-# (per chain), density, moments (L x 3, or NULL)).
-ais_rbm_chunk <- function(model, betas, state, control) {
-  model[c("W", "a", "b", "a0")] <- check_rbm_path(model)[c("W", "a", "b", "a0")]
-  nv <- length(model$a)
-  M <- length(state$log_w)
-  state <- list(V = internal_chains(state$V, "V", nv, M),
-                log_w = internal_double(state$log_w, "log_w"),
-                streams = internal_streams(state$streams, M),
-                density = if (!is.null(state$density)) internal_double(state$density, "density", 2L))
-  control <- c(internal_chunk_control(control), list(
-                  kernel = internal_code(control$kernel, AIS_KERNEL, "kernel"),
-                  moments = internal_flag(control$moments, "moments"),
-                  crossover = internal_number(control$crossover, "crossover")))
-  .Call(C_ais_rbm, model, internal_double(betas, "betas"), state, control)
-}
-
-# Fraction of active units below which kernel = "auto" uses the sparse product
-# (option logz.ais_crossover).
-ais_crossover <- function() {
-  as.double(logz_option("ais_crossover", 0.35, number = TRUE))
-}
-
-# Drive a chunked C AIS engine over `betas` (K + 1 values): at most 1% of the
-# schedule per call, and at most about logz_option("chunk_work", 5e7)
-# units of work (`step_cost` per step, e.g. chains x visible x hidden), so
-# that the progress bar moves and interrupts and time limits are honoured
-# between calls within a fraction of a second (the C engines run each chunk
-# in one parallel region, where R cannot be called).
-# `run_chunk(betas_chunk, state, final)` returns list(state, and optionally
-# trace (rows of ESS and running log Z), sweeps, moments (rows per step)).
-ais_run_chunks <- function(betas, state, progress, run_chunk, step_cost = 0) {
-  K <- length(betas) - 1L
-  budget <- logz_option("chunk_work", 5e7)
-  max_steps <- if (step_cost > 0) max(1, floor(budget / step_cost)) else K
-  n_chunks <- min(K, max(100L, ceiling(K / max_steps)))
-  ends <- unique(round(seq(0, K, length.out = n_chunks + 1L)))
-  trace <- matrix(NA_real_, K, 2L)
-  moments <- NULL
-  sweeps <- 0
-  pb <- progress_bar(progress, K)
-  for (i in seq_len(length(ends) - 1L)) {
-    rows <- (ends[i] + 1L):ends[i + 1L]
-    res <- run_chunk(betas[c(ends[i] + 1L, rows + 1L)], state, final = ends[i + 1L] == K)
-    state <- res$state
-    if (!is.null(res$trace)) trace[rows, ] <- res$trace
-    if (!is.null(res$moments)) {
-      if (is.null(moments)) moments <- matrix(NA_real_, K, ncol(res$moments))
-      moments[rows, ] <- res$moments
-    }
-    if (!is.null(res$sweeps)) sweeps <- sweeps + res$sweeps
-    pb$update(ends[i + 1L])
-  }
-  pb$close()
-  list(state = state, trace = trace, sweeps = sweeps, moments = moments)
-}
-
-# Summaries of M log importance weights: the estimate, its delta-method se,
-# Salakhutdinov & Murray's 3-sd bounds and the ESS.
-ais_summary <- function(log_w, log_z0) {
-  M <- length(log_w)
-  mx <- max(log_w)
-  w <- exp(log_w - mx)
-  mw <- mean(w)
-  rel_sd <- if (M > 1L) stats::sd(w) / mw else NA_real_
-  log_z <- log_z0 + mx + log(mw)
-  rel <- 3 * rel_sd / sqrt(M)
-  # when 3 sd of Z-hat exceed Z-hat, log(Z-hat - 3 sd) is -Inf: use the
-  # delta-method (log-normal) bound log Z-hat - 3 se instead, and say so
-  delta <- !is.na(rel) && rel >= 1
-  list(log_z = log_z, se = rel_sd / sqrt(M),
-       bounds = c(lower = if (is.na(rel)) NA_real_ else if (delta) log_z - rel else log_z + log1p(-rel),
-                  upper = log_z + log1p(rel)),
-       bounds_method = if (delta) "delta" else "sm08",
-       ess = sum(w)^2 / sum(w^2))
-}
-
-new_ais_result <- function(log_w, log_z0, schedule, trace, sweeps, n_chains, time, seed,
-                           call, method = "AIS") {
-  s <- ais_summary(log_w, log_z0)
-  K <- length(schedule) - 1L
-  diagnostics <- data.frame(step = seq_len(K), beta = as.double(schedule)[-1],
-                            ess = trace[, 1], log_z = trace[, 2])
-  wd <- weight_diagnostics(log_w)
-  out <- new_logz_estimate(list(
-    log_z = s$log_z, se = s$se, bounds = s$bounds, ess = s$ess, log_weights = log_w,
-    log_z0 = log_z0, schedule = schedule, method = method, time = time,
-    counts = c(gibbs_sweeps = sweeps * n_chains, chains = n_chains, steps = K),
-    diagnostics = diagnostics, seed = seed, call = call,
-    bounds_method = s$bounds_method, ess_ratio = wd$ess_ratio, khat = wd$khat,
-    se_note = if (n_chains < 2L) "one chain; use n_chains >= 2",
-    flags = weight_flags(wd)), "logz_ais")
-  warn_unreliable(out)
-}
-
-# The visible biases of the base (see resolve_base() in R/base.R).
-rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
-
-#' @export
-print.logz_ais <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
-  check_dots_used(...)
-  cat(sprintf("<logz_ais> %s estimate of log Z\n", x$method))
-  cat(sprintf("  %s\n", format_log_z(x)))
-  if (all(is.finite(x$bounds)))
-    cat(sprintf("  3-sd bounds [%.4f, %.4f]%s\n", x$bounds[[1]], x$bounds[[2]],
-                if (identical(x$bounds_method, "delta"))
-                  " (lower: log Z - 3 se; the 3-sd interval of Z reaches 0)" else ""))
-  cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d (ESS/M %.2f)%s\n",
-              x$counts[["chains"]], x$counts[["steps"]], attr(x$schedule, "name"), x$ess,
-              x$counts[["chains"]], x$ess / x$counts[["chains"]],
-              if (is.null(x$khat) || is.na(x$khat)) "" else sprintf(", Pareto k-hat %.2f", x$khat)))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time, pieces_note(x)))
-  cat(pilot_line(x$schedule))   # R/schedule_pilot.R
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
-}
-
-#' Plot an AIS run
+#' AIS for Gaussian-process classification
 #'
-#' @param x a `logz_ais` result.
-#' @param type `"ess"` (ESS of the on-the-fly weights as a fraction of the M
-#'   chains against beta, with the 0.1 line under which the weights are
-#'   unreliable), `"log_z"` (running estimate of log \eqn{Z_\beta} in nats
-#'   against beta, with the final 3-sd bounds), `"weights"` (histogram of the
-#'   final log weights relative to their maximum), `"schedule"` (beta against
-#'   step) or `"estimate"` (see [plot.logz_estimate()]).
-#' @param main the title; `NULL` for the default (method and key figures).
-#' @param ... graphical parameters passed to [graphics::plot.default()].
-#' @return `x`, invisibly.
+#' With `kernel = "slice"` (default), anneals from the GP prior
+#' \eqn{N(f; 0, K)} (log Z = 0) to the posterior
+#' along \eqn{N(f; 0, K) \prod_i \Phi(y_i f_i)^\beta}, with
+#' `sweeps_per_step` elliptical slice sampling updates (Murray, Adams & MacKay
+#' 2010) at each intermediate beta; the log weight of a chain gains
+#' \eqn{(\beta_k - \beta_{k-1}) \sum_i \log\Phi(y_i f_i)}. Prior draws use a
+#' symmetric square root of \eqn{K} (eigen-decomposition with round-off
+#' negative eigenvalues set to zero), so near-singular RBF covariances are
+#' fine. Each chain owns an MRG32k3a stream seeded from R's RNG: results are
+#' reproducible under [set.seed()] and identical for any `threads`.
+#'
+#' With `kernel = "hmc"`, the baselines of Fraccaro et al. (2016, Section
+#' 4.2): AIS with Hamiltonian Monte Carlo ([ais.function()]'s kernel, step
+#' size and mass learnt in a pilot) in the coordinates \eqn{v} of
+#' \eqn{f = A v}, \eqn{A = K^{1/2}}, where the prior is \eqn{N(0, I)} and
+#' the target is \eqn{N(v; 0, I) \prod_i \Phi(y_i (Av)_i)} (the same
+#' evidence), from the prior (`base = "prior"`, the geometric path) or from
+#' EP's Gaussian approximation \eqn{q} (`base = "ep"`: in \eqn{v} its
+#' precision is \eqn{I + A\,diag(\tilde\tau)A}, well conditioned however
+#' near-singular \eqn{K} is).
+#'
+#' @inheritParams ais
+#' @param kernel `"slice"` (elliptical slice sampling, C, threads) or
+#'   `"hmc"` (Hamiltonian Monte Carlo in R-evaluated whitened coordinates).
+#' @param base for `kernel = "hmc"`: `"prior"` or `"ep"` (EP's Gaussian
+#'   approximation of the posterior, by [ep_log_z()]).
+#' @param n_leapfrog leapfrog steps per HMC transition.
+#' @param model a [gpc()] model.
+#' @param schedule a schedule from 0 to 1 (default `schedule_geometric(1000)`,
+#'   the geometric spacing the paper uses for its AIS baselines).
+#' @return An object of class `c("logz_ais", "logz_estimate")` as for
+#'   [ais()], with `counts` also holding `likelihood_evals` (slice-sampling
+#'   likelihood evaluations); with `kernel = "hmc"` a
+#'   `c("logz_ais_function", "logz_ais", "logz_estimate")` as [ais.function()]
+#'   returns, whose `x` holds the final latent values \eqn{f} (one chain per
+#'   row).
+#' @section Errors: as [ais()]; `model` not a `gpc`; `base = "ep"` with
+#'   `kernel = "slice"`; EP's errors for `base = "ep"`.
+#' @references Murray, I., Adams, R. P. and MacKay, D. J. C. (2010). Elliptical
+#'   slice sampling. AISTATS.
+#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing
+#'   11, 125-139. Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
+#'   resample-move algorithm for estimating normalizing constants. arXiv
+#'   1604.01972, Section 4.2.
+#' @seealso [gpc()], [arm()], [ep_log_z()]
+#' @examples
+#' d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
+#' m <- gpc(y ~ x, d, lengthscale = 1, amplitude = 2)
+#' set.seed(1)
+#' ais(m, schedule_geometric(100), n_chains = 50, progress = FALSE)
+#' @export
+ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L,
+                    sweeps_per_step = 1L, threads = 1L, progress = interactive(),
+                    workers = NULL, kernel = c("slice", "hmc"), base = c("prior", "ep"),
+                    n_leapfrog = 10L, ...) {
+  check_dots_used(...)
+  validate_model(model)
+  call <- match.call()
+  validate_gpc(model)
+  kernel <- match_arg(kernel, "kernel")
+  base <- match_arg(base, "base")
+  if (kernel == "hmc")
+    return(ais_gpc_hmc(model, base, schedule, n_chains, sweeps_per_step, n_leapfrog, progress,
+                       call))
+  if (base != "prior")
+    stop_no_call(paste0("`base = \"ep\"` needs `kernel = \"hmc\"`: elliptical slice sampling ",
+                        "anneals from the GP prior."))
+  schedule <- as_schedule(schedule)
+  n_chains <- check_chains(n_chains, 8 * 3 * model$n)
+  sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
+  threads <- check_threads(threads)
+  check_flag(progress, "progress")
+  pieces <- resolve_pieces(workers, n_chains)
+  if (pieces > 1L)
+    return(ais_pieces(n_chains, pieces, schedule, call, function(size)
+      ais.gpc(model, schedule, size, sweeps_per_step, threads, FALSE, workers = 1L), progress))
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+  e <- eigen(model$K, symmetric = TRUE)
+  A <- e$vectors %*% (sqrt(pmax(e$values, 0)) * t(e$vectors))
+  cm <- list(A = A, y = as.double(model$y))
+  state <- list(F = NULL, log_w = numeric(n_chains), streams = rng_streams(n_chains))
+  evals <- 0
+  run <- ais_run_chunks(as.double(schedule), state, progress, function(b, state, final) {
+    control <- list(threads = threads, sweeps = sweeps_per_step, final = final, log_z0 = 0)
+    res <- gpc_ais_chunk(cm, b, state, control)
+    evals <<- evals + res$evals
+    list(state = list(F = res$F, log_w = res$log_w, streams = res$streams),
+         trace = res$trace, sweeps = res$sweeps)
+  }, step_cost = as.double(n_chains) * sweeps_per_step * 4 * length(model$y)^2)
+  out <- new_ais_result(run$state$log_w, 0, schedule, run$trace, run$sweeps, n_chains,
+                        time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
+                        method = "AIS (elliptical slice)")
+  out$counts <- c(out$counts, likelihood_evals = evals)
+  out
+}
+
+#' Annealed importance sampling for Ising models
+#'
+#' Estimates log Z of an [ising] model by AIS (Neal 2001) on the path
+#' \deqn{\log f_\beta(x) = \beta \sum_{(i,j)} w_{ij} x_i x_j + (1-\beta) a_0'x + \beta f'x}{log f_beta(x) = beta sum_edges w_ij x_i x_j + (1 - beta) a0'x + beta f'x}
+#' from the independent model with fields \eqn{a_0} (\eqn{\log Z_0 =
+#' \sum_i \log(e^{a_{0i} lo} + e^{a_{0i} hi})}) to the Ising model. Each chain
+#' starts from the base; at step \eqn{k} its log weight gains
+#' \eqn{(\beta_k - \beta_{k-1})(\sum w_{ij} x_i x_j + (f - a_0)'x)} and (for
+#' \eqn{k < K}) it makes `sweeps_per_step` Gibbs sweeps at \eqn{\beta_k}
+#' (checkerboard sweeps on bipartite graphs, see [gibbs_sample()]). Chains run
+#' in C over `threads`, each on its own L'Ecuyer-CMRG stream seeded from R's
+#' RNG, so `set.seed()` reproduces the result for any `threads`.
+#'
+#' @param model an [ising] model.
+#' @param schedule a [logz_schedule][schedule] or numeric vector of betas from
+#'   0 to 1 (default: 1000 linear steps).
+#' @param n_chains number of independent AIS runs M (>= 1).
+#' @param sweeps_per_step Gibbs sweeps at each intermediate beta (>= 1).
+#' @param base the base distribution (see [logz_base]): `NULL` or `"field"`
+#'   (the model's own fields without couplings, \eqn{a_0 = f}; the default),
+#'   `"model"` (the moment-matched product of the model's marginals from a
+#'   short Gibbs run), `"uniform"` (\eqn{a_0 = 0}), a [logz_base()], or a
+#'   numeric vector \eqn{a_0} of length `n`. Recorded in the result's `base`
+#'   field.
+#' @param threads number of OpenMP threads (chains are split over them).
+#' @param progress show a progress bar (default: in interactive sessions).
+#' @param workers `NULL` or the number of pieces to split the chains into,
+#'   run through the active [future::plan()] and merged exactly (see
+#'   [scale_out]).
+#' @param ... unused.
+#' @return An object of class `c("logz_ais", "logz_estimate")`, as described
+#'   in [ais()]: `log_z`, `se`, `bounds`, `ess`, `log_weights`, `log_z0`,
+#'   `schedule`, `diagnostics` (per step: `step`, `beta`, `ess`, `log_z`),
+#'   `counts` (`gibbs_sweeps`, `chains`, `steps`), `time`, `seed`, `call`.
+#' @section Errors: `model` not an `ising`; a bad schedule; `n_chains`,
+#'   `sweeps_per_step` or `threads` not positive whole numbers; `base` not
+#'   one of the choices above or of the wrong length.
+#' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
+#'   Computing 11, 125-139.
+#' @seealso [ais()], [exact_log_z.ising()], [schedule_linear()]
 #' @examples
 #' set.seed(1)
-#' m <- rbm(matrix(rnorm(40, sd = 0.3), 10, 4))
+#' m <- ising_grid(6, 6, coupling = 0.4, field = 0.2)
 #' fit <- ais(m, schedule_linear(200), n_chains = 50, progress = FALSE)
+#' fit
+#' exact_log_z(m)
 #' plot(fit, type = "ess")
-#' plot(fit, type = "log_z")
 #' @export
-plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "estimate"),
-                          main = NULL, ...) {
-  check_estimate(x, "x", fields = TRUE)
-  type <- match_arg(type, "type")
-  d <- x$diagnostics
-  M <- x$counts[["chains"]]
-  switch(type,
-    ess = {
-      plot(d$beta, d$ess / M, type = "n", ylim = c(0, 1), xlab = expression(beta),
-           ylab = "ESS / M (on-the-fly weights)",
-           main = or_default(main, sprintf("%s: effective sample size (M = %d chains)",
-                                           x$method, M)), ...)
-      graphics::lines(d$beta, d$ess / M)
-      graphics::abline(h = 0.1, lty = 2, col = "red")
-      legend_free(list(list(x = d$beta, y = d$ess / M), list(h = 0.1)),   # R/plot_legend.R
-                  c("ESS / M", "0.1 (unreliable below)"), lty = c(1, 2), col = c("black", "red"),
-                  bty = "n")
-    },
-    log_z = {
-      fin <- x$bounds[is.finite(x$bounds)]
-      rng <- range(d$log_z, fin)
-      plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
-           ylab = expression("running estimate of log " * Z[beta] * " (nats)"),
-           main = or_default(main, sprintf("%s: running log Z (final %.4f, se %.4f)", x$method,
-                                           x$log_z, x$se)),
-           ...)
-      graphics::lines(d$beta, d$log_z)
-      graphics::abline(h = fin, lty = 2, col = "grey40")
-      legend_free(list(list(x = d$beta, y = d$log_z), list(h = fin)),
-                  c("running estimate", "final 3-sd bounds"), lty = c(1, 2),
-                  col = c("black", "grey40"), bty = "n")
-    },
-    weights = {
-      lw <- x$log_weights - max(x$log_weights)
-      graphics::hist(lw, breaks = "FD", xlab = "log weight - max log weight (nats)",
-                     ylab = "chains",
-                     main = or_default(main, sprintf("%s: final log weights (ESS %.1f of %d)",
-                                                     x$method, x$ess, M)),
-                     ...)
-    },
-    schedule = {
-      plot(d$step, d$beta, type = "n", xlab = "step k", ylab = expression(beta[k]),
-           main = or_default(main, sprintf("%s: %s schedule, %d steps", x$method,
-                                          attr(x$schedule, "name"), nrow(d))), ...)
-      graphics::lines(d$step, d$beta)
-    },
-    estimate = plot.logz_estimate(x, main = main, ...))
-  invisible(x)
+ais.ising <- function(model, schedule = schedule_linear(1000L), n_chains = 100L,
+                      sweeps_per_step = 1L, base = NULL, threads = 1L,
+                      progress = interactive(), workers = NULL, ...) {
+  check_dots_used(...)
+  validate_model(model)
+  call <- match.call()
+  schedule <- as_schedule(schedule)
+  n_chains <- check_chains(n_chains, 8 * model$n)
+  sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
+  threads <- check_threads(threads)
+  check_flag(progress, "progress")
+  seed <- rng_state()
+  base <- resolve_base(model, base, threads)   # R/base.R (may run a Gibbs pilot)
+  a0 <- base$bias
+  pieces <- resolve_pieces(workers, n_chains)
+  if (pieces > 1L)
+    return(with_base(ais_pieces(n_chains, pieces, schedule, call, function(size)
+      ais.ising(model, schedule, size, sweeps_per_step, base, threads, FALSE, workers = 1L),
+      progress),
+      base, seed))
+  t0 <- proc.time()[["elapsed"]]
+
+  v <- model$values
+  log_z0 <- sum(a0 * v[1] + softplus(a0 * (v[2] - v[1])))
+  betas <- as.double(schedule)
+  K <- length(betas) - 1L
+  cm <- ising_c_model(model, order = ising_sweep_order(model), a0 = a0)
+  state <- ising_ais_state(n_chains)
+  run <- ais_run_chunks(betas, state, progress, function(b, state, final) {
+    control <- list(threads = threads, sweeps = sweeps_per_step, final = final,
+                    log_z0 = log_z0)
+    res <- ising_ais_chunk(cm, b, state, control)
+    list(state = list(X = res$X, log_w = res$log_w, streams = res$streams),
+         trace = res$trace, sweeps = res$sweeps)
+  }, step_cost = as.double(n_chains) * sweeps_per_step * (8 * model$n + 2 * nrow(model$edges)))
+  state <- run$state
+  trace <- run$trace
+  sweeps <- run$sweeps
+  with_base(new_ais_result(state$log_w, log_z0, schedule, trace, sweeps, n_chains,
+                           time = proc.time()[["elapsed"]] - t0, seed = seed, call = call), base)
 }

@@ -261,186 +261,64 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
   fit
 }
 
-# AIS on an R log density (src/ais_function.c). fn: a cont_evaluator()
-# callback; base: a logz_proposal (d dimensions); betas: K + 1 values from 0
-# to 1; control: list(n_chains (M), sweeps (kernel sweeps per intermediate
-# step), kernel (a name of CONT_KERNEL), n_leapfrog, adapt (adapt the step after
-# every sweep towards target_accept, and for MALA/HMC the position scales),
-# target_accept, gain, log_scale (K: the log step of each step, or the start
-# when adapting), template (d: the position scale at log step 0), scales (K x
-# d position scales per step), streams (6 x M)). Returns list(log_w, trace (K
-# x 2), log_scale (K), accept (K), evaluations, gradient_evaluations, x (M x d
-# final states), scales (K x d)).
-ais_function_run <- function(fn, base, betas, control) {
-  if (!is.function(fn)) internal_error("`fn` must be a function.")
-  check_proposal(base, "base")
-  betas <- internal_double(betas, "betas")
-  K <- length(betas) - 1L
-  if (K < 1L) internal_error("`betas` must hold at least 2 values.")
-  M <- internal_count(control$n_chains, "n_chains")
-  control <- list(n_chains = M, sweeps = internal_count(control$sweeps, "sweeps", min = 0L),
-                  adapt = internal_flag(control$adapt, "adapt"),
-                  target_accept = internal_number(control$target_accept, "target_accept"),
-                  gain = internal_number(control$gain, "gain"),
-                  log_scale = internal_double(control$log_scale, "log_scale", K),
-                  template = internal_double(control$template, "template", base$dim),
-                  kernel = internal_code(control$kernel, CONT_KERNEL, "kernel"),
-                  n_leapfrog = internal_count(control$n_leapfrog, "n_leapfrog"),
-                  scales = internal_double(control$scales, "scales", K * base$dim),
-                  streams = internal_streams(control$streams, M))
-  control$scales <- matrix(control$scales, K)
-  .Call(C_ais_function, fn, base, betas, control)
-}
-
-# Flag an estimate from a Laplace base when the final weighted chains depart
-# from the fit in the whitened coordinates z: a spread above `max_sd` (the
-# fit's scale is 1) or a weighted mean more than `max_shift` from the mode
-# along some z_j, each threshold widened by the sampling noise of the weighted
-# moments (ESS chains; a Bonferroni quantile over the d coordinates). A target
-# close to its Laplace fit stays near 1 and 0 (bench/ais/laplace_flag.R); a
-# curved or skewed target that the annealing only partly follows moves both,
-# and its estimate then tends to miss the mass the base does not reach.
-check_laplace_width <- function(fit, Z, log_w, max_sd = 1.5, max_shift = 1) {
-  w <- exp(log_w - max(log_w))
-  w <- w / sum(w)
-  mu <- colSums(w * Z)
-  sds <- sqrt(colSums(w * sweep(Z, 2L, mu)^2))
-  ess <- 1 / sum(w^2)
-  zq <- stats::qnorm(1 - 0.025 / ncol(Z))
-  lim_sd <- max_sd * (1 + zq / sqrt(2 * ess))
-  lim_mu <- max_shift + zq / sqrt(ess)
-  if (!any(sds > lim_sd) && !any(abs(mu) > lim_mu)) return(fit)
-  j <- which.max(pmax(sds / lim_sd, abs(mu) / lim_mu))
-  reason <- sprintf(paste0("the target is %.1f times wider than its Laplace base along ",
-                           "whitened coordinate %d, its weighted mean %.1f base sds from the mode ",
-                           "(thresholds %.2f and %.2f at ESS %.0f): annealing from the fit may ",
-                           "miss mass it does not reach; compare with a wide proposal base"),
-                    sds[j], j, mu[j], lim_sd, lim_mu, ess)
-  flag_estimate(fit, reason, warn = "first")
-}
-
-# The default schedule on an R log density: linear from a Laplace base (close
-# to the target, so the steps near beta = 0 need no special care; 100 steps
-# for the gradient kernels, 200 for random-walk Metropolis), geometric(200)
-# from a proposal given by the user (often far wider than the target).
-default_function_schedule <- function(kernel, base) {
-  if (is.null(base$laplace)) return(schedule_geometric(200L))
-  schedule_linear(if (kernel == "rwm") 200L else 100L)
-}
-
-# The per-step log scales of a pilot, smoothed over the steps.
-smooth_steps <- function(v) {
-  if (length(v) >= 5L) stats::lowess(seq_along(v), v, f = 0.1)$y else v
-}
-
-# The base of an annealing run on an R log density: a logz_proposal as given,
-# or "laplace" / a logz_laplace (the Gaussian fit at the mode, used through
-# whitening: the proposal is then the standard one in z). Returns the
-# proposal, the Laplace fit (or NULL), the evaluations spent, and the record
-# kept in the result.
-resolve_function_base <- function(base, model, start, gradient, vectorized) {
-  validate_model(base, "base")
-  if (inherits(base, "logz_proposal"))
-    return(list(proposal = base, laplace = NULL, evaluations = c(density = 0, gradient = 0),
-                 record = list(type = "proposal", how = "given")))
-  if (identical(base, "laplace") || identical(base, "laplace_normal")) {
-    if (is.null(start))
-      stop_no_call(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving the ",
-                          "normalised base density, or \"laplace\" (the default) with `start`, ",
-                          "a point where the log density is finite (its length is the dimension)."))
-    lb <- laplace_base(model, start, gradient, vectorized,
-                       df = if (identical(base, "laplace_normal")) Inf else 5)
-    how <- "Laplace fit at the mode (optim), by default"
-  } else if (inherits(base, "logz_laplace")) {
-    lb <- base
-    how <- "given"
-    if (!is.null(start) && length(start) != lb$dim)
-      stop_no_call(sprintf("`start` has length %d but the Laplace base is %d-D.", length(start),
-                           lb$dim))
-  } else {
-    stop_no_call(sprintf(paste0("`base` must be a logz_proposal (e.g. proposal_normal()) giving ",
-                                "the normalised base density, \"laplace\", \"laplace_normal\" or a ",
-                                "laplace_base() fit, not %s."), describe(base)))
-  }
-  list(proposal = laplace_std_proposal(lb), laplace = lb,
-       evaluations = if (how == "given") c(density = 0, gradient = 0) else lb$evaluations,
-       record = list(type = "laplace", how = how,
-                     df = lb$df, mode = lb$mode, log_z_laplace = lb$log_z_laplace))
-}
-
-# Per-dimension scale of a proposal (sd where finite, else the scale parameter).
-base_scales <- function(base) {
-  fams <- names(PROP_FAMILY)[base$family]
-  vapply(seq_len(base$dim), function(j) {
-    p <- base$par[, j]
-    switch(fams[j], uniform = (p[2] - p[1]) / sqrt(12), normal = p[2],
-           exponential = 1 / p[1], cauchy = p[2], student = p[2])
-  }, numeric(1))
-}
-
+#' @rdname stan_target
 #' @export
-print.logz_ais_function <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
-  check_dots_used(...)
-  cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
-              or_default(x[["target"]], "an R log density"), ncol(x$x)))
-  cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
-              x$bounds[[1]], x$bounds[[2]]))
-  cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
-              x$counts[["steps"]], attr(x$schedule, "name"), x$ess, x$counts[["chains"]]))
-  acc <- x$diagnostics$accept
-  kern <- if (is.null(x$kernel)) "rwm" else x$kernel
-  cat(sprintf("  %s acceptance %.2f (mean; %s step)\n",
-              switch(kern, rwm = "random-walk Metropolis", mala = "MALA",
-                     hmc = sprintf("HMC (%d leapfrog steps)", x$n_leapfrog)),
-              mean(acc, na.rm = TRUE), x$adapt))
-  if (identical(x$base$type, "laplace"))
-    cat(sprintf("  base: %s fit at the mode (Laplace log Z %.4f)\n",
-                if (is.finite(x$base$df)) sprintf("Student-t (df %g)", x$base$df) else "Gaussian",
-                x$base$log_z_laplace))
-  nd <- if ("divergences" %in% names(x$counts)) x$counts[["divergences"]] else 0
-  if (nd > 0)
-    cat(sprintf("  %s divergent trajectory points (non-finite gradient: rejected)\n",
-                format(nd, big.mark = ",")))
-  ng <- if ("gradient_evaluations" %in% names(x$counts)) x$counts[["gradient_evaluations"]] else 0
-  cat(sprintf("  %s density%s evaluations in %.2f s\n",
-              format(x$counts[["density_evaluations"]], big.mark = ","),
-              if (ng > 0) sprintf(" and %s gradient", format(ng, big.mark = ",")) else "",
-              x$time))
-  invisible(x)
+ais.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
+  stan_estimate(ais, model, base, df, stanfit_model, start, match.call(), ...)
 }
 
-#' @rdname ais_function
-#' @param x a `logz_ais_function` result.
-#' @param type `"ess"`, `"log_z"`, `"weights"`, `"schedule"`, `"estimate"`
-#'   (see [plot.logz_ais()]) or `"accept"`.
-#' @param main the title; `NULL` for the default.
-#' @export
-plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "schedule", "accept",
-                                               "estimate"), main = NULL, ...) {
-  check_estimate(x, "x", fields = TRUE)
-  type <- match_arg(type, "type")
-  if (type != "accept") return(NextMethod(type = type, main = main))
-  d <- x$diagnostics[!is.na(x$diagnostics$accept), ]
-  op <- graphics::par(mar = c(5, 4, 4, 4) + 0.1)
-  on.exit(graphics::par(op))
-  plot(d$beta, d$accept, type = "n", ylim = c(0, 1), xlab = expression(beta),
-       ylab = "Metropolis acceptance fraction",
-       main = or_default(main, sprintf("AIS on an R log density: acceptance (%s step scale)",
-                                       x$adapt)), ...)
-  graphics::lines(d$beta, d$accept)
-  graphics::abline(h = x$target_accept, lty = 2, col = "red")
-  s <- d$step_scale
-  rs <- range(s)
-  if (diff(rs) == 0) rs <- rs * c(0.5, 1.5)
-  graphics::lines(d$beta, (s - rs[1]) / diff(rs), col = "steelblue", lty = 3, lwd = 2)
-  at <- pretty(rs)
-  at <- at[at >= rs[1] & at <= rs[2]]
-  graphics::axis(4, at = (at - rs[1]) / diff(rs), labels = format(at), col.axis = "steelblue")
-  graphics::mtext("step scale s_k (right axis)", side = 4, line = 2.5, col = "steelblue")
-  graphics::legend("topright", c("acceptance", sprintf("target %.2f", x$target_accept),
-                                 "step scale"),
-                   lty = c(1, 2, 3), lwd = c(1, 1, 2), col = c("black", "red", "steelblue"),
-                   bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
-  invisible(x)
+# ais() on an R log density run to a target se: replicates of the call with
+# `target_se = NULL` (each an unbiased estimate of Z with its own pilot),
+# combined as log of the mean Z (the pooled log weights of the replicates),
+# with the se from their spread.
+ais_function_to_target <- function(args, call, control) {
+  args$progress <- FALSE
+  t0 <- proc.time()[["elapsed"]]
+  seed <- rng_state()
+  one <- function(i) muffle_unreliable(do.call(ais.function, args))
+  reps <- replicate_to_target(one, 8L, control$target_se, control$max_time,
+                             control$max_evaluations,
+                             evals = function(r) r$counts[["density_evaluations"]],
+                             log_z = function(r) r$log_z, workers = NULL, progress = FALSE)
+  runs <- reps$runs
+  fit <- runs[[1L]]
+  lz <- vapply(runs, `[[`, 0, "log_z")
+  comb <- combine_log_z(lz)
+  fit$log_z <- comb[["log_z"]]
+  fit$se <- comb[["se"]]
+  fit$log_z_runs <- lz
+  fit$log_weights <- unlist(lapply(runs, `[[`, "log_weights"), use.names = FALSE)
+  fit$bounds <- c(lower = fit$log_z - 3 * fit$se, upper = fit$log_z + 3 * fit$se)
+  fit$bounds_method <- "delta"
+  wd <- weight_diagnostics(fit$log_weights)
+  fit[c("ess", "ess_ratio", "khat")] <- wd[c("ess", "ess_ratio", "khat")]
+  for (nm in c("density_evaluations", "gradient_evaluations", "divergences", "metropolis_steps",
+               "chains"))
+    if (nm %in% names(fit$counts)) fit$counts[[nm]] <- sum(vapply(runs, function(r) r$counts[[nm]], 0))
+  fit$counts <- c(fit$counts, replicates = length(runs))
+  fit$target_se <- control$target_se
+  fit$time <- proc.time()[["elapsed"]] - t0
+  fit$seed <- seed
+  fit$call <- call
+  fit$flags <- character()
+  fit$reliable <- TRUE
+  flag_target_se(fit, control$target_se, reps$why,
+                 carried = unlist(lapply(runs, `[[`, "flags")))
+}
+
+ais_gpc_hmc <- function(model, base, schedule, n_chains, sweeps_per_step, n_leapfrog,
+                        progress, call) {
+  A <- gpc_sqrt_k(model$K)
+  tg <- gpc_v_target(model, A)
+  n <- model$n
+  b <- if (base == "ep") gpc_ep_base(model, A) else proposal_normal(rep(0, n), 1)
+  fit <- ais.function(tg$f, base = b, schedule = schedule, n_chains = n_chains,
+                      sweeps_per_step = sweeps_per_step, vectorized = TRUE, gradient = tg$g,
+                      kernel = "hmc", n_leapfrog = n_leapfrog, progress = progress)
+  fit$x <- fit$x %*% A
+  fit$method <- sprintf("AIS (HMC from %s)", if (base == "ep") "EP's q" else "the prior")
+  fit$base <- list(type = base, how = "given")
+  fit$target <- "a GP classifier"
+  fit$call <- call
+  fit
 }

@@ -3,9 +3,6 @@
 # and the result object. The user-facing method and its argument checks are in
 # R/arm.R; print and plot in R/arm_methods.R.
 
-# The sequences of the C particle store (enum logz_arm_model in src/logz.h).
-ARM_MODEL <- c(gpc = 1L, ising = 2L, rbm = 3L)
-
 # The fields of the model list of each sequence, in the variables' order of
 # addition (N variables): gpc list(sigma = N x N matrix K + I, y = N labels
 # +/-1); ising list(n = N, ptr (N + 1), nbr, nw: 0-based CSR adjacency and
@@ -410,4 +407,53 @@ arm_new_block <- function(variant, blk, base, w, R, gamma, gthr) {
       S <- max(ceiling((1 - gamma / gthr) * R), min(100L, R))
       list(src = integer(S), w = rep(1 / S, S))
     })
+}
+
+# The checked run settings of arm(), in the order the arguments are checked:
+# list(R, variant, rule, gthr, i_max, ess_thr, steps, reseed_steps, reseed_weights, threads,
+# keep, repeats, progress). spec from arm_spec_*().
+arm_control <- function(spec, particles, variant, rule, gamma_threshold, i_max, ess_threshold,
+                        move_steps, repeats, reseed_steps, reseed_weights, threads, progress,
+                        keep_particles) {
+  R <- check_count(particles, "particles", min = 2L)
+  arm_check_memory(spec, R, R, "particles")
+  keep_at <- integer()
+  if (is.numeric(keep_particles)) {
+    if (length(keep_particles) < 1L || anyNA(keep_particles) || any(keep_particles != round(keep_particles)) ||
+        any(keep_particles < 1) || any(keep_particles > spec$N))
+      stop_no_call(sprintf("`keep_particles` must be TRUE, FALSE or iterations (whole numbers in 1..%d), not %s.",
+                           spec$N, describe(keep_particles)))
+    keep_at <- sort(unique(as.integer(keep_particles)))
+    keep_particles <- TRUE
+  }
+  check_flag(keep_particles, "keep_particles")
+  gamma_threshold <- check_number(gamma_threshold, "gamma_threshold", lower = 0, upper = 1)
+  i_max <- check_count(i_max, "i_max", min = 0L)
+  ess_threshold <- check_number(ess_threshold, "ess_threshold", lower = 0, upper = 1)
+  move_steps <- check_count(move_steps, "move_steps", min = 0L)
+  if (move_steps == 0L && variant %in% c("arm", "anticipate"))
+    stop_no_call(sprintf("`move_steps` = 0 with `variant` = \"%s\" would add unchanged copies of the particles; use variant = \"rm\" (SMC without a move step) or \"reseed\".",
+                         variant))
+  repeats <- check_count(repeats, "repeats")
+  reseed_steps <- check_count(reseed_steps, "reseed_steps", min = 0L)
+  reseed_weights <- match_arg(reseed_weights, "reseed_weights", c("importance", "equal"))
+  if (reseed_weights != "importance" && variant != "reseed")
+    stop_no_call(sprintf("`reseed_weights` is used by variant = \"reseed\" only, not \"%s\".", variant))
+  threads <- check_threads(threads)
+  check_flag(progress, "progress")
+  if (keep_particles)   # the final particles of every run, with weight and run index
+    check_memory(as.double(R) * repeats * (8 * spec$N + 12),
+                 sprintf("Keeping the final particles (`keep_particles = TRUE`) of %d run%s x R = %d particles x %d variables",
+                         repeats, if (repeats == 1L) "" else "s", R, spec$N),
+                 limit = memory_limit(mem_available()))
+  if (length(keep_at))
+    check_memory(as.double(R) * repeats * (8 * sum(keep_at) + 12),
+                 sprintf("Keeping the particles of %d iterations (`keep_particles`) of %d run%s x R = %d particles",
+                         length(keep_at), repeats, if (repeats == 1L) "" else "s", R),
+                 limit = memory_limit(mem_available()))
+  list(R = R, variant = variant, rule = rule, gthr = gamma_threshold, i_max = i_max,
+       ess_thr = ess_threshold, steps = move_steps, reseed_steps = reseed_steps,
+       reseed_weights = reseed_weights,
+       threads = threads, keep = keep_particles, keep_at = keep_at, repeats = repeats,
+       progress = progress)
 }

@@ -1,8 +1,6 @@
 # A* sampling (Maddison, Tarlow & Minka 2014): the samplers (A*, drill-down) and the rejection / OS*
 # baselines. Targets are in astar_target.R, the result methods in astar_samples.R.
 
-euler_gamma <- 0.5772156649015329
-
 #' A* sampling: exact samples and Gumbel draws of log Z
 #'
 #' `astar_sample()` draws `n` independent exact samples from an
@@ -227,86 +225,75 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
                refine_rate = refine_rate)
 }
 
-# The searches of astar_sample() (enum logz_astar_search in src/logz.h).
-ASTAR_SEARCH <- c(astar = 0L, drill_down = 1L)
-
-# How the baselines refine their bound (enum logz_os_refine in src/logz.h):
-# rejection sampling keeps the global bound, OS* splits at the rejected point
-# or the piece of largest bound mass.
-OS_REFINE <- c(none = 0L, sampled_point = 1L, largest_mass = 2L)
-
-# n samples by A* sampling or drill down (src/astar.c). control: list(method
-# (a name of ASTAR_SEARCH), reuse (keep the refined partition between samples),
-# max_nodes (splits per sample), lower_bounds (mean lower bounds per node),
-# lower_bounds_random (Poisson numbers of them), and optionally tick,
-# tick_every). Returns list(samples (n x d), gumbel, likelihood, bound, nodes
-# (per sample), tree_size).
-astar_search <- function(target, n, control) {
-  target <- check_target(target)
-  control <- c(list(method = internal_code(control$method, ASTAR_SEARCH, "method"),
-                    reuse = internal_flag(control$reuse, "reuse"),
-                    max_nodes = internal_number(control$max_nodes, "max_nodes"),
-                    lower_bounds = internal_number(control$lower_bounds, "lower_bounds"),
-                    lower_bounds_random = internal_flag(control$lower_bounds_random,
-                                                        "lower_bounds_random")),
-               internal_tick(control))
-  .Call(C_astar_sample, target, internal_count(n, "n", min = 0L), control)
+#' Rejection sampling of discrete models with an LP-bounded proposal
+#'
+#' The rejection baseline of Kim, Sabharwal & Ermon (2016) (after OS*,
+#' Dymetman et al. 2012): the binary variables \eqn{s} of the model are
+#' split into \eqn{J = 2^{depth}} subtrees by fixing the first `depth`
+#' variables of the branching order (largest total interaction first); each
+#' subtree \eqn{j} gets the LP-relaxation bound \eqn{U_j \ge \max_{s \in j}
+#' v(s)} (GLPK, as in [mip_sample()]). The proposal picks subtree \eqn{j} with
+#' probability \eqn{\propto 2^{n - depth} e^{U_j}}, a configuration uniformly
+#' inside it, and accepts with probability \eqn{e^{v(s) - U_j}}. Accepted
+#' configurations are exact samples. As in the paper, building the partition
+#' and its bounds is a preprocessing step, reported separately
+#' (`preprocess_time`).
+#'
+#' @param target an [ising] model, an [rbm] or a [mip_model()].
+#' @param n number of samples wanted.
+#' @param depth number of variables fixed to form the subtrees (`J =
+#'   2^depth` LPs; at most `min(20, number of variables)`).
+#' @param time_limit seconds of sampling (after preprocessing); when reached,
+#'   the samples accepted so far are returned (`complete = FALSE`).
+#' @param batch proposals drawn per vectorised round.
+#' @param progress show progress in accepted samples, after each round
+#'   (default: in interactive sessions; see [logz_progress]).
+#' @param ... unused.
+#' @return An object of class `c("logz_mip_rejection", "logz_estimate")`:
+#'   `states` (accepted samples, in the model's values), `trials`,
+#'   `accepted`, `acceptance`, `complete`, `pieces` (J), `preprocess_time`,
+#'   `sample_time` (seconds of sampling per accepted sample, `Inf` if none),
+#'   `log_z` (\eqn{\log(\hat a M)} with \eqn{\hat a} the acceptance rate and
+#'   \eqn{M} the proposal's total mass) and its delta-method `se`, plus
+#'   `method`, `time`, `counts`, `diagnostics`, `seed`, `call`.
+#' @section Errors: `target` not a supported model; `n`, `depth`, `batch`
+#'   not whole numbers in range; `time_limit` not positive; a model without
+#'   a feasible point, or (binary programs) feasible for the LP relaxation
+#'   but without a feasible 0/1 point (found by one MAP search before
+#'   sampling); logz built without GLPK (see [logz_has_glpk()]).
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI (rejection
+#'   baseline of Figure 1). Dymetman, M., Bouchard, G. and Carter, S. (2012).
+#'   The OS* algorithm. arXiv:1207.0742.
+#' @seealso [mip_sample()]
+#' @examples
+#' set.seed(1)
+#' m <- ising_clique(8, coupling = 0.5, field = 0.5)
+#' r <- rejection_sample(m, 100, depth = 3)
+#' r
+#' exact_log_z(m)
+#' @export
+rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                   batch = 4096L, progress = interactive(), ...) {
+  check_dots_used(...)
+  validate_model(target, "target")
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
-# n samples by rejection or OS* (src/astar_baseline.c). control: list(refine
-# (a name of OS_REFINE), reuse, max_nodes, refine_rate (the probability of
-# refining after a rejection), and optionally tick, tick_every).
-# Returns list(samples (n x d), likelihood, bound, nodes (per sample),
-# log_w_sum, log_w2_sum (log sums of the importance weights and their
-# squares), trials, pieces).
-astar_baseline_run <- function(target, n, control) {
-  target <- check_target(target)
-  control <- c(list(refine = internal_code(control$refine, OS_REFINE, "refine"),
-                    reuse = internal_flag(control$reuse, "reuse"),
-                    max_nodes = internal_number(control$max_nodes, "max_nodes"),
-                    refine_rate = internal_number(control$refine_rate, "refine_rate")),
-               internal_tick(control))
-  .Call(C_astar_baseline, target, internal_count(n, "n", min = 0L), control)
+#' @rdname rejection_sample.ising
+#' @export
+rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                 batch = 4096L, progress = interactive(), ...) {
+  check_dots_used(...)
+  validate_model(target, "target")
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }
 
-# Control entries for progress from a C loop over n samples: `tick` is called
-# after about every 1% of them (logz_tick() in src/util.c saves R's RNG state
-# around the call: the same draws either way).
-progress_tick <- function(progress, pb, n) {
-  if (!progress) return(list())
-  list(tick = function(i) pb$update(i), tick_every = max(1L, n %/% 100L))
-}
-
-run_baseline <- function(target, n, refine, reuse, max_nodes, method, subclass, call,
-                         progress = FALSE, refine_rate = 1) {
-  seed <- rng_state()
-  t0 <- proc.time()[["elapsed"]]
-  pb <- progress_bar(progress, n)
-  on.exit(pb$close())
-  res <- astar_baseline_run(target, n, c(list(refine = refine, reuse = reuse,
-                                              max_nodes = max_nodes, refine_rate = refine_rate),
-                                         progress_tick(progress, pb, n)))
-  trials <- res$trials
-  log_z <- res$log_w_sum - log(trials)
-  rel_var <- exp(res$log_w2_sum - log(trials) - 2 * log_z) - 1
-  se <- if (trials > 1) sqrt(max(rel_var, 0) / trials) else NA_real_
-  new_astar_samples(res, target, log_z = log_z, se = se, gumbel = rep(NA_real_, n),
-                    method = method, subclass = subclass,
-                    time = proc.time()[["elapsed"]] - t0, seed = seed, call = call,
-                    extra = list(trials = trials, pieces = res$pieces))
-}
-
-new_astar_samples <- function(res, target, log_z, se, gumbel, method, subclass, time, seed,
-                              call, extra = list()) {
-  samples <- res$samples
-  colnames(samples) <- paste0("x", seq_len(ncol(samples)))
-  cost <- data.frame(likelihood = res$likelihood, bound = res$bound, nodes = res$nodes)
-  n <- nrow(samples)
-  x <- c(list(samples = samples, gumbel = gumbel, cost = cost, log_z = log_z, se = se,
-              method = method, time = time,
-              counts = c(likelihood = sum(cost$likelihood), bound = sum(cost$bound),
-                         nodes = sum(cost$nodes), samples = n),
-              diagnostics = data.frame(sample = seq_len(n), gumbel = gumbel, cost),
-              seed = seed, call = call, target = target), extra)
-  new_logz_estimate(x, c(subclass, "logz_samples"))
+#' @rdname rejection_sample.ising
+#' @export
+rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
+                                           batch = 4096L, progress = interactive(), ...) {
+  check_dots_used(...)
+  validate_model(target, "target")
+  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
 }

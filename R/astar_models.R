@@ -1,9 +1,6 @@
 # The built-in targets of astar_target() and astar_example(): the models of
 # Maddison, Tarlow & Minka (2014), Section 6, with their data checks.
 
-# The region bounds of the "gaussian_mean" model (enum logz_gauss_bound in src/logz.h).
-GAUSS_BOUND <- c(constant = 0L, linear = 1L, quadratic = 2L)
-
 check_bound_type <- function(b) {
   if (!is.character(b) || length(b) != 1L || !(b %in% names(GAUSS_BOUND)))
     stop_no_call(sprintf("`data$bound` must be one of %s, not %s.",

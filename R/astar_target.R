@@ -1,9 +1,5 @@
 # A* sampling (Maddison, Tarlow & Minka 2014): targets and their bounds.
 
-# The log-likelihood of a target: an R function or a built-in C model (enum
-# logz_astar_model in src/logz.h).
-ASTAR_MODEL <- c(r = 0L, peaky = 1L, clutter = 2L, cauchy_regression = 3L, expr = 4L,
-                  gaussian_mean = 5L)
 builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
                    "nonlinear_regression")
 
@@ -254,23 +250,6 @@ check_r_target <- function(tg) {
                          paste(format(x0, digits = 4), collapse = ", ")))
 }
 
-#' @export
-print.logz_astar_target <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  kind <- names(ASTAR_MODEL)[match(x$model, ASTAR_MODEL)]
-  if (!is.null(x$builtin)) kind <- x$builtin
-  cat(sprintf("<logz_astar_target> %s: %d-dimensional, log_lik %s\n", x$name, x$dim,
-              switch(kind, r = "an R function with an R bound",
-                     expr = "an expression bounded by interval arithmetic",
-                     nonlinear_regression = paste("built-in \"nonlinear_regression\"",
-                                                  "bounded by interval arithmetic"),
-                     sprintf("built-in \"%s\"", kind))))
-  cat("proposal: ")
-  print(x$proposal)
-  invisible(x)
-}
-
 check_target <- function(target) {
   if (!inherits(target, "logz_astar_target"))
     stop_no_call(sprintf("`target` must be an A* target from astar_target(), not %s.",
@@ -279,52 +258,65 @@ check_target <- function(target) {
   target
 }
 
-#' Evaluate a target's log-likelihood, bound and log density
-#'
-#' `astar_log_lik()` evaluates \eqn{o(x)} at points, `astar_bound()` the
-#' bound \eqn{M(B)} over boxes, and `astar_log_density()` the unnormalised log
-#' density \eqn{i(x) + o(x)} of an [astar_target()], with the same code the
-#' samplers use (for built-in models, C). Useful to check that a bound bounds
-#' and to normalise a density numerically.
-#'
-#' @param target an `astar_target`.
-#' @param x points: a vector of length `d` or a matrix with `d` columns
-#'   (one point per row).
-#' @param lower,upper boxes: vectors of length `d` or matrices with `d`
-#'   columns, one box per row; infinite entries are allowed.
-#' @return A numeric vector with one value per point or box.
-#' @section Errors: `target` not a target; points or boxes of the wrong
-#'   dimension or with `NA`; `lower > upper`; `log_lik` `+Inf` or `NaN` at a
-#'   point (named after the target).
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27.
-#' @examples
-#' tg <- astar_example("peaky", a = 5)
-#' astar_log_lik(tg, c(0, 1, 10))
-#' astar_bound(tg, lower = 1, upper = 2)   # = astar_log_lik(tg, 1)
-#' integrate(function(x) exp(astar_log_density(tg, x)), 0, Inf)$value
-#' @export
-astar_log_lik <- function(target, x) {
-  target <- check_target(target)
-  .Call(C_astar_log_lik, target, as_points(x, target$dim, "x"))
-}
-
-#' @rdname astar_log_lik
-#' @export
-astar_bound <- function(target, lower, upper) {
-  target <- check_target(target)
-  lower <- as_points(lower, target$dim, "lower")
-  upper <- as_points(upper, target$dim, "upper")
-  if (nrow(lower) != nrow(upper))
-    stop_no_call(sprintf("`lower` has %d rows but `upper` has %d.", nrow(lower), nrow(upper)))
-  if (any(lower > upper)) stop_no_call("`lower` must not exceed `upper`.")
-  .Call(C_astar_bound, target, lower, upper)
-}
-
-#' @rdname astar_log_lik
-#' @export
-astar_log_density <- function(target, x) {
-  target <- check_target(target)
-  x <- as_points(x, target$dim, "x")
-  proposal_log_density(target$proposal, x) + astar_log_lik(target, x)
+validate_astar_target <- function(target, name = "target") {
+  need_list(target, name, "astar_target()")
+  validate_proposal(target$proposal, paste0(name, "$proposal"))
+  need_count(target, name, "dim", target$proposal$dim)
+  need_string(target, name, "name")
+  m <- target$model
+  if (!is.numeric(m) || length(m) != 1L || !m %in% ASTAR_MODEL)
+    bad_field(name, "model", sprintf("be a model code in %s", paste(ASTAR_MODEL, collapse = ", ")), m)
+  if (!is.numeric(target$par) || anyNA(target$par) || any(!is.finite(target$par)))
+    bad_field(name, "par", "be a finite numeric vector", target$par)
+  d <- target$dim
+  kind <- names(ASTAR_MODEL)[match(m, ASTAR_MODEL)]
+  need_par <- function(k) if (length(target$par) != k)
+    bad_field(name, "par", sprintf("have length %d for model \"%s\"", k, kind), target$par)
+  need_X <- function(nc) {
+    X <- target$X
+    if (!is.matrix(X) || !is.double(X) || ncol(X) != nc || nrow(X) < 1L)
+      bad_field(name, "X", sprintf("be a double matrix with %d column%s", nc, if (nc > 1) "s" else ""), X)
+    if (anyNA(X) || any(!is.finite(X))) stop_no_call(sprintf("`%s$X` must be finite.", name))
+  }
+  switch(kind,
+    r = for (f in c("log_lik", "bound"))
+      if (!is.function(target[[f]])) bad_field(name, f, "be a function", target[[f]]),
+    expr = {
+      pr <- target$program
+      if (!is.list(pr) || !is.integer(pr$op) || !is.integer(pr$arg) ||
+          length(pr$op) != length(pr$arg) || !is.double(pr$const) || !is.matrix(pr$data) ||
+          !identical(as.integer(pr$dim), as.integer(d)))
+        bad_field(name, "program", sprintf("be a compiled %d-D expression (astar_target(expr = ))",
+                                           as.integer(d)), pr)
+    },
+    peaky = {
+      need_par(1L)
+      if (d != 1L || target$par <= 0)
+        stop_no_call(sprintf("`%s` (\"peaky\") must be 1-D with `par` (a) > 0.", name))
+    },
+    clutter = {
+      need_par(2L)
+      need_X(d)
+      if (!(target$par[1] > 0 && target$par[1] < 1 && target$par[2] > 0))
+        stop_no_call(sprintf("`%s$par` (\"clutter\") must be an inlier weight in (0, 1) and a positive sd.",
+                             name))
+    },
+    cauchy_regression = {
+      need_par(3L)
+      need_X(d)
+      if (!target$par[3] %in% GAUSS_BOUND)
+        bad_field(name, "par", "end with a bound code (0, 1 or 2)", target$par)
+      y <- target$y
+      if (!is.double(y) || length(y) != nrow(target$X) || anyNA(y) || any(!is.finite(y)))
+        bad_field(name, "y", sprintf("be %d finite numbers (one per row of `X`)", nrow(target$X)), y)
+      if (target$par[1] < 0) bad_field(name, "par", "start with a prior sd >= 0", target$par)
+    },
+    gaussian_mean = {
+      need_par(2L)
+      need_X(1L)
+      if (d != 1L || target$par[1] <= 0 || !target$par[2] %in% GAUSS_BOUND)
+        stop_no_call(sprintf("`%s` (\"gaussian_mean\") must be 1-D with a positive sd and a bound code.",
+                             name))
+    })
+  invisible(target)
 }

@@ -238,21 +238,6 @@ new_logz_base <- function(model, bias, type, how) {
   b
 }
 
-#' @rdname logz_base
-#' @export
-print.logz_base <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  cat(sprintf("<logz_base> %s base over %d units: %s\n", x$type, x$n, x$how))
-  cat(sprintf("  marginals in [%.3g, %.3g], mean %.3g; log Z0 = %.4f\n", min(x$marginals),
-              max(x$marginals), mean(x$marginals), x$log_z0))
-  if (!is.null(x$mode_bound))
-    cat(sprintf("  mode check: log Z >= %.4f (%d hidden states from %d ascents)\n",
-                x$mode_bound$log_z, x$mode_bound$n_states, x$mode_bound$starts))
-  for (f in x$flags) cat(sprintf("  flag: %s\n", f))
-  invisible(x)
-}
-
 # The base an estimator starts from, for `base` as given to ais(), raise(),
 # rts(), arm() (NULL, a type name, a logz_base, an rbm product model or a
 # numeric vector of biases): a logz_base. Any Gibbs pilot run draws from R's
@@ -312,4 +297,213 @@ with_base <- function(x, b, seed = NULL) {
 base_line <- function(x) {
   if (is.null(x$base)) return("")
   sprintf("  base: %s (%s)\n", x$base$type, x$base$how)
+}
+
+# The visible biases of the base (see resolve_base() in R/base.R).
+rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
+
+# The pilot runs behind the bases of logz_base(): the Gibbs marginals of the
+# "model" base and the pilot AIS runs that choose the "auto" base of an RBM.
+
+# The "auto" base of an RBM without base_rate: the model, visible, uniform
+# and (n_h <= 64) mode bases, each scored by its own short AIS pilot on
+# schedule_sm08(pilot_steps) (a third of `pilot_chains` chains each, the rest
+# for the candidates within 5 nats + 3 se of the best); the one with the
+# highest mean log weight is kept. The pilots draw from R's RNG before the
+# estimator seeds its own streams, so the choice is independent of the main
+# run, which stays unbiased for Z. A kept base whose pilot sd of log weights
+# exceeds 2 gets a flag (added to every result by with_base()) and a warning.
+rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
+  mb <- rbm_mode_bound(model)   # R/base_mode.R (NULL when n_h > 64)
+  cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
+                visible = logz_base(model, "visible", smooth = smooth),
+                uniform = logz_base(model, "uniform"))
+  if (!is.null(mb)) cands$mode <- mode_base(model, mb, smooth)
+  betas <- as.double(schedule_sm08(pilot_steps))
+  # Successive halving: every candidate gets a third of the chains; those more
+  # than 5 nats + 3 se below the best mean log weight are dropped, the rest
+  # get the remaining chains. log Z0 + log w of every chain, per candidate:
+  pilot <- function(b, chains) {
+    r <- ais_rbm_engine(model, betas, chains, 1L, b$bias, threads)
+    r$log_z0 + r$log_w
+  }
+  first <- max(2L, pilot_chains %/% 3L)
+  lw <- lapply(cands, pilot, first)
+  mu <- vapply(lw, mean, 0)
+  se <- vapply(lw, function(l) stats::sd(l) / sqrt(length(l)), 0)
+  top <- which.max(mu)
+  keep <- mu >= mu[top] - 5 - 3 * sqrt(se[top]^2 + se^2)
+  if (pilot_chains > first)
+    for (k in which(keep)) lw[[k]] <- c(lw[[k]], pilot(cands[[k]], pilot_chains - first))
+  score <- vapply(lw, function(l) {
+    w <- exp(l - max(l))
+    c(elbo = mean(l), log_z = max(l) + log(mean(w)), ess = sum(w)^2 / sum(w^2),
+      sd = stats::sd(l), chains = length(l))
+  }, numeric(5))
+  best <- which.max(ifelse(keep, score["elbo", ], -Inf))
+  b <- cands[[best]]
+  b$mode_bound <- mb
+  other <- names(cands)[-best]
+  sd_best <- score["sd", best]
+  b$pilot <- data.frame(type = names(cands), mean_log_w = score["elbo", ],
+                        log_z = score["log_z", ], ess = score["ess", ], sd_log_w = score["sd", ],
+                        chains = score["chains", ], steps = pilot_steps, row.names = NULL)
+  b$how <- sprintf(paste0("%s; chosen over the %s bases by pilot AIS (%d chains, %d steps; ",
+                          "mean log weight %.2f vs %s), pilot sd of log weights %.2f"),
+                   b$how, paste(other, collapse = ", "), pilot_chains, pilot_steps,
+                   score["elbo", best], paste(sprintf("%.2f", score["elbo", other]),
+                                              collapse = ", "), sd_best)
+  if (sd_best > 2) {
+    b <- flag_estimate(b, sprintf(paste0(
+      "base pilot sd of log weights = %.2f > 2 (log-normal ESS/M ",
+      "exp(-sd^2) < 0.02): the %s base may miss modes of the model and ",
+      "the estimate be far too low; give the training data's base rates ",
+      "(base = rbm_base_rate(data))"), sd_best, b$type),
+      sprintf(paste0("logz_base(): the pilot AIS from the default (%s) base has sd of log ",
+                     "weights %.2f > 2 (ESS %.1f of %d chains): the base misses the model's ",
+                     "mass and the estimate may be far too low. Give the training data's ",
+                     "base rates: base = rbm_base_rate(data)."),
+              b$type, sd_best, score["ess", best], pilot_chains))
+  }
+  b
+}
+
+# Visible marginals of an RBM at beta = 1 from `chains` block-Gibbs chains of
+# `sweeps` sweeps: the first half anneals from the uniform distribution to
+# beta = 1 (the AIS engine, weights unused; it spreads the chains over the
+# modes better than Gibbs from noise at beta = 1), the second half runs at
+# beta = 1 and is Rao-Blackwellized: the mean of sigmoid(a + W h) over hidden
+# states drawn from p(h | v).
+rbm_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
+  nv <- model$n_visible
+  if (model$n_hidden == 0L) return(stats::plogis(model$a))
+  mlist <- ais_rbm_model(model, numeric(nv))
+  state <- ais_rbm_state(chains)
+  control <- list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0, kernel = "sparse",
+                  moments = FALSE, crossover = ais_crossover())
+  burn <- sweeps %/% 2L
+  acc <- numeric(nv)
+  kept <- 0L
+  step <- function(betas) {
+    res <- ais_rbm_chunk(mlist, betas, state, control)
+    state <<- list(V = res$V, log_w = numeric(chains), streams = res$streams,
+                   density = res$density)
+  }
+  step(seq(0, 1, length.out = burn + 1L))   # anneal from uniform
+  for (s in seq_len(sweeps - burn)) {
+    step(c(1, 1))
+    pre <- crossprod(model$W, state$V) + model$b                  # n_h x chains
+    H <- matrix(as.double(stats::runif(length(pre)) < stats::plogis(pre)), nrow(pre))
+    acc <- acc + rowSums(stats::plogis(model$W %*% H + model$a))
+    kept <- kept + chains
+  }
+  acc / kept
+}
+
+# Marginals P(x_i = hi) of an Ising model at beta = 1 from `chains` Gibbs
+# chains of `sweeps` sweeps: the first half anneals from the uniform
+# distribution to beta = 1 (the AIS engine, weights unused), the states of the
+# second half are averaged.
+ising_pilot_marginals <- function(model, chains, sweeps, threads = 1L) {
+  burn <- sweeps %/% 2L
+  order <- ising_sweep_order(model)
+  ann <- ising_ais_chunk(ising_c_model(model, order = order, a0 = numeric(model$n)),
+                         seq(0, 1, length.out = burn + 1L), ising_ais_state(chains),
+                         list(threads = threads, sweeps = 1L, final = FALSE, log_z0 = 0))
+  state <- list(X = ann$X, streams = ann$streams)
+  control <- list(n_per = as.integer(sweeps - burn), sweeps = 1L, burn_in = 0L,
+                  threads = threads)
+  res <- ising_gibbs_chunk(ising_c_model(model, order = order), state, control)
+  colMeans(res$samples == model$values[2])
+}
+
+# The mode search of the RBM bases: greedy ascent of the hidden marginal from
+# random starts, the rigorous lower bound on log Z it gives, and the "mode" base.
+#
+# For an RBM, Z = sum_h f(h) with log f(h) = b'h + sum_i softplus(a_i + W_i h)
+# (the visible units summed out exactly). Any set S of distinct hidden states
+# gives log Z >= log sum_{h in S} f(h), with no sampling error. On RBMs whose
+# hidden marginal has a few states of large mass, greedy ascent of log f(h)
+# from random starts finds them, and the bound is close to log Z even where
+# annealing from every product base ends its chains in one broad mode. An
+# estimate more than `mode_check_margin()` nats + 3 se below the bound is
+# provably too low, and is flagged (R/base_check.R). On models whose hidden
+# marginal is spread (large n_h, where no single state matters) the bound is
+# far below log Z and never fires.
+
+# Greedy single-flip ascent of log f(h) from `starts` random hidden states
+# (Bernoulli(1/2)); returns list(log_z = the bound, states = distinct local
+# maxima, log_f = their log f, n_hidden_max) or NULL when the model has no
+# hidden units or more than `max_hidden` of them (the ascent costs
+# n_h * n_v * starts per step). R's RNG state is restored afterwards, so the
+# check does not change the random numbers of the estimator that runs it.
+rbm_mode_bound <- function(model, starts = mode_check_starts(), max_hidden = 64L) {
+  nh <- model$n_hidden
+  if (nh == 0L || nh > max_hidden || starts < 1L) return(NULL)
+  H <- keep_rng_state(matrix(as.double(stats::runif(nh * starts) < 0.5), nh, starts))
+  H <- hidden_ascent(model, H)
+  H <- H[, !duplicated(t(H)), drop = FALSE]
+  lf <- rbm_log_f_hidden(model, H)
+  list(log_z = log_sum_exp(lf), n_states = ncol(H), states = H, log_f = lf, starts = starts,
+       n_hidden = nh)
+}
+
+# log f(h) for the columns of H (n_h x S).
+rbm_log_f_hidden <- function(model, H) {
+  drop(crossprod(H, model$b)) + colSums(softplus(model$W %*% H + model$a))
+}
+
+# Best-improvement single-flip ascent of log f(h), all columns of H together;
+# a column stops when no flip gains. Each step flips one unit per moving
+# column, so a column takes at most 2^n_h steps and in practice about n_h / 2.
+hidden_ascent <- function(model, H, max_steps = 10L * nrow(H)) {
+  W <- model$W
+  P <- W %*% H + model$a                         # n_v x S pre-activations
+  active <- seq_len(ncol(H))
+  for (step in seq_len(max_steps)) {
+    if (!length(active)) break
+    check_interrupt()   # a step is n_h passes over n_v x S: few, long evaluations
+    Pa <- P[, active, drop = FALSE]
+    base <- colSums(softplus(Pa))
+    gain <- vapply(seq_len(nrow(H)), function(j) {
+      s <- 1 - 2 * H[j, active]
+      s * model$b[j] + colSums(softplus(Pa + outer(W[, j], s))) - base
+    }, numeric(length(active)))
+    gain <- matrix(gain, length(active))          # active x n_h
+    best <- max.col(gain, ties.method = "first")
+    up <- gain[cbind(seq_along(active), best)] > 1e-9
+    for (i in which(up)) {
+      s <- active[i]
+      j <- best[i]
+      d <- 1 - 2 * H[j, s]
+      H[j, s] <- H[j, s] + d
+      P[, s] <- P[, s] + d * W[, j]
+    }
+    active <- active[up]
+  }
+  H
+}
+
+# The "mode" base: the visible conditional sigmoid(a + W h*) of the hidden
+# state h* of largest f(h) that the ascent found, smoothed.
+mode_base <- function(model, mb, smooth) {
+  top <- which.max(mb$log_f)
+  p <- stats::plogis(drop(model$W %*% mb$states[, top]) + model$a)
+  b <- new_logz_base(model, smooth_logit(p, smooth), "mode", sprintf(paste0(
+    "visible conditional of the hidden state of largest mass (%.2f of the mode bound) found by ",
+    "%d hill-climbing starts, smoothed (s = %g)"), exp(mb$log_f[top] - mb$log_z), mb$starts,
+    smooth))
+  b$mode_bound <- mb
+  b
+}
+
+# Starts of the ascent (option logz.mode_check_starts; 0 turns the check off).
+mode_check_starts <- function() {
+  as.integer(logz_option("mode_check_starts", 30L, number = TRUE, lower = 0))
+}
+
+# The base fields (see resolve_base() in R/base.R).
+ising_base_field <- function(model, base) {
+  check_ising(model)
+  resolve_base(model, base)$bias
 }

@@ -134,17 +134,6 @@ bayes_prior_draws <- function(model, n) {
   X
 }
 
-#' @export
-print.logz_bayes_model <- function(x, ...) {
-  check_dots_used(...)
-  validate_bayes_model(x, "x")
-  cat(sprintf("<logz_bayes_model> prior x likelihood in %d dimension%s%s\n", x$dim,
-              if (x$dim == 1L) "" else "s", if (x$vectorized) " (vectorized)" else ""))
-  cat(sprintf("  gradients: %s\n", if (x$has_gradient) "given (HMC by default in smc())"
-                                   else "none (random-walk Metropolis in smc())"))
-  invisible(x)
-}
-
 # The log joint log p + log L of a bayes_model as an R log density (and its
 # gradient, when the model has them): the target log_partition() hands to
 # smc() from a Laplace base, whose path is much shorter than the power
@@ -164,14 +153,20 @@ bayes_joint <- function(model, n = 20L) {
   list(f = f, g = g, start = X[which.max(lj), ], evaluations = n)
 }
 
-# smc() on the log joint of a bayes_model from the Laplace base (started at
-# the best of 20 prior draws unless `start` is given).
-bayes_joint_smc <- function(model, start = NULL, ...) {
-  j <- bayes_joint(model)
-  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
-             start = if (is.null(start)) j$start else start, ...)
-  if (is.null(start))
-    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
-  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
-  fit
+validate_bayes_model <- function(model, name = "model") {
+  need_list(model, name, "bayes_model()")
+  for (f in c("log_prior", "log_lik", "prior_sampler"))
+    if (!is.function(model[[f]])) bad_field(name, f, "be a function", model[[f]])
+  need_count(model, name, "dim")
+  for (f in c("vectorized", "has_gradient")) {
+    v <- model[[f]]
+    if (!is.logical(v) || length(v) != 1L || is.na(v)) bad_field(name, f, "be TRUE or FALSE", v)
+  }
+  for (f in c("gradient_prior", "gradient_lik")) {
+    v <- model[[f]]
+    if (if (model$has_gradient) !is.function(v) else !is.null(v))
+      bad_field(name, f, if (model$has_gradient) "be a function (`has_gradient` is TRUE)"
+                         else "be NULL (`has_gradient` is FALSE)", v)
+  }
+  invisible(model)
 }

@@ -1,9 +1,6 @@
 # Continuous targets written in R: a log density, its optional gradient, the
 # evaluator the C kernels call back, and the check that the two agree.
 
-# Kernel codes read by C (LOGZ_KERNEL_* in src/logz.h); kernels are named in R.
-CONT_KERNEL <- c(rwm = 1L, mala = 2L, hmc = 3L)
-
 # The kernel to use: `kernel` as given, else HMC when there is a gradient and
 # random-walk Metropolis when there is none (with a message from 5 dimensions up).
 resolve_kernel <- function(kernel, gradient, d) {
@@ -157,22 +154,4 @@ check_gradient_fd <- function(model, gradient, X, vectorized, d) {
                            format_point(x), j[1], G[i, j[1]], fd[j[1]]))
   }
   invisible(TRUE)
-}
-
-# One sweep of kernel control$kernel for chains at their own betas (the x-move
-# of tempered sampling): the only call of C_cont_sweep. state: list(X, lf, lb,
-# gf, gb, streams); see src/cont_target.c.
-cont_sweep <- function(fn, base, state, control) {
-  M <- nrow(state$X)
-  stopifnot(is.function(fn), inherits(base, "logz_proposal"), is.matrix(state$X),
-            length(control$beta) == M, length(control$step) == M,
-            length(control$scale) %in% c(base$dim, M * base$dim))
-  state$X <- matrix(as.double(state$X), M)
-  control$beta <- as.double(control$beta)
-  control$step <- as.double(control$step)
-  control$scale <- as.double(control$scale)
-  control$kernel <- internal_code(control$kernel, CONT_KERNEL, "kernel")
-  control$n_leapfrog <- as.integer(control$n_leapfrog)
-  control$sweeps <- as.integer(control$sweeps)
-  .Call(C_cont_sweep, fn, base, state, control)
 }

@@ -44,64 +44,66 @@ new_logz_estimate <- function(x, subclass) {
   structure(x, class = c(subclass, "logz_estimate"))
 }
 
-#' @rdname logz_estimate
-#' @export
-print.logz_estimate <- function(x, ...) {
-  check_estimate(x, "x")
-  check_dots_used(...)
-  cat(sprintf("<%s> %s estimate of log Z\n", class(x)[1], x$method))
-  cat(sprintf("  %s\n", format_log_z(x)))
-  cat(sprintf("  %.2f s\n", x$time))
-  cat(base_line(x))
-  print_flags(x)
+# The fields of each estimate class that its methods read, beyond the common
+# ones: numeric vectors (`numeric`), c(value, se) pairs (`pairs`), data frames
+# (`frames`) and the columns of `diagnostics` (`diag`).
+estimate_fields <- list(
+  logz_smc = list(numeric = "log_z_runs", pairs = c("ti", "ti_corrected", "stepping_stone"),
+                  diag = c("run", "step", "beta", "ess", "log_z")),
+  logz_arm = list(numeric = "log_z_runs", diag = c("run", "n", "ess", "log_z")),
+  logz_rts = list(numeric = "betas", frames = c("log_z_k", "estimates"), diag = c("sweep", "log_z")),
+  logz_ais = list(numeric = "log_weights", diag = c("step", "beta", "ess", "log_z")),
+  logz_raise = list(numeric = "log_p", diag = c("example", "log_p", "log_z")),
+  logz_astar = list(numeric = "gumbel"))
+
+# A result of an estimator (class logz_estimate) as the methods need it: one
+# log Z, an se that is NA or >= 0, the method's name, the time, counts, flags,
+# a diagnostics data frame or NULL, and with `fields` the fields of its class
+# (estimate_fields) that its print and plot methods read.
+validate_estimate <- function(x, name = "x", fields = TRUE) {
+  if (inherits(x, "logz_exact")) {
+    v <- exact_value(x)
+    if (!is.numeric(v) || length(v) != 1L || is.na(v))
+      stop_no_call(sprintf("`%s` must be one number (a logz_exact), not %s.", name,
+                           describe(unclass(v))))
+    if (!identical(as.double(attr(x, "se")), 0))
+      stop_no_call(sprintf("`%s$se` must be 0 (an exact value), not %s.", name, describe(attr(x, "se"))))
+    return(invisible(x))
+  }
+  need_list(x, name, "an estimator such as ais(), rts(), arm() or smc()")
+  lz <- x$log_z
+  if (!is.numeric(lz) || length(lz) != 1L || is.nan(lz))
+    bad_field(name, "log_z", "be one number", lz)
+  se <- x$se
+  if (!(is.numeric(se) || (is.logical(se) && all(is.na(se)))) || length(se) != 1L ||
+      (!is.na(se) && se < 0))
+    bad_field(name, "se", "be one number >= 0 or NA", se)
+  need_string(x, name, "method")
+  tm <- x$time
+  if (!is.null(tm) && (!is.numeric(tm) && !(is.logical(tm) && all(is.na(tm))) || length(tm) != 1L))
+    bad_field(name, "time", "be one number (seconds)", tm)
+  if (!is.null(x$counts) && !is.numeric(x$counts))
+    bad_field(name, "counts", "be a named numeric vector", x$counts)
+  if (!is.character(x$flags)) bad_field(name, "flags", "be a character vector", x$flags)
+  r <- x$reliable
+  if (!is.logical(r) || length(r) != 1L || is.na(r)) bad_field(name, "reliable", "be TRUE or FALSE", r)
+  spec <- if (fields) estimate_fields[[intersect(class(x), names(estimate_fields))[1]]]
+  d <- x$diagnostics
+  if (!is.data.frame(d) && !(is.null(d) && is.null(spec$diag)))
+    bad_field(name, "diagnostics", "be a data frame", d)
+  if (is.null(spec)) return(invisible(x))
+  for (f in spec$numeric) {
+    v <- x[[f]]
+    if (!is.numeric(v) || !length(v)) bad_field(name, f, "be a numeric vector", v)
+  }
+  for (f in spec$pairs) {
+    v <- x[[f]]
+    if (!is.numeric(v) || length(v) != 2L) bad_field(name, f, "be c(log_z, se)", v)
+  }
+  for (f in spec$frames) if (!is.data.frame(x[[f]])) bad_field(name, f, "be a data frame", x[[f]])
+  miss <- setdiff(spec$diag, names(d))
+  if (length(miss))
+    stop_no_call(sprintf("`%s$diagnostics` lacks the column%s %s.", name,
+                         if (length(miss) > 1L) "s" else "", paste0("`", miss, "`", collapse = ", ")))
   invisible(x)
-}
-
-#' @rdname logz_estimate
-#' @export
-summary.logz_estimate <- function(object, ...) {
-  check_estimate(object, "object")
-  check_dots_used(...)
-  structure(list(method = object$method, class = class(object)[1], log_z = object$log_z,
-                 se = object$se, ci = stats::confint(object), counts = object$counts,
-                 time = object$time, ess = object$ess, se_note = object$se_note,
-                 flags = object$flags),
-            class = "summary.logz_estimate")
-}
-
-#' @export
-print.summary.logz_estimate <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("%s estimate of log Z (%s)\n", x$method, x$class))
-  cat(sprintf("  log Z    %.6f nats\n", x$log_z))
-  cat(sprintf("  se       %s\n", if (!is.na(x$se)) sprintf("%.6f", x$se)
-                                    else sprintf("NA (%s)", se_reason(x))))
-  if (all(is.finite(x$ci)))
-    cat(sprintf("  95%% CI   [%.6f, %.6f]\n", x$ci[1], x$ci[2]))
-  if (!is.null(x$ess)) cat(sprintf("  ESS      %.1f\n", x$ess))
-  cat(sprintf("  time     %.3f s\n", x$time))
-  cnt <- x$counts
-  for (nm in names(cnt)) cat(sprintf("  %-8s %s\n", nm, format(cnt[[nm]], big.mark = ",")))
-  if (length(x$flags)) cat(sprintf("  flag     %s\n", x$flags), sep = "")
-  invisible(x)
-}
-
-#' @rdname logz_estimate
-#' @export
-confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
-  check_estimate(object, "object")
-  check_dots_used(...)
-  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
-                        upper_open = TRUE)
-  z <- stats::qnorm(1 - (1 - level) / 2)
-  ci <- object$log_z + c(-1, 1) * z * object$se
-  matrix(ci, 1L, 2L, dimnames = list("log_z", sprintf("%g %%", 100 * c(1 - level, 1 + level) / 2)))
-}
-
-#' @rdname logz_estimate
-#' @export
-as.data.frame.logz_estimate <- function(x, row.names = NULL, optional = FALSE, ...) {
-  out <- estimate_row(x, ...)
-  if (!is.null(row.names)) rownames(out) <- row.names
-  out
 }

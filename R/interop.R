@@ -67,17 +67,6 @@
 #' @name glance.logz_estimate
 NULL
 
-# `x` must be a logz_estimate whose common fields (log Z, se, method, flags)
-# are sound; with `fields`, also those its class's own print and plot methods
-# read (estimate_fields in R/validate.R).
-check_estimate <- function(x, name = "x", fields = FALSE) {
-  if (inherits(x, "logz_mip")) validate_mip(x, name)
-  if (!inherits(x, "logz_estimate"))
-    stop_no_call(sprintf("`%s` must be a logz_estimate (a result of ais(), rts(), arm(), ...), not %s.",
-                         name, describe(x)))
-  validate_estimate(x, name, fields)
-}
-
 estimate_row <- function(x, conf.level = 0.95) {
   check_estimate(x)
   conf.level <- check_number(conf.level, "conf.level", lower = 0, upper = 1, lower_open = TRUE,
@@ -196,91 +185,6 @@ se_decimals <- function(se) {
   as.integer(min(10, max(2, 1 - floor(log10(min(se))))))
 }
 
-#' @rdname glance.logz_estimate
-#' @export
-plot.logz_comparison <- function(x, truth = attr(x, "exact"), main = NULL, ...) {
-  validate_comparison(x, "x")
-  truth <- check_truth(truth)
-  n <- nrow(x)
-  lo <- x$log_z - 2 * ifelse(is.na(x$se), 0, x$se)
-  hi <- x$log_z + 2 * ifelse(is.na(x$se), 0, x$se)
-  yl <- range(c(lo, hi, truth), finite = TRUE)
-  yl[2] <- yl[2] + 0.25 * max(diff(yl), 1e-3)   # room for the legend
-  graphics::plot(seq_len(n), x$log_z, type = "n", xlim = c(0.5, n + 0.5), ylim = yl, xaxt = "n",
-                 xlab = "estimate", ylab = "log Z (nats, +/- 2 se)",
-                 main = or_default(main, sprintf("log Z by method (%d estimates)", n)), ...)
-  graphics::axis(1, at = seq_len(n), labels = x$name, las = if (n > 4) 2 else 1)
-  if (!is.null(truth)) graphics::abline(h = truth, lty = 2, col = "grey40")
-  ok <- !is.na(x$se) & x$se > 0
-  if (any(ok)) graphics::arrows(which(ok), lo[ok], which(ok), hi[ok], angle = 90, code = 3,
-                                length = 0.05)
-  flagged <- x$reliable %in% FALSE
-  graphics::points(seq_len(n), x$log_z, pch = ifelse(flagged, 1, 19))
-  leg <- data.frame(txt = c("estimate", if (any(flagged)) "flagged unreliable",
-                            if (any(ok)) "+/- 2 se", if (!is.null(truth)) "reference"),
-                    pch = c(19, if (any(flagged)) 1, if (any(ok)) NA, if (!is.null(truth)) NA),
-                    lty = c(NA, if (any(flagged)) NA, if (any(ok)) 1, if (!is.null(truth)) 2),
-                    col = c("black", if (any(flagged)) "black", if (any(ok)) "black",
-                            if (!is.null(truth)) "grey40"))
-  graphics::legend("topright", leg$txt, pch = leg$pch, lty = leg$lty, col = leg$col, bty = "n",
-                   horiz = TRUE, cex = 0.8)
-  invisible(x)
-}
-
-#' @export
-print.logz_comparison <- function(x, digits = NULL, ...) {
-  check_dots_used(...)
-  validate_comparison(x, "x")
-  d <- as.data.frame(unclass(x)[setdiff(names(x), "seed")], stringsAsFactors = FALSE)
-  dec <- if (is.null(digits)) se_decimals(d$se) else check_count(digits, "digits", min = 0L)
-  fix <- function(v, k = dec) ifelse(is.na(v), "NA", formatC(v, format = "f", digits = k))
-  for (nm in intersect(c("log_z", "se", "conf.low", "conf.high", "error"), names(d)))
-    d[[nm]] <- fix(d[[nm]])
-  if (!is.null(d$z)) d$z <- fix(d$z, 1L)
-  d$ess <- ifelse(is.na(d$ess), "", formatC(d$ess, format = "f", digits = 1L))
-  d$time <- fix(d$time, 2L)
-  if (all(!nzchar(d$ess))) d$ess <- NULL
-  if (all(!nzchar(d$flags))) d$flags <- NULL
-  ex <- attr(x, "exact")
-  cat(sprintf("<logz_comparison> %d estimate%s of log Z (%g%% intervals)%s\n", nrow(d),
-              if (nrow(d) == 1L) "" else "s", 100 * attr(x, "conf.level"),
-              if (is.null(ex)) "" else sprintf("; error and z = error / se against exact %s",
-                                               formatC(ex, format = "f", digits = dec))))
-  print(d, row.names = FALSE, right = TRUE)
-  invisible(x)
-}
-
-#' Progress bars of long runs
-#'
-#' Every long-running function takes `progress` (default `interactive()`):
-#' [ais()] (all models, and [ais.function()]), [raise()], [rts()], [arm()],
-#' [exact_log_z()] and [exact_marginals()] (enumerations of \eqn{2^{22}}
-#' states or more, in chunks), [ep_log_z()], [gibbs_sample()],
-#' [blocked_gibbs()], [mip_sample()], [rejection_sample()],
-#' [os_star_sample()], [astar_sample()],
-#' [perturb_and_map()], [rbm_train()], [schedule_varopt()],
-#' [schedule_gms13()] and [log_partition()] (passed on). `progress = FALSE`
-#' shows nothing; the results do not depend on it.
-#'
-#' When \pkg{progressr} is installed and its handlers are on
-#' (`progressr::handlers(global = TRUE)`), or inside
-#' `progressr::with_progress()` with `options(logz.progress = "progressr")`,
-#' progress goes through \pkg{progressr}: it is drawn by the user's handlers
-#' and relayed from workers of any \pkg{future} plan (a run split over
-#' `workers` reports one step per finished piece). Otherwise a text progress
-#' bar is drawn; `options(logz.progress = "txt")` forces it.
-#'
-#' @examples
-#' if (requireNamespace("progressr", quietly = TRUE)) {
-#'   old <- options(logz.progress = "progressr")
-#'   progressr::with_progress(
-#'     fit <- ais(ising_grid(3, 3, coupling = 0.4), schedule_linear(200),
-#'                n_chains = 50, progress = TRUE))
-#'   options(old)
-#' }
-#' @name logz_progress
-NULL
-
 # The reference line of a comparison's plot: NULL or one finite number (a
 # logz_exact counts as its value).
 check_truth <- function(truth) {
@@ -289,4 +193,33 @@ check_truth <- function(truth) {
   if (!is.numeric(v) || length(v) != 1L || !is.finite(v))
     stop_no_call(sprintf("`truth` must be NULL or one finite number, not %s.", describe(v)))
   as.double(v)
+}
+
+#' @rdname logz_estimate
+#' @export
+confint.logz_estimate <- function(object, parm, level = 0.95, ...) {
+  check_estimate(object, "object")
+  check_dots_used(...)
+  level <- check_number(level, "level", lower = 0, upper = 1, lower_open = TRUE,
+                        upper_open = TRUE)
+  z <- stats::qnorm(1 - (1 - level) / 2)
+  ci <- object$log_z + c(-1, 1) * z * object$se
+  matrix(ci, 1L, 2L, dimnames = list("log_z", sprintf("%g %%", 100 * c(1 - level, 1 + level) / 2)))
+}
+
+#' @rdname logz_estimate
+#' @export
+as.data.frame.logz_estimate <- function(x, row.names = NULL, optional = FALSE, ...) {
+  out <- estimate_row(x, ...)
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
+}
+
+# In data.frame(col = x) (optional = TRUE) a logz_exact is a number; on its own,
+# as.data.frame() gives the one-row summary of every logz_estimate.
+#' @export
+as.data.frame.logz_exact <- function(x, row.names = NULL, optional = FALSE, ...) {
+  if (isTRUE(optional))
+    return(as.data.frame(exact_value(x), row.names = row.names, optional = TRUE, ...))
+  as.data.frame.logz_estimate(x, row.names = row.names, optional = optional, ...)
 }

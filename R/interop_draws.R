@@ -68,20 +68,6 @@
 #' @name logz_draws
 NULL
 
-#' @export
-print.logz_gibbs <- function(x, ...) {
-  check_dots_used(...)
-  ch <- attr(x, "chain")
-  cat(sprintf("<logz_gibbs> %d states of %d variables from %d chain%s (sweeps %d, burn-in %d)\n",
-              nrow(x), ncol(x), length(unique(ch)), if (length(unique(ch)) == 1L) "" else "s",
-              as.integer(attr(x, "sweeps")), as.integer(attr(x, "burn_in"))))
-  m <- unclass(x)
-  attributes(m) <- attributes(m)[c("dim", "dimnames")]
-  print(utils::head(m, 6L))
-  if (nrow(x) > 6L) cat(sprintf("... %d more rows\n", nrow(x) - 6L))
-  invisible(x)
-}
-
 # The sample matrix of `x` with its chain index, thinning, first iteration and
 # log weights (NULL unless weighted: ARM's particles).
 sample_draws <- function(x) {

@@ -2,11 +2,6 @@
 # program that src/interval.c evaluates at points and, by interval
 # arithmetic, over boxes (the automatic bound M(B)).
 
-# The opcodes of a compiled program (enum logz_op in src/logz.h).
-INTERVAL_OP <- c(const = 1L, var = 2L, col = 3L, "+" = 4L, "-" = 5L, "*" = 6L, "/" = 7L,
-                  neg = 8L, powi = 9L, powr = 10L, pow = 11L, exp = 12L, log = 13L, sqrt = 14L,
-                  abs = 15L, sin = 16L, cos = 17L, tanh = 18L, sum = 19L)
-
 # expr: a call; params: names of the d coordinates, or "x" (used as x[j], or
 # as x when d = 1); data: a list / data frame of numeric columns (of one
 # common length, used inside sum()) and numeric scalars (constants anywhere).
@@ -120,16 +115,4 @@ compile_expr <- function(expr, params, d, data) {
   data_mat <- if (length(cols)) matrix(as.double(unlist(cols, use.names = FALSE)), nrow)
               else matrix(0, 0L, 0L)
   list(op = op, arg = arg, const = k, data = data_mat, dim = d)
-}
-
-# Interval enclosures of a compiled program over boxes (rows): k x 2 (lo, hi).
-interval_eval <- function(program, lower, upper) {
-  if (!is.list(program) || !is.integer(program$op) || !is.integer(program$arg) ||
-      length(program$op) != length(program$arg) || !is.double(program$const) ||
-      !is.matrix(program$data))
-    internal_error("`program` must come from compile_expr().")
-  lower <- as_points(lower, program$dim, "lower")
-  upper <- as_points(upper, program$dim, "upper")
-  if (nrow(lower) != nrow(upper)) internal_error("`lower` and `upper` have different rows.")
-  .Call(C_interval_eval, program, lower, upper)
 }

@@ -173,57 +173,6 @@ ising_sweep_order <- function(model) {
 
 spin_label <- function(spins) if (spins == "pm1") "{-1, +1}" else "{0, 1}"
 
-#' @export
-print.ising <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  m <- nrow(x$edges)
-  cat(sprintf("<ising> %d variables, %d edges; spins in %s%s\n", x$n, m, spin_label(x$spins),
-              if (!is.null(x$grid)) sprintf("; %d x %d grid", x$grid[1], x$grid[2]) else ""))
-  if (m) {
-    w <- x$edges$weight
-    cat(sprintf("  weights in [%.3g, %.3g] (%s)", min(w), max(w),
-                if (all(w >= 0)) "attractive" else if (all(w <= 0)) "repulsive" else "mixed"))
-  } else cat("  no couplings")
-  cat(sprintf("; field in [%.3g, %.3g]\n", min(x$field), max(x$field)))
-  invisible(x)
-}
-
-#' @export
-summary.ising <- function(object, ...) {
-  check_dots_used(...)
-  validate_model(object, "object")
-  deg <- tabulate(c(object$edges$from, object$edges$to), nbins = object$n)
-  width <- NA_character_
-  if (object$n <= jt_max_n) {
-    jt <- jt_order(object)
-    width <- if (jt$complete) as.character(jt$width) else sprintf("> %d", jt_cap)
-  }
-  structure(list(n = object$n, n_edges = nrow(object$edges), spins = object$spins,
-                 weight = if (nrow(object$edges)) summary(object$edges$weight) else NULL,
-                 field = summary(object$field), degree = range(deg),
-                 bipartite = !is.null(object$colour), width = width, grid = object$grid),
-            class = "summary.ising")
-}
-
-#' @export
-print.summary.ising <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("Ising model: %d variables, %d edges, spins in %s%s\n", x$n, x$n_edges,
-              spin_label(x$spins),
-              if (!is.null(x$grid)) sprintf(" (%d x %d grid)", x$grid[1], x$grid[2]) else ""))
-  if (!is.null(x$weight)) {
-    cat("  weights:\n")
-    print(x$weight)
-  }
-  cat("  field:\n")
-  print(x$field)
-  cat(sprintf("  degree %d to %d; %s; elimination width %s\n", x$degree[1], x$degree[2],
-              if (x$bipartite) "bipartite (checkerboard Gibbs sweeps)" else "not bipartite",
-              if (is.na(x$width)) "not computed" else x$width))
-  invisible(x)
-}
-
 # ---- generators --------------------------------------------------------------
 
 ising_draw <- function(n, m, from, to, coupling, field, type, spins) {
@@ -292,4 +241,42 @@ ising_random <- function(n, n_edges = min(2 * n, n * (n - 1) / 2), coupling = 1,
   i <- k - (j - 1) * (j - 2) / 2 + 1
   o <- order(i, j)
   ising_draw(n, n_edges, as.integer(i[o]), as.integer(j[o]), coupling, field, type, spins)
+}
+
+validate_ising <- function(model, name = "model") {
+  need_list(model, name, "ising()")
+  n <- need_count(model, name, "n")
+  e <- model$edges
+  if (!is.data.frame(e) || !all(c("from", "to", "weight") %in% names(e)))
+    bad_field(name, "edges", "be a data frame with columns from, to and weight", e)
+  for (col in c("from", "to")) {
+    v <- e[[col]]
+    if (!is.numeric(v) || anyNA(v) || any(v != round(v)) || any(v < 1 | v > n))
+      stop_no_call(sprintf("`%s$edges$%s` must hold whole node indices in 1..%d.", name, col,
+                           as.integer(n)))
+  }
+  if (any(e$from == e$to))
+    stop_no_call(sprintf("`%s$edges` has a self edge (row %d).", name, which(e$from == e$to)[1]))
+  if (anyDuplicated(pmin(e$from, e$to) * (n + 1) + pmax(e$from, e$to)))
+    stop_no_call(sprintf("`%s$edges` couples a pair of nodes twice.", name))
+  w <- e$weight
+  if (!is.numeric(w) || anyNA(w) || any(!is.finite(w)))
+    stop_no_call(sprintf("`%s$edges$weight` must hold finite numbers.", name))
+  need_numeric(model, name, "field", n)
+  sp <- need_string(model, name, "spins", c("pm1", "01"))
+  if (!identical(as.double(model$values), if (sp == "pm1") c(-1, 1) else c(0, 1)))
+    bad_field(name, "values", sprintf("be %s for spins = \"%s\"",
+                                      if (sp == "pm1") "c(-1, 1)" else "c(0, 1)", sp), model$values)
+  col <- model$colour
+  if (!is.null(col) && (!is.numeric(col) || length(col) != n || anyNA(col) ||
+                        !all(col %in% c(0, 1)) || any(col[e$from] == col[e$to])))
+    bad_field(name, "colour", "be NULL or a 0/1 two-colouring of the nodes", col)
+  if (!is.null(model$names) && (!is.character(model$names) || length(model$names) != n))
+    bad_field(name, "names", sprintf("be NULL or %d node names", as.integer(n)), model$names)
+  g <- model$grid
+  if (!is.null(g) && (!is.numeric(g) || length(g) != 2L || anyNA(g) || prod(g) != n))
+    bad_field(name, "grid", sprintf("be NULL or c(rows, cols) with rows * cols = %d", as.integer(n)), g)
+  check_energy_scale(sum(abs(w)) + sum(abs(model$field)),
+                     sprintf("The weights and fields of `%s`", name))
+  invisible(model)
 }

@@ -107,21 +107,6 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
             class = "logz_laplace")
 }
 
-#' @export
-print.logz_laplace <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  cat(sprintf("<logz_laplace> %s base at the mode of a %d-D log density\n",
-              if (is.finite(x$df)) sprintf("Student-t (df %g)", x$df) else "Gaussian", x$dim))
-  cat(sprintf("  mode (%s)%s\n", format_point(utils::head(x$mode, 6)),
-              if (x$dim > 6) ", ..." else ""))
-  sds <- sqrt(rowSums(x$chol_cov^2))
-  cat(sprintf("  sd (%s)%s\n", format_point(utils::head(sds, 6)), if (x$dim > 6) ", ..." else ""))
-  cat(sprintf("  Laplace approximation of log Z: %.4f%s\n", x$log_z_laplace,
-              if (!x$converged) " (optim did not report convergence)" else ""))
-  invisible(x)
-}
-
 # The standard base in the whitened coordinates z of a logz_laplace.
 laplace_std_proposal <- function(lb) {
   if (is.finite(lb$df)) proposal_student(lb$df, rep(0, lb$dim), 1) else
@@ -144,4 +129,19 @@ laplace_whiten <- function(lb, model, gradient, vectorized) {
     eval_gradient(gradient, X, rep(TRUE, nrow(X)), vectorized, d, lenient = TRUE) %*% lb$chol_cov
   }
   list(model = m, gradient = g)
+}
+
+validate_laplace <- function(fit, name = "base") {
+  need_list(fit, name, "laplace_base()")
+  d <- need_count(fit, name, "dim")
+  need_numeric(fit, name, "mode", d)
+  C <- need_matrix(fit, name, "chol_cov", d, d)
+  if (any(C[lower.tri(C)] != 0) || any(diag(C) <= 0))
+    bad_field(name, "chol_cov", "be an upper-triangular factor with a positive diagonal",
+              fit$chol_cov)
+  need_numeric(fit, name, "log_det", 1L)
+  df <- fit$df
+  if (!is.numeric(df) || length(df) != 1L || is.na(df) || !(df > 0))
+    bad_field(name, "df", "be a positive number or Inf", df)
+  invisible(fit)
 }

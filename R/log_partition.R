@@ -201,3 +201,14 @@ ep_estimate <- function(model, progress = FALSE, ...) {
                                                as.integer(attr(lz, "sweeps"))), warn = "never")
   out
 }
+
+# log_partition() on a stanfit: the same as on an R function with the
+# model's gradient (any method log_partition() takes for functions); "auto"
+# is smc() from the base fitted to the draws.
+log_partition_stanfit <- function(model, method, exact_max, ..., base = "draws", df = Inf,
+                                  stanfit_model = NULL, start = NULL) {
+  if (method == "auto") method <- STAN_AUTO_METHOD
+  est <- function(f, ...) log_partition(f, method = method, ...)
+  stan_estimate(est, model, base, df, stanfit_model, start, sys.call(-1L), ...,
+                is_smc = method == "smc")
+}

@@ -1,7 +1,7 @@
-# GumbelMIP (Kim, Sabharwal & Ermon 2016): the sampler mip_sample() and its result.
-# The models it takes become "mip problems" in mip_problem.R; methods of the result
-# and log_z_bounds() are in mip_results.R; the search itself is in src/mip*.c
-# (layers in src/mip.h).
+# GumbelMIP (Kim, Sabharwal & Ermon 2016): the sampler mip_sample(), the
+# constructor mip_model() and log_z_bounds(). The models it takes become "mip
+# problems" in R/mip_problem.R; its engine is R/mip_engine.R; the search itself
+# is in src/mip*.c (layers in src/mip.h).
 
 # ---- the sampler -------------------------------------------------------------------
 
@@ -293,144 +293,127 @@ mip_serial_note <- function(res, threads) {
   invisible(res)
 }
 
-check_limit <- function(x, name) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x <= 0)
-    stop_no_call(sprintf("`%s` must be a positive number or Inf, not %s.", name, describe(x)))
-  as.double(x)
+#' Anytime bounds on log Z from early-stopped GumbelMIP runs (Theorem 2)
+#'
+#' For \eqn{T} independent runs of [mip_sample()] (each sample is one run),
+#' stopped early or not, Theorem 2 of Kim, Sabharwal & Ermon (2016) gives
+#' \eqn{E[v^*] \le \log Z + C_E \le E[U]}, and with
+#' \eqn{\epsilon = \pi \sqrt{(1/\delta - 1) / (6 T)}} (from
+#' \eqn{T \ge (1/\delta - 1)\pi^2/(6\epsilon^2)}, Chebyshev-Cantelli with the
+#' Gumbel variance \eqn{\pi^2/6})
+#' \deqn{P(\log Z \ge \bar v^* - C_E - \epsilon) \ge 1 - \delta, \quad
+#'       P(\log Z \le \bar U - C_E + \epsilon) \ge 1 - \delta.}{P(log Z >= mean(v*) - C_E - eps) >= 1 - delta, P(log Z <= mean(U) - C_E + eps) >= 1 - delta.}
+#' Each statement holds separately; both hold together with probability at
+#' least \eqn{1 - 2\delta}. The upper bound is finite only when every run
+#' ended with a finite \eqn{U}.
+#'
+#' @param x a `logz_mip` result of [mip_sample()].
+#' @param delta failure probability of each one-sided bound, in (0, 1).
+#' @return An object of class `logz_mip_bounds`: a list with `lower`,
+#'   `upper`, `eps`, `delta`, `T`, `mean_value`, `mean_upper` and `statement`
+#'   (a sentence stating the guarantee).
+#' @section Errors: `x` not a `logz_mip` result; `delta` outside (0, 1).
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI, Theorem 2.
+#' @examples
+#' set.seed(2)
+#' m <- ising_grid(4, 4, coupling = 0.5)
+#' s <- mip_sample(m, 30, node_limit = 4, progress = FALSE)
+#' log_z_bounds(s, delta = 0.1)
+#' exact_log_z(m)
+#' @export
+log_z_bounds <- function(x, delta = 0.05) {
+  check_estimate(x, "x")
+  if (!inherits(x, "logz_mip"))
+    stop_no_call(sprintf("`x` must be a mip_sample() result, not %s.", describe(x)))
+  validate_mip(x)
+  delta <- check_number(delta, "delta", 0, 1, TRUE, TRUE)
+  T <- length(x$value)
+  eps <- pi * sqrt((1 / delta - 1) / (6 * T))
+  mv <- mean(x$value)
+  mu <- mean(x$upper)
+  structure(list(lower = mv - euler_gamma - eps, upper = mu - euler_gamma + eps, eps = eps,
+                 delta = delta, T = T, mean_value = mv, mean_upper = mu,
+                 statement = sprintf(paste0("log Z >= %.4f and log Z <= %.4f, each with ",
+                                            "probability >= %g (both >= %g); %d runs, %d exact."),
+                                     mv - euler_gamma - eps, mu - euler_gamma + eps, 1 - delta,
+                                     max(0, 1 - 2 * delta), T, sum(x$exact))),
+            class = "logz_mip_bounds")
 }
 
-# Run the engine over n samples, in chunks (progress, interrupts); returns the
-# C result with the states as an n x p 0/1 matrix.
-mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selftest = FALSE,
-                    order = mip_order(p)) {
-  force(order)
-  if (is.list(control$proposal)) {    # the tree proposal (mip_proposal.R)
-    p <- mip_apply_tree(p, control$proposal)
-    control$tree <- control$proposal[c("order", "parent", "th", "psi", "logz")]
-  } else if (!is.null(control$proposal)) {   # A* sampling's base measure q (mip_proposal.R)
-    pq <- mip_apply_proposal(p, control$proposal)
-    p <- pq$p
-    control$logq <- as.vector(pq$logq)
+#' Binary programs as models: sample from exp(c'x) on a feasible set
+#'
+#' `mip_model()` defines the distribution \eqn{p(x) \propto \exp(c'x + c_0)}
+#' over binary vectors \eqn{x \in \{0,1\}^n} restricted to the feasible set
+#' \eqn{\{x : A x \;\mathrm{dir}\; b\}}, for [mip_sample()] and the other
+#' GumbelMIP samplers (the paper's general ILP setting, Algorithm 1 with "an
+#' ILP Q"). The LP relaxation is \eqn{\max c'x} over \eqn{x \in [0,1]^n} with
+#' the same constraints.
+#'
+#' @param objective numeric vector \eqn{c} of length \eqn{n \ge 1} (finite):
+#'   the log-weight of each variable being 1.
+#' @param A constraint matrix, `m x n` numeric (finite), or `NULL` for no
+#'   constraints.
+#' @param b right-hand sides, numeric of length `m` (finite).
+#' @param dir constraint directions, `"<="`, `">="` or `"=="`, recycled to
+#'   length `m`.
+#' @param offset a constant \eqn{c_0} added to the log-weight.
+#' @return An object of class `"logz_mip_model"`: a list with `objective`,
+#'   `A`, `rlo`, `rhi` (row bounds equivalent to `dir` and `b`), `offset`, `n`.
+#' @section Errors: `objective` not a finite numeric vector; `A` not a
+#'   numeric matrix with `length(objective)` columns or with non-finite
+#'   entries; `b` not finite or of length other than `nrow(A)`; `dir` not
+#'   among the three directions; a constraint set that is infeasible already
+#'   for \eqn{x \in [0,1]^n} (its LP relaxation has no solution). A set that
+#'   is LP-feasible but has no binary point is reported by [mip_sample()].
+#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
+#'   with integer linear programs and random perturbations. AAAI.
+#' @seealso [mip_sample()]
+#' @examples
+#' # choose at most 2 of 5 items, log-weights c
+#' m <- mip_model(c(1, 0.5, -0.2, 0.8, 0), A = matrix(1, 1, 5), b = 2)
+#' m
+#' set.seed(1)
+#' s <- mip_sample(m, 20, progress = FALSE)
+#' table(rowSums(s$states))
+#' @export
+mip_model <- function(objective, A = NULL, b = NULL, dir = "<=", offset = 0) {
+  check_finite_numeric(objective, "objective")
+  n <- length(objective)
+  if (n < 1L) stop_no_call("`objective` must have length >= 1 (one entry per binary variable).")
+  offset <- check_number(offset, "offset")
+  if (is.null(A)) {
+    if (!is.null(b)) stop_no_call("`b` is given but `A` is NULL; give both or neither.")
+    A <- matrix(0, 0L, n)
+    b <- numeric(0)
   }
-  control$proposal <- NULL
-  c0 <- p$c0                # searched without the constant, added back at the end
-  p$c0 <- 0
-  cm <- mip_c_model(p)
-  if (is.null(control$cut)) control$cut <- control$bound_lp == 1L && mip_attractive(p)
-  control$cut <- as.integer(control$cut)
-  if (control$bound_lp && !control$cut) need_glpk(glpk_what(p, control$perturb))
-  lp <- if (control$bound_lp && !control$cut) mip_lp(p, encoding) else NULL
-  control$order <- as.integer(order)
-  control$selftest <- as.integer(selftest)
-  control$trace_cap <- 64L
-  if (is.null(control$threads)) control$threads <- 1L
-  control$dive <- as.integer(if (is.null(control$dive)) TRUE else control$dive)
-  control$threads <- as.integer(control$threads)
-  streams <- rng_streams(n)
-  # Without a progress bar, one call for all samples, so threads take the next
-  # sample as soon as they finish one; with a bar, chunks of at least 8
-  # samples per thread (about 20 updates), each thread waiting for the
-  # slowest search of its chunk.
-  chunk <- if (progress) control$threads * max(8L, ceiling(n / (20 * control$threads))) else n
-  starts <- seq(1L, n, by = chunk)
-  pb <- progress_bar(progress && length(starts) > 1L, n)
-  on.exit(pb$close())
-  parts <- vector("list", length(starts))
-  for (k in seq_along(starts)) {
-    idx <- starts[k]:min(n, starts[k] + chunk - 1L)
-    r <- mip_sample_chunk(cm, lp, streams[, idx, drop = FALSE], control)
-    tr <- r$trace[, seq_len(r$ntrace), drop = FALSE]
-    tr[1, ] <- tr[1, ] + starts[k] - 1
-    r$trace <- tr
-    parts[[k]] <- r
-    pb$update(max(idx))
+  if (is.data.frame(A)) A <- as.matrix(A)
+  if (is.null(dim(A)) && is.numeric(A) && length(A) == n) A <- matrix(A, 1L)
+  if (!is.matrix(A) || !is.numeric(A))
+    stop_no_call(sprintf("`A` must be a numeric matrix with %d columns, not %s.", n, describe(A)))
+  if (ncol(A) != n)
+    stop_no_call(sprintf("`A` must have %d columns (length(objective)), not %d.", n, ncol(A)))
+  if (anyNA(A) || any(!is.finite(A)))
+    stop_no_call("`A` must not contain NA, NaN or infinite values.")
+  if (is.null(b)) stop_no_call("`b` is missing: give one right-hand side per row of `A`.")
+  check_finite_numeric(b, "b", len = nrow(A))
+  if (!is.character(dir) || length(dir) < 1L || anyNA(dir) || !all(dir %in% c("<=", ">=", "==")))
+    stop_no_call(sprintf("`dir` must hold \"<=\", \">=\" or \"==\", not %s.", describe(dir)))
+  dir <- rep_len(dir, nrow(A))
+  rlo <- ifelse(dir == "<=", -Inf, b)
+  rhi <- ifelse(dir == ">=", Inf, b)
+  storage.mode(A) <- "double"
+  obj <- as.double(objective)
+  names(obj) <- names(objective)
+  m <- structure(list(objective = obj, A = A, rlo = as.double(rlo), rhi = as.double(rhi),
+                      offset = offset, n = n), class = "logz_mip_model")
+  validate_mip_model(m)
+  if (nrow(A) && logz_has_glpk()) {   # without GLPK: mip_sample() reports it
+    root <- mip_lp_bounds(mip_problem(m), matrix(NA_integer_, 1L, n))
+    if (root == -Inf)
+      stop_no_call(sprintf(paste0("The constraints `A` x `dir` `b` are infeasible: no x in [0, 1]^%d ",
+                                  "satisfies all %d rows (the LP relaxation has no solution)."),
+                           n, nrow(A)))
   }
-  cat_field <- function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE)
-  tr <- do.call(cbind, lapply(parts, `[[`, "trace"))
-  tr[4:5, ] <- tr[4:5, ] + c0
-  list(states = t(do.call(cbind, lapply(parts, `[[`, "states"))), value = cat_field("value") + c0,
-       upper = cat_field("upper") + c0, exact = cat_field("exact"),
-       rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
-       lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
-       time = cat_field("time"), helped = cat_field("helped"), trace = tr,
-       threads = max(cat_field("threads")), lp_serial = any(cat_field("lp_serial")))
-}
-
-# One call of the engine (src/mip.c, mip_sample_call; its only .Call site):
-# the samples of the 6 x J stream matrix `streams` on the value model `cm`
-# (mip_c_model()), with the LP `lp` (mip_lp(), NULL unless GLPK bounds) and
-# the control list built by mip_run(). Returns the engine's list (states
-# n x J, value, upper, exact, rank_bound, nodes, lp_solves, lp_failures,
-# time, trace 5 x ntrace, ntrace, helped).
-mip_sample_chunk <- function(cm, lp, streams, control) {
-  mip_check_c_model(cm)
-  mip_check_streams(streams)
-  types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
-             perturb = "integer", dive = "integer", cut = "integer", order = "integer",
-             selftest = "integer", trace_cap = "integer", threads = "integer",
-             node_limit = "double", time_limit = "double")
-  bad <- names(types)[vapply(names(types), function(f) !identical(typeof(control[[f]]), types[[f]]),
-                             logical(1))]
-  if (length(bad))
-    mip_internal_error(paste("bad control element(s):", paste(bad, collapse = ", ")))
-  if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
-  mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
-  if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
-  if (control$bound_lp && !control$cut && !is.list(lp))
-    mip_internal_error("the GLPK bound needs the LP list")
-  .Call(C_mip_sample, cm, lp, streams, control)
-}
-
-# What needs GLPK, for need_glpk()'s message.
-glpk_what <- function(p, perturb = 1L) {
-  sprintf("The LP bound (`bound = \"lp\"`) of %s on %s", if (perturb) "mip_sample()" else
-    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else "a model that is not attractive")
-}
-
-# Stack the engine results of pieces run in sequence (see scale_out): the
-# samples in piece order, the trace's sample indices shifted.
-mip_merge_runs <- function(parts) {
-  offset <- cumsum(c(0, vapply(parts, function(r) length(r$value), numeric(1))))
-  for (i in seq_along(parts)) parts[[i]]$trace[1, ] <- parts[[i]]$trace[1, ] + offset[i]
-  per_sample <- setdiff(names(parts[[1]]), c("states", "trace", "threads", "lp_serial"))
-  out <- lapply(per_sample, function(f) unlist(lapply(parts, `[[`, f), use.names = FALSE))
-  names(out) <- per_sample
-  out$threads <- max(vapply(parts, function(r) as.double(r$threads), numeric(1)))
-  out$lp_serial <- any(vapply(parts, function(r) isTRUE(r$lp_serial), logical(1)))
-  c(out, list(states = do.call(rbind, lapply(parts, `[[`, "states")),
-              trace = do.call(cbind, lapply(parts, `[[`, "trace"))))
-}
-
-mip_states <- function(p, S) {
-  X <- p$values[1] + S * (p$values[2] - p$values[1])
-  storage.mode(X) <- if (all(p$values == round(p$values))) "integer" else "double"
-  colnames(X) <- if (!is.null(p$labels)) p$labels else paste0("x", seq_len(p$n))
-  X
-}
-
-new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = "logz_mip") {
-  n <- length(res$value)
-  exact <- as.logical(res$exact)
-  all_exact <- all(exact)
-  tr <- res$trace
-  trace <- data.frame(sample = as.integer(tr[1, ]), nodes = tr[2, ], time = tr[3, ],
-                      value = tr[4, ], upper = tr[5, ])
-  diag <- data.frame(sample = seq_len(n), value = res$value, upper = res$upper, exact = exact,
-                     rank_bound = res$rank_bound, nodes = res$nodes, lp_solves = res$lp_solves,
-                     time = res$time)
-  if (!is.null(res$helped)) diag$shared_nodes <- res$helped
-  x <- list(states = mip_states(p, res$states), value = res$value, upper = res$upper,
-            exact = exact, rank_bound = res$rank_bound, nodes = res$nodes,
-            lp_solves = res$lp_solves, sample_time = res$time,
-            log_z = if (all_exact) mean(res$value) - euler_gamma else NA_real_,
-            se = if (all_exact) pi / sqrt(6 * n) else NA_real_,
-            method = method, time = time,
-            counts = c(samples = n, exact = sum(exact), nodes = sum(res$nodes),
-                       lp_solves = sum(res$lp_solves), lp_failures = sum(res$lp_failures)),
-            diagnostics = diag, trace = trace, seed = seed, call = call, model = model,
-            threads = if (!is.null(res$threads)) as.integer(res$threads) else 1L,
-            se_note = if (!all_exact) "not all samples exact; log Z is only bounded (log_z_bounds())",
-            flags = if (!all_exact) sprintf("%d of %d samples not exact within the time/node limit",
-                                            n - sum(exact), n))
-  warn_unreliable(new_logz_estimate(x, c(subclass, "logz_samples")))
+  m
 }

@@ -2,155 +2,6 @@
 # piecewise-constant proposal over subtrees, and Perturb-and-MAP with
 # low-dimensional perturbations (exact MAP by the same branch and bound).
 
-#' Rejection sampling of discrete models with an LP-bounded proposal
-#'
-#' The rejection baseline of Kim, Sabharwal & Ermon (2016) (after OS*,
-#' Dymetman et al. 2012): the binary variables \eqn{s} of the model are
-#' split into \eqn{J = 2^{depth}} subtrees by fixing the first `depth`
-#' variables of the branching order (largest total interaction first); each
-#' subtree \eqn{j} gets the LP-relaxation bound \eqn{U_j \ge \max_{s \in j}
-#' v(s)} (GLPK, as in [mip_sample()]). The proposal picks subtree \eqn{j} with
-#' probability \eqn{\propto 2^{n - depth} e^{U_j}}, a configuration uniformly
-#' inside it, and accepts with probability \eqn{e^{v(s) - U_j}}. Accepted
-#' configurations are exact samples. As in the paper, building the partition
-#' and its bounds is a preprocessing step, reported separately
-#' (`preprocess_time`).
-#'
-#' @param target an [ising] model, an [rbm] or a [mip_model()].
-#' @param n number of samples wanted.
-#' @param depth number of variables fixed to form the subtrees (`J =
-#'   2^depth` LPs; at most `min(20, number of variables)`).
-#' @param time_limit seconds of sampling (after preprocessing); when reached,
-#'   the samples accepted so far are returned (`complete = FALSE`).
-#' @param batch proposals drawn per vectorised round.
-#' @param progress show progress in accepted samples, after each round
-#'   (default: in interactive sessions; see [logz_progress]).
-#' @param ... unused.
-#' @return An object of class `c("logz_mip_rejection", "logz_estimate")`:
-#'   `states` (accepted samples, in the model's values), `trials`,
-#'   `accepted`, `acceptance`, `complete`, `pieces` (J), `preprocess_time`,
-#'   `sample_time` (seconds of sampling per accepted sample, `Inf` if none),
-#'   `log_z` (\eqn{\log(\hat a M)} with \eqn{\hat a} the acceptance rate and
-#'   \eqn{M} the proposal's total mass) and its delta-method `se`, plus
-#'   `method`, `time`, `counts`, `diagnostics`, `seed`, `call`.
-#' @section Errors: `target` not a supported model; `n`, `depth`, `batch`
-#'   not whole numbers in range; `time_limit` not positive; a model without
-#'   a feasible point, or (binary programs) feasible for the LP relaxation
-#'   but without a feasible 0/1 point (found by one MAP search before
-#'   sampling); logz built without GLPK (see [logz_has_glpk()]).
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI (rejection
-#'   baseline of Figure 1). Dymetman, M., Bouchard, G. and Carter, S. (2012).
-#'   The OS* algorithm. arXiv:1207.0742.
-#' @seealso [mip_sample()]
-#' @examples
-#' set.seed(1)
-#' m <- ising_clique(8, coupling = 0.5, field = 0.5)
-#' r <- rejection_sample(m, 100, depth = 3)
-#' r
-#' exact_log_z(m)
-#' @export
-rejection_sample.ising <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                   batch = 4096L, progress = interactive(), ...) {
-  check_dots_used(...)
-  validate_model(target, "target")
-  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
-}
-
-#' @rdname rejection_sample.ising
-#' @export
-rejection_sample.rbm <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                 batch = 4096L, progress = interactive(), ...) {
-  check_dots_used(...)
-  validate_model(target, "target")
-  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
-}
-
-#' @rdname rejection_sample.ising
-#' @export
-rejection_sample.logz_mip_model <- function(target, n = 1L, depth = NULL, time_limit = Inf,
-                                           batch = 4096L, progress = interactive(), ...) {
-  check_dots_used(...)
-  validate_model(target, "target")
-  mip_rejection(target, n, depth, time_limit, batch, match.call(), progress)
-}
-
-mip_rejection <- function(model, n, depth, time_limit, batch, call, progress = FALSE) {
-  p <- mip_problem(model, "target")
-  n <- check_count(n, "n")
-  check_flag(progress, "progress")
-  if (is.null(depth)) depth <- min(p$n, 6L)
-  depth <- check_count(depth, "depth", min = 0L, max = min(20L, p$n))
-  time_limit <- check_limit(time_limit, "time_limit")
-  batch <- check_count(batch, "batch", max = 1e6)
-  seed <- rng_state()
-  t0 <- proc.time()[["elapsed"]]
-  split <- mip_order(p)[seq_len(depth)] + 1L
-  J <- 2L^depth
-  fix <- matrix(NA_integer_, J, p$n)
-  if (depth) fix[, split] <- as.matrix(expand.grid(rep(list(0:1), depth)))
-  U <- mip_lp_bounds(p, fix, what = "rejection_sample() on a discrete model (its LP bounds)")
-  if (anyNA(U)) stop_no_call("GLPK could not solve an LP relaxation of `target`.")
-  lm <- U + (p$n - depth) * log(2)
-  if (all(lm == -Inf)) stop_no_call("`target` has no feasible point (every subtree's LP is infeasible).")
-  # LP-feasible is not binary-feasible: one MAP search (within the time limit)
-  # proves a binary point exists, else rejection would never accept
-  if (p$kind == MIP_KIND[["linear"]] && nrow(p$A)) {
-    map <- mip_run(p, 1L, list(bound_lp = 1L, best_first = 1L, branching = MIP_BRANCHING[["auto"]],
-                               perturb = 0L, node_limit = Inf, time_limit = time_limit))
-    if (map$exact && map$value == -Inf)
-      stop_no_call(paste0("`target` has no feasible binary point: the constraints hold for some x in ",
-                          "[0, 1]^n but for no 0/1 vector, so no proposal could be accepted."))
-  }
-  prob <- exp(lm - max(lm))
-  t1 <- proc.time()[["elapsed"]]
-  out <- matrix(0, 0L, p$n)
-  trials <- 0
-  free <- setdiff(seq_len(p$n), split)
-  pb <- progress_bar(progress, n)
-  on.exit(pb$close())
-  while (nrow(out) < n && proc.time()[["elapsed"]] - t1 < time_limit) {
-    j <- sample.int(J, batch, replace = TRUE, prob = prob)
-    S <- matrix(as.double(stats::runif(batch * p$n) < 0.5), batch, p$n)
-    if (depth) S[, split] <- fix[j, split]
-    acc <- log(stats::runif(batch)) < mip_value(p, S) - U[j]
-    k <- which(acc)
-    need <- n - nrow(out)
-    if (length(k) > need) {
-      trials <- trials + k[need]          # the proposals up to the n-th acceptance
-      k <- k[seq_len(need)]
-    } else trials <- trials + batch
-    out <- rbind(out, S[k, , drop = FALSE])
-    pb$update(nrow(out))
-  }
-  t2 <- proc.time()[["elapsed"]]
-  acc_n <- nrow(out)
-  a <- acc_n / trials
-  log_m <- log_sum_exp(lm)
-  x <- list(states = mip_states(p, out), trials = trials, accepted = acc_n, acceptance = a,
-            complete = acc_n >= n, pieces = J, preprocess_time = t1 - t0,
-            sample_time = if (acc_n) (t2 - t1) / acc_n else Inf,
-            log_z = if (acc_n) log(a) + log_m else NA_real_,
-            se = if (acc_n) sqrt((1 - a) / (a * trials)) else NA_real_,
-            method = sprintf("rejection (LP-bounded, %d subtrees)", J), time = t2 - t0,
-            counts = c(trials = trials, accepted = acc_n, lp_solves = J),
-            diagnostics = data.frame(piece = seq_len(J), bound = U, log_mass = lm),
-            seed = seed, call = call)
-  new_logz_estimate(x, "logz_mip_rejection")
-}
-
-#' @export
-print.logz_mip_rejection <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("<logz_mip_rejection> %d exact sample%s by %s%s\n", x$accepted,
-              if (x$accepted == 1) "" else "s", x$method,
-              if (x$complete) "" else " (time limit reached)"))
-  cat(sprintf("  log Z = %.4f nats (se %.4f); acceptance %.3g over %s trials\n", x$log_z, x$se,
-              x$acceptance, format(x$trials, big.mark = ",")))
-  cat(sprintf("  preprocessing %.3f s, %.4g s per sample\n", x$preprocess_time, x$sample_time))
-  invisible(x)
-}
-
 #' Perturb-and-MAP with low-dimensional perturbations (approximate samples)
 #'
 #' The approximate sampler of Hazan, Maji & Jaakkola (2013) used as a baseline
@@ -233,16 +84,6 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                                      nodes = nodes),
             seed = seed, call = call)
   new_logz_estimate(x, "logz_perturb_map")
-}
-
-#' @export
-print.logz_perturb_map <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("<logz_perturb_map> %d approximate samples by %s; %d MAPs proven\n",
-              length(x$map_value), x$method, sum(x$exact)))
-  cat(sprintf("  upper bound on log Z (mean perturbed MAP - n C_E): %.4f nats\n", x$log_z_upper))
-  cat(sprintf("  %.1f nodes per MAP; %.3f s\n", mean(x$nodes), x$time))
-  invisible(x)
 }
 
 #' Blocked Gibbs sampling with exact GumbelMIP block updates
@@ -367,14 +208,4 @@ conditional_problem <- function(p, B, s) {
   }
   k <- which(inB[f] & inB[t])
   pairwise_problem(length(B), pos[f[k]], pos[t[k]], node, p$edge[, k, drop = FALSE], 0)
-}
-
-#' @export
-print.logz_blocked_gibbs <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("<logz_blocked_gibbs> %d iterations, blocks of %d (GumbelMIP), %d states kept\n",
-              x$iterations, x$block_size, nrow(x$states)))
-  cat(sprintf("  %.1f search nodes per block; %d inexact updates; %.2f s\n", mean(x$nodes),
-              x$inexact, x$time))
-  invisible(x)
 }

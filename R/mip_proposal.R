@@ -81,18 +81,6 @@ mip_mean_field <- function(p) {
   q
 }
 
-# The problem searched with proposal q: unaries minus log q_i(s_i), so its
-# value is o(s) = v(s) - log q(s). Returns list(p =, logq = 2 x n).
-mip_apply_proposal <- function(p, q) {
-  logq <- rbind(log1p(-q), log(q))
-  if (p$kind == MIP_KIND[["pairwise"]]) p$node <- p$node - logq
-  else {
-    p$c <- p$c - (logq[2, ] - logq[1, ])
-    p$c0 <- p$c0 - sum(logq[1, ])
-  }
-  list(p = p, logq = logq)
-}
-
 # ---- the tree proposal -------------------------------------------------------------
 
 # The tree-structured q of a pairwise problem: the model restricted to a
@@ -166,34 +154,4 @@ mip_tree_proposal <- function(p) {
                logz = 0)
   tree$logz <- mip_tree_logq(tree, matrix(NA_integer_, n, 1L), draw = FALSE)$logq
   tree
-}
-
-# log q of regions (columns of fix: n x J, NA free, 0/1 fixed) and, with draw,
-# a draw of q given each one's fixed variables (one RNG stream per column):
-# list(logq = J values, states = n x J, NA where free and not drawn). The only
-# .Call of C_mip_tree.
-mip_tree_logq <- function(tree, fix, draw = TRUE) {
-  tr <- tree[c("order", "parent", "th", "psi", "logz")]
-  n <- length(tr$order)
-  if (!is.integer(tr$order) || !is.integer(tr$parent) || length(tr$parent) != n ||
-      !is.double(tr$th) || length(tr$th) != 2L * n || !is.double(tr$psi) ||
-      length(tr$psi) != 4L * n || !is.double(tr$logz) || length(tr$logz) != 1L)
-    mip_internal_error("bad tree proposal list")
-  storage.mode(fix) <- "integer"
-  mip_check_fix(fix, n)
-  streams <- if (draw) mip_check_streams(rng_streams(ncol(fix)), ncol(fix))
-  .Call(C_mip_tree, tr, fix, streams)
-}
-
-# The problem searched with the tree proposal: o(s) = v(s) - log q(s) = c0 +
-# log Z_q + the edges outside the forest (no unaries).
-mip_apply_tree <- function(p, tree) {
-  p$node[] <- 0
-  p$c0 <- p$c0 + tree$logz
-  if (length(tree$edges)) {
-    p$from <- p$from[-tree$edges]
-    p$to <- p$to[-tree$edges]
-    p$edge <- p$edge[, -tree$edges, drop = FALSE]
-  }
-  p
 }

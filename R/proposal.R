@@ -52,9 +52,6 @@
 #' @name proposal
 NULL
 
-# The distribution family of each dimension (enum logz_prop_family in src/logz.h).
-PROP_FAMILY <- c(uniform = 1L, normal = 2L, exponential = 3L, cauchy = 4L, student = 5L)
-
 new_proposal <- function(family, args) {
   lens <- vapply(args, length, integer(1))
   for (nm in names(args)) {
@@ -142,27 +139,6 @@ c.logz_proposal <- function(..., recursive = FALSE) {
                  dim = length(fam)), class = "logz_proposal")
 }
 
-#' @export
-print.logz_proposal <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  cat(sprintf("<logz_proposal> %d-dimensional product of univariate distributions\n", x$dim))
-  fams <- names(PROP_FAMILY)[x$family]
-  desc <- vapply(seq_len(x$dim), function(j) {
-    p <- x$par[, j]
-    switch(fams[j],
-           uniform = sprintf("Uniform(%g, %g)", p[1], p[2]),
-           normal = sprintf("Normal(%g, sd %g)", p[1], p[2]),
-           exponential = sprintf("Exponential(rate %g)", p[1]),
-           cauchy = sprintf("Cauchy(%g, scale %g)", p[1], p[2]),
-           student = sprintf("Student t(df %g, %g, scale %g)", p[3], p[1], p[2]))
-  }, character(1))
-  shown <- utils::head(desc, 6L)
-  cat(sprintf("  x%d ~ %s\n", seq_along(shown), shown), sep = "")
-  if (length(desc) > 6L) cat(sprintf("  ... and %d more\n", length(desc) - 6L))
-  invisible(x)
-}
-
 check_proposal <- function(proposal, name = "proposal") {
   if (!inherits(proposal, "logz_proposal"))
     stop_no_call(sprintf("`%s` must be a proposal such as proposal_normal(), not %s.", name,
@@ -226,36 +202,28 @@ as_boxes <- function(lower, upper, d) {
   list(lower = lower, upper = upper)
 }
 
-#' @rdname proposal
-#' @export
-proposal_log_mass <- function(proposal, box_lower, box_upper) {
-  proposal <- check_proposal(proposal)
-  s <- proposal_support(proposal)
-  if (missing(box_lower)) box_lower <- s[1, ]
-  if (missing(box_upper)) box_upper <- s[2, ]
-  b <- as_boxes(box_lower, box_upper, proposal$dim)
-  .Call(C_proposal_log_mass, proposal, b$lower, b$upper)
-}
-
-#' @rdname proposal
-#' @export
-proposal_log_density <- function(proposal, x) {
-  proposal <- check_proposal(proposal)
-  .Call(C_proposal_log_density, proposal, as_points(x, proposal$dim, "x"))
-}
-
-#' @rdname proposal
-#' @export
-proposal_sample <- function(proposal, n, box_lower, box_upper) {
-  proposal <- check_proposal(proposal)
-  n <- check_count(n, "n", min = 0L)
-  s <- proposal_support(proposal)
-  if (missing(box_lower)) box_lower <- s[1, ]
-  if (missing(box_upper)) box_upper <- s[2, ]
-  b <- as_boxes(box_lower, box_upper, proposal$dim)
-  if (nrow(b$lower) != 1L) stop_no_call("`box_lower` and `box_upper` must describe one box.")
-  lo <- pmax(b$lower[1, ], s[1, ])
-  hi <- pmin(b$upper[1, ], s[2, ])
-  if (any(lo > hi)) stop_no_call("The box does not meet the support of `proposal`.")
-  .Call(C_proposal_draw, proposal, n, lo, hi)
+validate_proposal <- function(proposal, name = "proposal") {
+  need_list(proposal, name, "a proposal constructor such as proposal_normal()")
+  d <- need_count(proposal, name, "dim")
+  fam <- proposal$family
+  if (!is.numeric(fam) || length(fam) != d || anyNA(fam) || !all(fam %in% PROP_FAMILY))
+    bad_field(name, "family", sprintf("hold %d family codes in 1..%d", as.integer(d),
+                                      length(PROP_FAMILY)), fam)
+  need_matrix(proposal, name, "par", 3L, d)
+  p <- proposal$par
+  pos <- function(row, fams, what) {
+    j <- which(fam %in% PROP_FAMILY[fams] & !(p[row, ] > 0))
+    if (length(j))
+      stop_no_call(sprintf("`%s$par[%d, %d]` (the %s of dimension %d, %s) must be positive, not %s.",
+                           name, row, j[1], what, j[1], names(PROP_FAMILY)[fam[j[1]]],
+                           format(p[row, j[1]])))
+  }
+  pos(2L, c("normal", "cauchy", "student"), "scale")
+  pos(1L, "exponential", "rate")
+  pos(3L, "student", "degrees of freedom")
+  j <- which(fam == PROP_FAMILY[["uniform"]] & !(p[1, ] < p[2, ]))
+  if (length(j))
+    stop_no_call(sprintf("`%s$par` of the uniform dimension %d must have lower < upper, not [%s, %s].",
+                         name, j[1], format(p[1, j[1]]), format(p[2, j[1]])))
+  invisible(proposal)
 }

@@ -67,3 +67,11 @@ rbm_eval_warn <- function(history) {
   }
   invisible(FALSE)
 }
+
+# Mean log-likelihood of (at most max_examples rows of) data under params.
+rts_track_ll <- function(params, data, log_z, max_examples) {
+  if (is.null(data)) return(NA_real_)
+  if (nrow(data) > max_examples) data <- data[seq_len(max_examples), , drop = FALSE]
+  m <- new_rbm(params$W, params$a, params$b)
+  mean(-free_energy(m, data)) - log_z
+}

@@ -405,3 +405,9 @@ rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior 
   fit$base <- b$record
   fit
 }
+
+#' @rdname stan_target
+#' @export
+rts.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
+  stan_estimate(rts, model, base, df, stanfit_model, start, match.call(), ...)
+}

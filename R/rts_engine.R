@@ -4,19 +4,6 @@
 # reliability checks and the result object. The user-facing method and its
 # argument checks are in R/rts.R; print and plot in R/rts_methods.R.
 
-# The statistics accumulated per temperature and chain: names of the middle
-# dimension of a run's K x 6 x M array `acc` (enum logz_rts_stat in
-# src/logz.h, whose 0-based positions these values are). Per chain c and
-# temperature k, over the sweeps i of the run:
-#   sum_q     sum_i q(k | x_i)                     (c_hat_k, Eq. 9)
-#   sum_q_d   sum_i q(k | x_i) D_k(x_i)            (TI-RB, Eq. 21)
-#   n         #{i : k_i = k}                       (TS counts, TI bins)
-#   sum_d     sum_{i: k_i = k} D_k(x_i)            (TI)
-#   sum_d_sq  sum_{i: k_i = k} D_k(x_i)^2          (TI, Friel's correction)
-#   sum_d2    sum_{i: k_i = k} D2_k(x_i)           (TI, Friel's correction)
-# with D_k = d log f_beta(x) / d beta at beta_k and D2_k its second derivative.
-RTS_STAT <- c(sum_q = 0L, sum_q_d = 1L, n = 2L, sum_d = 3L, sum_d_sq = 4L, sum_d2 = 5L)
-
 # A K x 6 x M accumulator array of zeros, named by RTS_STAT.
 rts_acc_new <- function(K, M, data = 0)
   array(data, c(K, length(RTS_STAT), M), dimnames = list(NULL, names(RTS_STAT), NULL))
@@ -440,13 +427,6 @@ rts_engine <- function(run, X, log_z1, args) {
        n_init = length(max_dev), state = state)
 }
 
-# Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that
-# underflowed are floored so that an early iteration cannot give -Inf.
-rts_update_ladder <- function(zeta, chat, log_r) {
-  lc <- log(pmax(chat, 1e-300))
-  zeta + (log_r[1] - log_r) + (lc - lc[1])
-}
-
 # Eq. 16 with the (co)variances of c_hat across chains.
 rts_se <- function(acc) {
   cm <- acc[, "sum_q", ] / rep(colSums(acc[, "sum_q", , drop = FALSE]), each = dim(acc)[1])
@@ -587,4 +567,3 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
                                                    "no samples were stored for MBAR"),
     diagnostics = diagnostics, seed = seed, call = call, flags = flags), extra), "logz_rts")
 }
-

@@ -184,3 +184,10 @@ rts_init_c_hat <- function(acc, how = "rao_blackwell") {
   s <- rowSums(acc[, "sum_q", , drop = FALSE])
   s / sum(s)
 }
+
+# Eq. 12 as an update of log Z_hat (relative to log Z_1); marginals that
+# underflowed are floored so that an early iteration cannot give -Inf.
+rts_update_ladder <- function(zeta, chat, log_r) {
+  lc <- log(pmax(chat, 1e-300))
+  zeta + (log_r[1] - log_r) + (lc - lc[1])
+}

@@ -193,14 +193,6 @@ rts_track_epoch <- function(data_t, params, state, control, tracker) {
   c(res, list(tracker = tracker, log_z = lz))
 }
 
-# Mean log-likelihood of (at most max_examples rows of) data under params.
-rts_track_ll <- function(params, data, log_z, max_examples) {
-  if (is.null(data)) return(NA_real_)
-  if (nrow(data) > max_examples) data <- data[seq_len(max_examples), , drop = FALSE]
-  m <- new_rbm(params$W, params$a, params$b)
-  mean(-free_energy(m, data)) - log_z
-}
-
 # The tracked log Z of every tracking step: data frame update (the parameter
 # update after which it was taken; per epoch, the epoch's last update),
 # epoch, log_z, se, lag_z, innov_z2. lz: one matrix (rts_tracker_point() rows)

@@ -139,26 +139,6 @@ new_schedule <- function(betas, name, ...) {
   structure(betas, name = name, ..., class = "logz_schedule")
 }
 
-#' @export
-print.logz_schedule <- function(x, ...) {
-  check_dots_used(...)
-  validate_model(x, "x")
-  d <- diff(unclass(x))
-  cat(sprintf("<logz_schedule> %s: %d steps (%d betas from 0 to 1)\n", attr(x, "name"),
-              length(d), length(x)))
-  cat(sprintf("  step size: min %.3g, median %.3g, max %.3g\n", min(d), stats::median(d),
-              max(d)))
-  cat(pilot_line(x))   # R/schedule_pilot.R
-  obj <- attr(x, "objective")
-  if (length(obj) == 2L && all(is.finite(obj))) {
-    cat(sprintf("  variance functional J = K sum(dbeta^2 g) %.4g (linear schedule: %.4g)\n",
-                obj[["schedule"]], obj[["linear"]]))
-    cat(sprintf("  predicted ESS relative to linear under perfect transitions: %.3f\n",
-                schedule_predicted_gain(x)))
-  }
-  invisible(x)
-}
-
 # ESS(schedule) / ESS(linear) under perfect transitions with log-normal weights:
 # Var[log w] = J / K per run (Kiwaki 2015, Eq. 7), ESS / M = exp(-Var[log w]).
 schedule_predicted_gain <- function(x) {
@@ -172,82 +152,15 @@ schedule_predicted_gain <- function(x) {
 #' @export
 as.double.logz_schedule <- function(x, ...) as.double(unclass(x))
 
-#' Plot annealing schedules
-#'
-#' `type = "schedule"` draws beta against the fraction of annealing steps done,
-#' for one schedule or several on the same axes (as Figure 1 of Kiwaki 2015).
-#' `type = "g"` draws \eqn{g(\beta) = d^2 \log Z / d\beta^2} as estimated for
-#' schedules from [schedule_varopt()] (pilot estimate as points, smoothed curve
-#' as a line) or [schedule_gms13()] (knots), one curve per schedule that has it.
-#'
-#' @param x a `logz_schedule`.
-#' @param ... more `logz_schedule` objects to draw on the same axes, and
-#'   graphical parameters passed to [graphics::plot.default()].
-#' @param type `"schedule"` or `"g"`.
-#' @param log draw beta (or g) on a log scale (`"y"`) or not (`""`).
-#' @param legend add a legend with the schedules' names.
-#' @return `x`, invisibly.
-#' @section Errors: `type = "g"` when no schedule carries a `g` attribute.
-#' @examples
-#' plot(schedule_linear(100), schedule_sigmoid(100), schedule_sm08())
-#' @export
-plot.logz_schedule <- function(x, ..., type = c("schedule", "g"), log = "", legend = TRUE) {
-  validate_model(x, "x")
-  type <- match_arg(type, "type")
-  dots <- list(...)
-  is_sched <- vapply(dots, inherits, logical(1), "logz_schedule")
-  scheds <- c(list(x), dots[is_sched])
-  gpar <- dots[!is_sched]
-  cols <- seq_along(scheds)
-  if (is.null(gpar$main))
-    gpar$main <- if (type == "g") "Curvature g(beta) behind the schedule"
-                 else if (length(scheds) == 1L) sprintf("Schedule %s: %d steps",
-                                                        or_default(attr(x, "name"), ""),
-                                                        length(x) - 1L)
-                 else "Annealing schedules"
-  if (type == "g") return(invisible(plot_schedule_g(scheds, gpar, log, legend, x)))
-  ylim <- if (log == "y") c(min(vapply(scheds, function(s) min(s[s > 0]), 1)), 1) else c(0, 1)
-  do.call(graphics::plot, c(list(x = c(0, 1), y = ylim, type = "n", log = log,
-                                 xlab = "fraction of steps t = k / K",
-                                 ylab = expression(beta)), gpar))
-  drawn <- list()
-  for (i in seq_along(scheds)) {
-    s <- unclass(scheds[[i]])
-    t <- seq(0, 1, length.out = length(s))
-    keep <- if (log == "y") s > 0 else rep(TRUE, length(s))
-    graphics::lines(t[keep], s[keep], col = cols[i], lwd = 1.5)
-    drawn[[i]] <- list(x = t[keep], y = s[keep])
-  }
-  if (isTRUE(legend) && length(scheds) > 1L)
-    legend_free(drawn, legend = vapply(scheds, attr, "", "name"), col = cols,   # R/plot_legend.R
-                lwd = 1.5, bty = "n")
+# A schedule object: its betas, and the pilots' table when schedule_pilot()
+# chose it (attribute `chosen`).
+validate_schedule_object <- function(x, name = "schedule") {
+  validate_schedule(as.vector(unclass(x)), name)
+  p <- attr(x, "pilot")
+  if (!is.null(attr(x, "chosen")) &&
+      (!is.data.frame(p) || !all(c("shape", "var_log_w") %in% names(p)) ||
+       !is.numeric(attr(x, "pilot_sweeps")) || !is.numeric(attr(x, "budget"))))
+    stop_no_call(sprintf(paste0("`attr(%s, \"pilot\")` must be the pilots' table of schedule_pilot() ",
+                                "(with its `pilot_sweeps` and `budget`), not %s."), name, describe(p)))
   invisible(x)
-}
-
-plot_schedule_g <- function(scheds, gpar, log, legend, x) {
-  has_g <- vapply(scheds, function(s) !is.null(attr(s, "g")), logical(1))
-  if (!any(has_g))
-    stop_no_call(paste0("`type = \"g\"` needs a schedule with a `g` attribute, from ",
-                        "schedule_varopt() or schedule_gms13()."))
-  cols <- which(has_g)
-  scheds <- scheds[has_g]
-  gs <- lapply(scheds, function(s) attr(s, "g"))
-  yr <- range(unlist(lapply(gs, function(d) c(d$g, d$g_raw))), na.rm = TRUE)
-  if (log == "y") yr[1] <- max(yr[1], 1e-8 * yr[2])
-  do.call(graphics::plot, c(list(x = c(0, 1), y = yr, type = "n", log = log,
-                                 xlab = expression(beta),
-                                 ylab = expression(g(beta) == d^2 * log * Z / d * beta^2)), gpar))
-  drawn <- list()
-  for (i in seq_along(gs)) {
-    d <- gs[[i]]
-    if (!is.null(d$g_raw)) graphics::points(d$beta, d$g_raw, col = grDevices::adjustcolor(cols[i], 0.3),
-                                            pch = 20, cex = 0.5)
-    graphics::lines(d$beta, d$g, col = cols[i], lwd = 1.5)
-    drawn <- c(drawn, list(list(x = d$beta, y = d$g)),
-               if (!is.null(d$g_raw)) list(list(x = d$beta, y = d$g_raw, points = TRUE)))
-  }
-  if (isTRUE(legend) && length(scheds) > 1L)
-    legend_free(drawn, legend = vapply(scheds, attr, "", "name"), col = cols,   # R/plot_legend.R
-                lwd = 1.5, bty = "n")
-  x
 }

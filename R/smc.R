@@ -529,3 +529,21 @@ smc_flag <- function(fit, carried) {
                                   lo))
   flag_target_se(fit, fit$target_se, fit$stopped_by, carried)
 }
+
+#' @rdname stan_target
+#' @export
+smc.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
+  stan_estimate(smc, model, base, df, stanfit_model, start, match.call(), ..., is_smc = TRUE)
+}
+
+# smc() on the log joint of a bayes_model from the Laplace base (started at
+# the best of 20 prior draws unless `start` is given).
+bayes_joint_smc <- function(model, start = NULL, ...) {
+  j <- bayes_joint(model)
+  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
+             start = if (is.null(start)) j$start else start, ...)
+  if (is.null(start))
+    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
+  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
+  fit
+}

@@ -136,35 +136,6 @@ stan_target <- function(fit, stanfit_model = NULL) {
   stan_target_make(fit, stanfit_model, joint_gradient = TRUE)
 }
 
-#' @rdname stan_target
-#' @export
-ais.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
-  stan_estimate(ais, model, base, df, stanfit_model, start, match.call(), ...)
-}
-
-#' @rdname stan_target
-#' @export
-rts.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
-  stan_estimate(rts, model, base, df, stanfit_model, start, match.call(), ...)
-}
-
-#' @rdname stan_target
-#' @export
-smc.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
-  stan_estimate(smc, model, base, df, stanfit_model, start, match.call(), ..., is_smc = TRUE)
-}
-
-# log_partition() on a stanfit: the same as on an R function with the
-# model's gradient (any method log_partition() takes for functions); "auto"
-# is smc() from the base fitted to the draws.
-log_partition_stanfit <- function(model, method, exact_max, ..., base = "draws", df = Inf,
-                                  stanfit_model = NULL, start = NULL) {
-  if (method == "auto") method <- STAN_AUTO_METHOD
-  est <- function(f, ...) log_partition(f, method = method, ...)
-  stan_estimate(est, model, base, df, stanfit_model, start, sys.call(-1L), ...,
-                is_smc = method == "smc")
-}
-
 # What log_partition(fit) runs: see the help page, "The default".
 STAN_AUTO_METHOD <- "smc"
 
@@ -420,16 +391,4 @@ stan_log_prob_fun <- function(ev, at) {
   agree <- !is.null(a) && !is.null(b) && isTRUE(all.equal(c(a), c(b))) &&
     isTRUE(all.equal(attr(a, "gradient"), attr(b, "gradient")))
   if (agree) fast else slow
-}
-
-#' @export
-print.logz_stan_target <- function(x, ...) {
-  check_dots_used(...)
-  cat(sprintf("<logz_stan_target> the Stan model '%s': %d unconstrained parameter%s\n", x$name,
-              x$dim, if (x$dim == 1L) "" else "s"))
-  cat(sprintf("  log density with Jacobian (rstan::log_prob) and its gradient; %d posterior draws\n",
-              x$draws))
-  cat(sprintf("  start (draw of highest lp__): (%s)%s\n", format_point(utils::head(x$start, 6)),
-              if (x$dim > 6) ", ..." else ""))
-  invisible(x)
 }

@@ -1,4 +1,5 @@
-# Internal helpers: errors, argument checks, numerics, RNG state, progress.
+# Internal helpers: errors, argument and field checks, numerics, RNG state,
+# interrupts.
 
 # Error without the call (posterior's stop_no_call): messages name the argument,
 # what was expected and what was given.
@@ -233,34 +234,6 @@ keep_rng_state <- function(expr) {
 
 check_threads <- function(threads) check_count(threads, "threads", min = 1L, max = 1024L)
 
-# Progress of a long run over `max` units: `update(i)` after unit i, `close()`
-# at the end. Through progressr (which renders with the user's handlers and
-# relays progress from future workers) when it is installed and in use, else a
-# text progress bar; a no-op when `show` is FALSE. See ?logz_progress.
-progress_bar <- function(show, max) {
-  if (!isTRUE(show) || max < 1) return(list(update = function(i) NULL, close = function() NULL))
-  if (use_progressr()) {
-    p <- progressr::progressor(steps = max, on_exit = FALSE)
-    done <- 0
-    return(list(update = function(i) {
-      if (i > done) p(amount = i - done)
-      done <<- max(done, i)
-    }, close = function() if (done < max) p(amount = 0, type = "finish")))
-  }
-  pb <- utils::txtProgressBar(min = 0, max = max, style = 3)
-  list(update = function(i) utils::setTxtProgressBar(pb, i), close = function() close(pb))
-}
-
-# progressr is used when installed and either its global handlers are on
-# (progressr::handlers(global = TRUE)) or options(logz.progress = "progressr")
-# (e.g. inside progressr::with_progress()); options(logz.progress = "txt")
-# forces the text bar.
-use_progressr <- function() {
-  how <- logz_option("progress", "auto")
-  if (identical(how, "txt") || !namespace_available("progressr")) return(FALSE)
-  identical(how, "progressr") || isTRUE(progressr::handlers(global = NA))
-}
-
 # The messages of R's setTimeLimit() errors, as R translates them.
 time_limit_messages <- function() {
   gettext(c("reached elapsed time limit", "reached CPU time limit",
@@ -285,14 +258,6 @@ namespace_available <- function(pkg) {
     suppressWarnings(suppressMessages(suppressPackageStartupMessages(loadNamespace(pkg))))
     TRUE
   }, function(e) FALSE)
-}
-
-# A progress signal for the pieces of a run split over future workers: one
-# step per finished piece, relayed from the workers by progressr (nothing when
-# progressr is not in use or `show` is FALSE).
-piece_progressor <- function(show, pieces) {
-  if (isTRUE(show) && use_progressr()) progressr::progressor(steps = pieces, on_exit = FALSE)
-  else function(...) NULL
 }
 
 # Which BLAS/LAPACK R uses, for benchmark and demo headers.
@@ -384,3 +349,67 @@ suggest_name <- function(name, valid) {
   best <- which.min(d)
   if (d[best] <= max(2L, nchar(name) %/% 3L)) valid[best] else NA_character_
 }
+
+# `name$field` must <what>, not <describe(value)>.
+bad_field <- function(name, field, what, value) {
+  stop_no_call(sprintf("`%s$%s` must %s, not %s.", name, field, what, describe(value)))
+}
+
+# The object must be a list (e.g. not structure(1, class = "rbm")).
+need_list <- function(x, name, what) {
+  if (!is.list(x) || is.data.frame(x))
+    stop_no_call(sprintf("`%s` must be a list as built by %s, not %s.", name, what,
+                         describe(unclass(x))))
+  invisible(x)
+}
+
+# A numeric field of length `len` (any length if NULL), finite unless `finite`
+# is FALSE (then only NA is refused).
+need_numeric <- function(x, name, field, len = NULL, finite = TRUE) {
+  v <- x[[field]]
+  what <- paste0("be a numeric vector", if (!is.null(len)) sprintf(" of length %d", len) else "")
+  if (!is.numeric(v) || (!is.null(len) && length(v) != len)) bad_field(name, field, what, v)
+  if (anyNA(v) || (finite && any(!is.finite(v)))) {
+    k <- which(is.na(v) | (finite & !is.finite(v)))[1]
+    stop_no_call(sprintf("`%s$%s` must be %s; element %d is %s.", name, field,
+                         if (finite) "finite" else "free of NA", k, format(v[k])))
+  }
+  invisible(v)
+}
+
+need_matrix <- function(x, name, field, nrow = NULL, ncol = NULL) {
+  v <- x[[field]]
+  if (!is.matrix(v) || !is.numeric(v) || (!is.null(nrow) && nrow(v) != nrow) ||
+      (!is.null(ncol) && ncol(v) != ncol))
+    bad_field(name, field, sprintf("be a numeric %s x %s matrix",
+                                   if (is.null(nrow)) "n" else nrow,
+                                   if (is.null(ncol)) "d" else ncol), v)
+  if (anyNA(v) || any(!is.finite(v)))
+    stop_no_call(sprintf("`%s$%s` must be finite (no NA, NaN or Inf).", name, field))
+  invisible(v)
+}
+
+need_count <- function(x, name, field, value = NULL, min = 1) {
+  v <- x[[field]]
+  if (!is.numeric(v) || length(v) != 1L || is.na(v) || !is.finite(v) || v != round(v) || v < min)
+    bad_field(name, field, sprintf("be a whole number >= %d", min), v)
+  if (!is.null(value) && v != value)
+    stop_no_call(sprintf("`%s$%s` is %s but the object's data give %d.", name, field, format(v),
+                         as.integer(value)))
+  invisible(v)
+}
+
+need_string <- function(x, name, field, choices = NULL) {
+  v <- x[[field]]
+  if (!is.character(v) || length(v) != 1L || is.na(v) || (!is.null(choices) && !v %in% choices))
+    bad_field(name, field, if (is.null(choices)) "be a single string" else
+      sprintf("be one of %s", paste0('"', choices, '"', collapse = ", ")), v)
+  invisible(v)
+}
+
+euler_gamma <- 0.5772156649015329
+
+# Honour interrupts and time limits from a long loop written in R (src/util.c).
+check_interrupt <- function() invisible(.Call(C_check_interrupt))
+
+or_default <- function(x, default) if (is.null(x)) default else x

@@ -126,36 +126,3 @@ gibbs_sample.ising <- function(model, n, sweeps = 1L, burn_in = 100L, n_chains =
   class(out) <- c("logz_gibbs", "matrix", "array")
   out
 }
-
-# Gibbs sampling of M chains at beta = 1 (src/ising.c). cm: ising_c_model()
-# with order (the sweep order); state: list(X = NULL (drawn from independent
-# units with the model's fields) or n x M chain states, streams (6 x M), out =
-# NULL or the result matrix of the previous piece, filled in place); control:
-# list(n_per (states kept per chain), sweeps (between kept states), burn_in
-# (sweeps before the first), threads, and where the states go: n_rows (rows of
-# the result, default n_per M), n_per_total (rows per chain, default n_per),
-# offset (index of the first state kept by this piece, default 0)): chain c's
-# k-th state is row c n_per_total + offset + k, kept while it is <= n_rows.
-# Returns list(samples (n_rows x n integer spins, one state a row), X, streams).
-ising_gibbs_chunk <- function(cm, state, control) {
-  cm <- internal_ising_model(cm, order = TRUE)
-  streams <- internal_streams(state$streams)
-  M <- length(streams) / 6
-  n_per <- internal_count(control$n_per, "n_per", min = 0L)
-  n_per_total <- internal_number(if (is.null(control$n_per_total)) n_per else control$n_per_total,
-                                 "n_per_total")
-  n_rows <- internal_number(if (is.null(control$n_rows)) as.double(n_per) * M else control$n_rows,
-                            "n_rows")
-  out <- state$out
-  if (!is.null(out) && !(is.integer(out) && identical(dim(out), c(as.integer(n_rows), cm$n))))
-    internal_error("`out` must be NULL or an n_rows x n integer matrix.")
-  state <- list(X = internal_chains(state$X, "X", cm$n, M), streams = streams, out = out)
-  control <- list(n_per = n_per,
-                  sweeps = internal_count(control$sweeps, "sweeps"),
-                  burn_in = internal_count(control$burn_in, "burn_in", min = 0L),
-                  threads = internal_count(control$threads, "threads"),
-                  n_rows = n_rows, n_per_total = n_per_total,
-                  offset = internal_number(if (is.null(control$offset)) 0 else control$offset,
-                                           "offset"))
-  .Call(C_ising_gibbs, cm, state, control)
-}

@@ -1,45 +1,6 @@
-# The exact_log_z() generic: log Z by exact summation, with methods for rbm
-# (R/rbm.R) and ising (R/ising_exact.R) models.
-
-#' Exact log partition function by enumeration
-#'
-#' `exact_log_z()` computes log Z by exact summation; the methods are for
-#' RBMs (below) and Ising models ([exact_log_z.ising()]). For an RBM, it sums
-#' out one layer analytically and enumerates all \eqn{2^n} states of the
-#' other (the smaller one by default), in C with Gray-code updates and a
-#' streaming log-sum-exp, split over `threads`.
-#'
-#' @param model a model: an `rbm`.
-#' @param ... further arguments for methods.
-#' @param layer which layer to enumerate: `"auto"` (the smaller), `"hidden"`
-#'   or `"visible"`. The answer does not depend on it (up to rounding).
-#' @param max_states refuse to enumerate more than this many states
-#'   (default `2^26`).
-#' @param threads number of OpenMP threads.
-#' @param progress show progress (default: in interactive sessions). From
-#'   \eqn{2^{22}} states on, the enumeration then runs in 64 to 256 chunks
-#'   (the first units of the enumerated layer fixed in each), reporting after
-#'   each; the answer is the same up to rounding.
-#' @return log Z in nats: a [logz_exact], a number (usable as one in
-#'   arithmetic, comparisons, `format()`, `sprintf()`, `all.equal()`, as
-#'   `log_z` of [log_likelihood()]) that carries the fields of a
-#'   [logz_estimate] (`se = 0`, `method = "exact"`, `how`, `time`), as
-#'   [log_partition()] returns it.
-#' @section Errors: a model whose smaller layer has more than
-#'   `log2(max_states)` units; `progress` not `TRUE`/`FALSE`.
-#' @examples
-#' set.seed(1)
-#' m <- rbm(matrix(rnorm(20 * 8), 20, 8), rnorm(20), rnorm(8))
-#' exact_log_z(m)
-#' exact_log_z(m, layer = "visible")
-#' @export
-exact_log_z <- function(model, ...) UseMethod("exact_log_z")
-
-#' @export
-exact_log_z.default <- function(model, ...) {
-  stop_no_call(sprintf("exact_log_z() does not know how to handle `model` of class %s.",
-                       paste(class(model), collapse = "/")))
-}
+# The logz_exact class: an exact log Z that is a number in arithmetic and
+# comparisons and carries the fields of a logz_estimate (print and format in
+# R/print.R, as.data.frame in R/interop.R).
 
 #' Exact values of log Z (class `logz_exact`)
 #'
@@ -142,21 +103,6 @@ Summary.logz_exact <- function(..., na.rm = FALSE) {
   do.call(.Generic, c(args, na.rm = na.rm))
 }
 
-#' @rdname logz_exact
-#' @export
-format.logz_exact <- function(x, ...) format(exact_value(x), ...)
-
-#' @rdname logz_exact
-#' @export
-print.logz_exact <- function(x, ...) {
-  check_dots_used(...)
-  check_estimate(x, "x")
-  cat(sprintf("<logz_exact> log Z = %s nats (exact%s)\n",
-              formatC(exact_value(x), format = "f", digits = 6L),
-              if (!is.null(x$how) && nzchar(x$how)) paste0(": ", x$how) else ""))
-  invisible(x)
-}
-
 #' @method all.equal logz_exact
 #' @export
 all.equal.logz_exact <- function(target, current, ...) {
@@ -165,15 +111,6 @@ all.equal.logz_exact <- function(target, current, ...) {
 
 #' @export
 as.double.logz_exact <- function(x, ...) exact_value(x)
-
-# In data.frame(col = x) (optional = TRUE) a logz_exact is a number; on its own,
-# as.data.frame() gives the one-row summary of every logz_estimate.
-#' @export
-as.data.frame.logz_exact <- function(x, row.names = NULL, optional = FALSE, ...) {
-  if (isTRUE(optional))
-    return(as.data.frame(exact_value(x), row.names = row.names, optional = TRUE, ...))
-  as.data.frame.logz_estimate(x, row.names = row.names, optional = optional, ...)
-}
 
 # testthat's expect_equal() (waldo) compares the value.
 #' @exportS3Method waldo::compare_proxy

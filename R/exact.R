@@ -1,4 +1,6 @@
-# Exact inference for Ising models: log Z and marginals by enumeration or the junction tree.
+# Exact inference: the exact_log_z() and exact_marginals() generics and their
+# methods (rbm by enumeration, ising by enumeration or the junction tree); the
+# engines are in R/exact_engine.R.
 
 #' Exact log partition function and marginals of an Ising model
 #'
@@ -117,95 +119,69 @@ exact_marginals.ising <- function(model, method = c("auto", "enumerate", "juncti
   list(node = node, pairwise = pw, log_z = res$log_z, method = res$method)
 }
 
-# The exact engine behind exact_log_z() and exact_marginals(): `marginals` a
-# name of MARGINALS.
-ising_exact <- function(model, method, marginals, max_states, max_treewidth, threads,
-                        progress = FALSE) {
-  check_ising(model)
+#' Exact log partition function by enumeration
+#'
+#' `exact_log_z()` computes log Z by exact summation; the methods are for
+#' RBMs (below) and Ising models ([exact_log_z.ising()]). For an RBM, it sums
+#' out one layer analytically and enumerates all \eqn{2^n} states of the
+#' other (the smaller one by default), in C with Gray-code updates and a
+#' streaming log-sum-exp, split over `threads`.
+#'
+#' @param model a model: an `rbm`.
+#' @param ... further arguments for methods.
+#' @param layer which layer to enumerate: `"auto"` (the smaller), `"hidden"`
+#'   or `"visible"`. The answer does not depend on it (up to rounding).
+#' @param max_states refuse to enumerate more than this many states
+#'   (default `2^26`).
+#' @param threads number of OpenMP threads.
+#' @param progress show progress (default: in interactive sessions). From
+#'   \eqn{2^{22}} states on, the enumeration then runs in 64 to 256 chunks
+#'   (the first units of the enumerated layer fixed in each), reporting after
+#'   each; the answer is the same up to rounding.
+#' @return log Z in nats: a [logz_exact], a number (usable as one in
+#'   arithmetic, comparisons, `format()`, `sprintf()`, `all.equal()`, as
+#'   `log_z` of [log_likelihood()]) that carries the fields of a
+#'   [logz_estimate] (`se = 0`, `method = "exact"`, `how`, `time`), as
+#'   [log_partition()] returns it.
+#' @section Errors: a model whose smaller layer has more than
+#'   `log2(max_states)` units; `progress` not `TRUE`/`FALSE`.
+#' @examples
+#' set.seed(1)
+#' m <- rbm(matrix(rnorm(20 * 8), 20, 8), rnorm(20), rnorm(8))
+#' exact_log_z(m)
+#' exact_log_z(m, layer = "visible")
+#' @export
+exact_log_z <- function(model, ...) UseMethod("exact_log_z")
+
+#' @export
+exact_log_z.default <- function(model, ...) {
+  stop_no_call(sprintf("exact_log_z() does not know how to handle `model` of class %s.",
+                       paste(class(model), collapse = "/")))
+}
+
+#' @rdname exact_log_z
+#' @export
+exact_log_z.rbm <- function(model, layer = c("auto", "hidden", "visible"),
+                            max_states = 2^26, threads = 1L, progress = interactive(), ...) {
+  check_dots_used(...)
+  layer <- match_arg(layer, "layer")
+  validate_rbm(model)
   check_number(max_states, "max_states", lower = 1)
-  max_treewidth <- check_count(max_treewidth, "max_treewidth", min = 1L, max = 28L)
   threads <- check_threads(threads)
-  n <- model$n
-  jt <- NULL
-  too_many <- function() {
-    stop_no_call(sprintf(paste0("`model` has n = %d variables: enumeration needs 2^%d states, more ",
-                                "than `max_states` = %s. Use method = \"junction_tree\" for ",
-                                "low-treewidth models, ais() otherwise, or raise `max_states`."),
-                         n, n, format(max_states)))
-  }
-  width_text <- function(jt) {
-    if (jt$complete) sprintf("%d", jt$width) else sprintf("more than %d", jt_cap)
-  }
-  too_wide <- function(jt) {
-    if (jt$complete)
-      stop_no_call(sprintf(paste0("`model` has treewidth up to %d (elimination width %d: ",
-                                  "a clique of %d variables, a table of 2^%d entries), more than ",
-                                  "`max_treewidth` = %d. Use ais() for this model, or raise ",
-                                  "`max_treewidth`."), jt$width, jt$width, jt$width + 1L,
-                           jt$width + 1L, max_treewidth))
-    stop_no_call(sprintf(paste0("`model` has treewidth more than %d (no elimination order with ",
-                                "cliques of at most %d variables was found), more than ",
-                                "`max_treewidth` = %d. Use ais() for this model."), jt_cap,
-                         jt_cap + 1L, max_treewidth))
-  }
-  if (method == "auto") {
-    if (n <= 16L && 2^n <= max_states) {
-      method <- "enumerate"
-    } else if (n <= jt_max_n && (jt <- jt_order(model))$complete && jt$width <= max_treewidth) {
-      method <- "junction_tree"
-    } else if (n <= 40L && 2^n <= max_states) {
-      method <- "enumerate"
-    } else if (n > jt_max_n) {
-      stop_no_call(sprintf(paste0("`model` has n = %d variables: too many to enumerate and more ",
-                                  "than the junction tree's limit of %d. Use ais()."), n, jt_max_n))
-    } else {
-      stop_no_call(sprintf(paste0("`model` is too large for exact inference: n = %d variables ",
-                                  "(2^%d states > `max_states` = %s) and elimination ",
-                                  "width %s > `max_treewidth` = %d. Use ais()."), n, n,
-                           format(max_states), width_text(jt), max_treewidth))
-    }
-  }
-  if (method == "enumerate") {
-    if (n > 40L || 2^n > max_states) too_many()
-    if (progress && n >= chunk_min_units) {   # in chunks, reporting after each
-      res <- ising_exact_chunked(model, threads, marginals = marginals)
-      return(c(if (marginals == "none") list(log_z = res) else res, method = "enumerate"))
-    }
-    res <- ising_enumerate(ising_c_model(model), marginals, threads)
-  } else {
-    if (n > jt_max_n)
-      stop_no_call(sprintf("`model` has n = %d variables, more than the junction tree's limit of %d.",
-                           n, jt_max_n))
-    if (is.null(jt)) jt <- jt_order(model)
-    if (!jt$complete || jt$width > max_treewidth) too_wide(jt)
-    bytes <- 8 * sum(2^jt$sizes) * (if (marginals != "none") 1.5 else 0.5)
-    if (bytes > 4 * 2^30)
-      stop_no_call(sprintf(paste0("`model` needs %.1f GB of junction-tree tables (elimination width %d); ",
-                                  "lower `max_treewidth` or use ais()."), bytes / 2^30, jt$width))
-    res <- jt_calibrate(ising_c_model(model, order = jt$order), marginals)
-  }
-  res$method <- method
-  res
-}
-
-# What the exact engines return besides log Z (enum logz_marginals in
-# src/logz.h): nothing, P(x_i = hi) (`node`), or also P(x_i = x_j = hi) for
-# every edge (`pair`).
-MARGINALS <- c(none = 0L, node = 1L, pair = 2L)
-
-# log Z of the Ising model list `cm` (see internal_ising_model()) by enumerating
-# its 2^n states (src/ising.c), n <= 40, on `threads` threads; `marginals` a
-# name of MARGINALS. Returns list(log_z, node (n) or NULL, pair (edges) or NULL).
-ising_enumerate <- function(cm, marginals, threads) {
-  cm <- internal_ising_model(cm)
-  if (cm$n > 40L) internal_error("enumeration is for n <= 40 variables.")
-  .Call(C_ising_enumerate, cm, internal_code(marginals, MARGINALS, "marginals"),
-        internal_count(threads, "threads"))
-}
-
-# The same by the junction tree along the elimination order cm$order
-# (src/junction_tree.c).
-jt_calibrate <- function(cm, marginals) {
-  .Call(C_jt_calibrate, internal_ising_model(cm, order = TRUE),
-        internal_code(marginals, MARGINALS, "marginals"))
+  check_flag(progress, "progress")
+  t0 <- proc.time()[["elapsed"]]
+  done <- function(lz, how) logz_exact_of(lz, how, proc.time()[["elapsed"]] - t0, match.call())
+  nv <- model$n_visible
+  nh <- model$n_hidden
+  if (nh == 0L || all(model$W == 0))
+    return(done(sum(softplus(model$a)) + sum(softplus(model$b)), "closed form (no couplings)"))
+  if (layer == "auto") layer <- if (nh <= nv) "hidden" else "visible"
+  n <- if (layer == "hidden") nh else nv
+  if (n > 40 || 2^n > max_states)
+    stop_no_call(sprintf(paste0("exact_log_z(): enumerating the %s layer needs 2^%d states, ",
+                                "more than `max_states` = %s. Use ais() for this model, ",
+                                "or raise `max_states`."), layer, n, format(max_states)))
+  how <- sprintf("enumeration of the 2^%d states of the %s layer", n, layer)
+  if (progress && n >= chunk_min_units) return(done(rbm_exact_chunked(model, layer, threads), how))
+  done(rbm_exact_log_z(model$W, model$a, model$b, layer, threads), how)
 }

@@ -1,6 +1,8 @@
-# AIS with HMC for GP probit classification (the adaptive resample-move
-# paper's AIS baselines), through ais.function() in the whitened coordinates
-# v of f = A v, A = K^(1/2): the prior is N(0, I) there.
+# The engines behind ais() on a gpc model: the C chunk of AIS with Gibbs-like
+# updates (src/gpc.c), and the pieces of AIS with HMC (the adaptive
+# resample-move paper's AIS baselines) in the whitened coordinates v of
+# f = A v, A = K^(1/2), where the prior is N(0, I); ais_gpc_hmc() in
+# R/ais_function.R runs them through ais.function().
 
 # The symmetric square root of K (round-off negative eigenvalues set to 0).
 gpc_sqrt_k <- function(K) {
@@ -42,19 +44,21 @@ gpc_ep_base <- function(model, A) {
             class = "logz_laplace")
 }
 
-ais_gpc_hmc <- function(model, base, schedule, n_chains, sweeps_per_step, n_leapfrog,
-                        progress, call) {
-  A <- gpc_sqrt_k(model$K)
-  tg <- gpc_v_target(model, A)
-  n <- model$n
-  b <- if (base == "ep") gpc_ep_base(model, A) else proposal_normal(rep(0, n), 1)
-  fit <- ais.function(tg$f, base = b, schedule = schedule, n_chains = n_chains,
-                      sweeps_per_step = sweeps_per_step, vectorized = TRUE, gradient = tg$g,
-                      kernel = "hmc", n_leapfrog = n_leapfrog, progress = progress)
-  fit$x <- fit$x %*% A
-  fit$method <- sprintf("AIS (HMC from %s)", if (base == "ep") "EP's q" else "the prior")
-  fit$base <- list(type = base, how = "given")
-  fit$target <- "a GP classifier"
-  fit$call <- call
-  fit
+# One chunk of AIS with elliptical slice sampling for GP classification
+# (src/gpc.c): the steps betas[1] -> ... -> betas[L + 1] for all chains. cm:
+# list(A (n x n, A A' = K), y (n labels -1/+1)); state: list(F = NULL (drawn
+# from the prior) or n x M latent values, log_w (M), streams (6 x M));
+# control: list(threads, sweeps (per step), final, log_z0). Returns list(F,
+# log_w, streams, trace (L x 2), sweeps (per chain), evals (likelihood
+# evaluations)).
+gpc_ais_chunk <- function(cm, betas, state, control) {
+  y <- internal_double(cm$y, "y")
+  n <- length(y)
+  cm <- list(A = internal_double(cm$A, "A", as.double(n) * n), y = y)
+  M <- length(state$log_w)
+  state <- list(F = internal_chains(state$F, "F", n, M),
+                log_w = internal_double(state$log_w, "log_w"),
+                streams = internal_streams(state$streams, M))
+  control <- internal_chunk_control(control)
+  .Call(C_gpc_ais, cm, internal_double(betas, "betas"), state, control)
 }
