@@ -262,8 +262,9 @@ plot.rbm <- function(x, type = c("history", "log_z", "filters"), n_filters = 16L
         graphics::lines(h$epoch, h$valid_ll, col = "red")
         graphics::points(h$epoch, h$valid_ll, pch = 20, col = "red")
       }
-      legend_free(list(list(x = h$epoch, y = h$train_ll),   # R/plot_legend.R
-                       list(x = h$epoch, y = if (has_valid) h$valid_ll else NA)),
+      ok <- !is.na(h$valid_ll)
+      legend_free(c(list(list(x = h$epoch, y = h$train_ll)),   # R/plot_legend.R
+                    if (has_valid) list(list(x = h$epoch[ok], y = h$valid_ll[ok]))),
                   c("train", if (has_valid) "validation"),
                   col = c("blue", if (has_valid) "red"), lty = 1, pch = 20, bty = "n")
       return(invisible(x))
