@@ -8,7 +8,7 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 
 .PHONY: deps install document demo test check bench sanitize valgrind clean \
 	bench-ais bench-varopt bench-rts bench-arm bench-astar bench-gumbelmip bench-scale bench-training site site-check check-cycles \
-	check-layers
+	check-layers check-vignettes
 
 deps:
 	bash tools/install-deps.sh
@@ -53,6 +53,11 @@ sanitize: deps
 
 valgrind: install
 	bash tools/valgrind.sh
+
+# The shipped vignettes teach: each at most 1,500 words of prose, no bench/ path, no
+# number typed into the prose that a chunk computes (tools/check-vignettes.R).
+check-vignettes:
+	$(RSCRIPT) tools/check-vignettes.R vignettes
 
 # No call cycle among the C files of src/ (nm on the objects of an in-place build).
 check-cycles:
@@ -117,18 +122,25 @@ bench-scale: install
 bench-training: install
 	$(call bench_run,$(BENCH_TRAINING))
 
-# The pkgdown site (README as home page, reference by method family, vignettes as
-# articles) in docs/, built offline from the package installed here; site-check
-# takes headless Chromium screenshots of three pages into docs-shots/.
+# The pkgdown site (README as home page, reference by method family, the task vignettes
+# and the papers' reproductions as articles) in docs/, built offline. The package is
+# installed into a temporary library for pkgdown, so the installed package (the one
+# `make install` built with its vignettes) is left as it was. site-check takes headless
+# Chromium screenshots of the home page, a vignette, an article and a reference page
+# with maths into docs-shots/.
+SITE_PAGES := index.html articles/logz.html articles/reproducing-carlson-2016.html \
+	reference/ais.html reference/schedule_varopt.html
 site:
 	bash tools/install-deps.sh site
-	$(R) CMD INSTALL --no-multiarch .
-	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'
+	lib=$$(mktemp -d) && \
+	$(R) CMD INSTALL --no-multiarch --library="$$lib" . >/dev/null && \
+	R_LIBS="$$lib$${R_LIBS:+:$$R_LIBS}" $(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE)'; \
+	status=$$?; rm -rf "$$lib"; exit $$status
 
 site-check: site
 	bash tools/install-deps.sh site-check
 	mkdir -p docs-shots
-	for p in index.html reference/rts.html articles/astar-sampling.html; do \
+	for p in $(SITE_PAGES); do \
 		chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,1600 \
 			--virtual-time-budget=5000 \
 			--screenshot=docs-shots/$$(echo $$p | tr / _).png file://$(CURDIR)/docs/$$p || exit 1; done

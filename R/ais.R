@@ -93,27 +93,22 @@
 #'   chains, 13,920 steps). The choice and the pilots' cost are in
 #'   `attr(fit$schedule, "pilot")`, `"chosen"` and `"pilot_sweeps"`, and in
 #'   `print(fit)`. Why a pilot and not one fixed shape: neither is best on
-#'   every model. On 20-hidden MNIST RBMs with a known log Z and on Ising
-#'   grids, SM08's error was several times linear's on some models (those whose
-#'   curvature \eqn{g(\beta)} of \eqn{\log Z(\beta)} is large at small
-#'   \eqn{\beta}, where SM08's steps are 100 times its last ones), while on a
-#'   model whose curvature sits near \eqn{\beta = 1} SM08's fine steps there
-#'   win; on the other trained RBMs measured, the two shapes' errors were
-#'   within noise of each other. The pilot picks the better shape where they
-#'   differ by much, and where they are close either choice costs little. A
-#'   schedule fitted to a pilot run ([schedule_varopt()]) was within noise of
-#'   linear at this budget, so its longer pilot does not pay. The figures are
-#'   in `vignette("schedules", package = "logz")`. Give a schedule to skip the
-#'   pilot.
+#'   every model. SM08's steps are 100 times larger at small \eqn{\beta} than
+#'   near 1, which suits a model whose curvature \eqn{g(\beta)} of
+#'   \eqn{\log Z(\beta)} sits near \eqn{\beta = 1} and hurts one where it is
+#'   large at small \eqn{\beta}. The pilot picks the shape whose log weights
+#'   vary less; `vignette("schedules", package = "logz")` says when to give
+#'   another schedule. Give a schedule to skip the pilot.
 #'
 #' @section Errors: `model` not a supported model; a schedule that does not
 #'   run from 0 to 1, leaves `[0, 1]` or decreases; `n_chains`, `sweeps_per_step` or `threads`
 #'   not positive whole numbers; `n_chains` whose states need more than 16 GB
 #'   (with the figure); a `base` of the wrong size or with couplings.
-#' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139.
-#'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
-#'   deep belief networks. ICML.
+#' @references
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
 #' @seealso [schedule_linear()], [schedule_varopt()], [exact_log_z()], [log_likelihood()]
 #' @examples
 #' set.seed(1)
@@ -205,12 +200,13 @@ ais.rbm <- function(model, schedule = NULL, n_chains = 100L, sweeps_per_step = 1
 #'   row).
 #' @section Errors: as [ais()]; `model` not a `gpc`; `base = "ep"` with
 #'   `kernel = "slice"`; EP's errors for `base = "ep"`.
-#' @references Murray, I., Adams, R. P. and MacKay, D. J. C. (2010). Elliptical
-#'   slice sampling. AISTATS.
-#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing
-#'   11, 125-139. Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
-#'   resample-move algorithm for estimating normalizing constants. arXiv
-#'   1604.01972, Section 4.2.
+#' @references
+#' * Murray, I., Adams, R. P. and MacKay, D. J. C. (2010). Elliptical slice sampling.
+#'   AISTATS.
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
+#' * Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive resample-move
+#'   algorithm for estimating normalizing constants. arXiv 1604.01972, Section 4.2.
 #' @seealso [gpc()], [arm()], [ep_log_z()]
 #' @examples
 #' d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
@@ -301,8 +297,9 @@ ais.gpc <- function(model, schedule = schedule_geometric(1000L), n_chains = 100L
 #' @section Errors: `model` not an `ising`; a bad schedule; `n_chains`,
 #'   `sweeps_per_step` or `threads` not positive whole numbers; `base` not
 #'   one of the choices above or of the wrong length.
-#' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139.
+#' @references
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
 #' @seealso [ais()], [exact_log_z.ising()], [schedule_linear()]
 #' @examples
 #' set.seed(1)

@@ -132,11 +132,14 @@
 #'   number of values (naming the point); `-Inf` at every base draw;
 #'   `n_chains`, `sweeps_per_step`, `pilot_chains` not whole numbers;
 #'   `step_size` not positive or of the wrong length; a bad schedule.
-#' @references Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139. Neal, R. M. (2011). MCMC using Hamiltonian
-#'   dynamics. Handbook of Markov Chain Monte Carlo, ch. 5. Hoffman, M. D. and
-#'   Gelman, A. (2014). The No-U-Turn sampler. JMLR 15, 1593-1623. Andrieu, C. and Thoms, J. (2008). A tutorial on
-#'   adaptive MCMC. Statistics and Computing 18, 343-373.
+#' @references
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
+#' * Neal, R. M. (2011). MCMC using Hamiltonian dynamics. Handbook of Markov Chain
+#'   Monte Carlo, ch. 5.
+#' * Hoffman, M. D. and Gelman, A. (2014). The No-U-Turn sampler. JMLR 15, 1593-1623.
+#' * Andrieu, C. and Thoms, J. (2008). A tutorial on adaptive MCMC. Statistics and
+#'   Computing 18, 343-373.
 #' @seealso [ais()], [rts()] (the same targets by tempered sampling),
 #'   [log_partition()]
 #' @examples

@@ -49,7 +49,7 @@
 #'     proposal is far from \eqn{p_n} (hundreds of pixels drawn from the base)
 #'     the fresh block's estimate of \eqn{Z_n} is usually far below it, and
 #'     each expansion then lowers a typical run's log Z by about
-#'     \eqn{\log((R_n + S)/R_n)}; see `vignette("arm")`. The diagnostic
+#'     \eqn{\log((R_n + S)/R_n)}. The diagnostic
 #'     columns `fresh_ess` (the smallest ESS / S of the fresh blocks' importance
 #'     weights in the iteration) and `fresh_shift` (how far the iteration's
 #'     fresh blocks moved the running log Z) show this, and a run whose fresh
@@ -89,8 +89,7 @@
 #'     independent ones. The first test (\eqn{R_n = R}) is the same as the
 #'     text's; the loop ends after about \eqn{\gamma_{thr} / \gamma^{(0)}}
 #'     blocks, so the cost stays near the paper's 1.5 R per iteration. The
-#'     default; `vignette("arm")` compares the two rules' cost and accuracy
-#'     on the paper's GP classification problems.}
+#'     default.}
 #' }
 #' The diagnostic columns `gamma0` (\eqn{R_{eff}/R} of the R moved particles)
 #' and `gamma` (\eqn{R_{eff}/R_n} of the final pool) are reported under both.
@@ -217,10 +216,11 @@
 #'   visible unit, or given with another variant; `order` not a permutation of `1..N`; `keep_particles`
 #'   not `TRUE`/`FALSE` or iterations in 1..N, or kept particles (8 (R x `repeats`) N bytes)
 #'   beyond the memory limit.
-#' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
-#'   resample-move algorithm for estimating normalizing constants.
-#'   arXiv:1604.01972 (Algorithms 1 and 2, Eq. 14, Appendix A).
-#'   Hamze, F. and de Freitas, N. (2005). Hot coupling: a particle approach to
+#' @references
+#' * Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive resample-move
+#'   algorithm for estimating normalizing constants. arXiv:1604.01972 (Algorithms 1 and
+#'   2, Eq. 14, Appendix A).
+#' * Hamze, F. and de Freitas, N. (2005). Hot coupling: a particle approach to
 #'   inference and normalization on pairwise undirected graphs. NIPS 18.
 #' @seealso [gpc()], [ep_log_z()], [ais()], [exact_log_z()]
 #' @examples

@@ -118,10 +118,10 @@
 #'   bound, a `log_lik` of `+Inf` or `NaN`, a `bound` of `NaN`, a target of
 #'   zero mass, more than `max_nodes` splits, and (baselines) an infinite
 #'   global bound -- each message names the target.
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27. Dymetman, M., Bouchard, G. and Carter, S. (2012). The OS*
-#'   algorithm: a joint approach to exact optimization and sampling.
-#'   arXiv:1207.0742.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27.
+#' * Dymetman, M., Bouchard, G. and Carter, S. (2012). The OS* algorithm: a joint
+#'   approach to exact optimization and sampling. arXiv:1207.0742.
 #' @seealso [astar_target()], [rgumbel()]
 #' @examples
 #' set.seed(1)
@@ -263,10 +263,11 @@ os_star_sample <- function(target, n = 1L, refine = c("sampled_point", "largest_
 #'   a feasible point, or (binary programs) feasible for the LP relaxation
 #'   but without a feasible 0/1 point (found by one MAP search before
 #'   sampling); logz built without GLPK (see [logz_has_glpk()]).
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI (rejection
-#'   baseline of Figure 1). Dymetman, M., Bouchard, G. and Carter, S. (2012).
-#'   The OS* algorithm. arXiv:1207.0742.
+#' @references
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI (rejection baseline of Figure 1).
+#' * Dymetman, M., Bouchard, G. and Carter, S. (2012). The OS* algorithm.
+#'   arXiv:1207.0742.
 #' @seealso [mip_sample()]
 #' @examples
 #' set.seed(1)

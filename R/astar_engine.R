@@ -115,8 +115,8 @@ NULL
 #' @section Errors: `target` not a target; points or boxes of the wrong
 #'   dimension or with `NA`; `lower > upper`; `log_lik` `+Inf` or `NaN` at a
 #'   point (named after the target).
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27.
 #' @examples
 #' tg <- astar_example("peaky", a = 5)
 #' astar_log_lik(tg, c(0, 1, 10))

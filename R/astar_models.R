@@ -169,8 +169,9 @@ astar_example <- function(problem = c("peaky", "clutter", "cauchy_regression", "
 #' @return A named list, one element per model: `f` (the expression in `t`
 #'   and the parameters), `params` (parameter names), `lower`, `upper` (the
 #'   uniform prior's box) and `t_range` (where inputs are drawn).
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27, Section 6.3.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27, Section
+#'   6.3.
 #' @examples
 #' names(nonlinear_models())
 #' nonlinear_models()$two_sines$f

@@ -6,7 +6,7 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #' Targets for A* sampling
 #'
 #' A target is an unnormalised density on \eqn{R^d} split as
-#' \deqn{p(x) \propto \exp(i(x) + o(x)),}
+#' \deqn{p(x) \propto \exp(i(x) + o(x)),}{p(x) propto exp(i(x) + o(x)),}
 #' where \eqn{i} is the log density of a tractable `proposal` (see
 #' [proposal]) and \eqn{o} ("`log_lik`") is a log-likelihood difference
 #' with a bounding function \eqn{M(B) \ge \sup_{x \in B} o(x)} over boxes
@@ -136,10 +136,12 @@ builtin_names <- c("peaky", "clutter", "cauchy_regression", "gaussian_mean",
 #'   `data$bound` not one of `"constant"`, `"linear"`, `"quadratic"`. The
 #'   samplers and evaluators refuse a target whose fields were edited into an
 #'   invalid state, naming the field (e.g. `target$proposal$par`).
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27. Minka, T. P. (2001). Expectation propagation for approximate
-#'   Bayesian inference. UAI. Hansen, E. and Walster, G. W. (2003). Global
-#'   Optimization Using Interval Analysis. CRC Press.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27.
+#' * Minka, T. P. (2001). Expectation propagation for approximate Bayesian inference.
+#'   UAI.
+#' * Hansen, E. and Walster, G. W. (2003). Global Optimization Using Interval Analysis.
+#'   CRC Press.
 #' @seealso [astar_sample()], [astar_log_lik()]
 #' @examples
 #' # a 1-D target: N(0, 1) proposal times a bounded bump
@@ -183,7 +185,9 @@ astar_target <- function(proposal, log_lik, bound = NULL, dim = NULL, data = NUL
                                              width.cutoff = 50L)[1], collapse = "")
     tg <- structure(list(proposal = proposal, dim = d, model = ASTAR_MODEL[["expr"]],
                          par = numeric(0), X = NULL, y = NULL, program = program, expr = expr,
-                         data = data, name = name), class = "logz_astar_target")
+                         data = data, name = name,
+                         params = if (length(params) == d && !identical(params, "x")) params),
+                    class = "logz_astar_target")
     validate_astar_target(tg)
     return(tg)
   }

@@ -100,9 +100,8 @@
 #'   When the training data are at hand, their base rates
 #'   (`base = rbm_base_rate(data)`, or a model from [rbm_train()]) are a good
 #'   base, and [raise()] from the data bounds log Z from the other side; for
-#'   \eqn{n_h \le 25}, [exact_log_z()] is feasible. The accuracy of the bases
-#'   and of the checks on trained MNIST RBMs is measured in
-#'   `vignette("getting-started", package = "logz")`.
+#'   \eqn{n_h \le 25}, [exact_log_z()] is feasible
+#'   (`vignette("diagnostics", package = "logz")`).
 #'
 #' @section Unbiasedness: The base is fixed before the estimator starts: it is
 #'   a product distribution with exact \eqn{\log Z_0} from which the
@@ -148,10 +147,11 @@
 #'   `pilot_steps`. A warning (class `logz_unreliable`) when the default RBM
 #'   base's pilot flags it. The estimators report a `base` of the wrong size,
 #'   an RBM base with couplings, or a base built for another model size.
-#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
-#'   analysis of deep belief networks. ICML (the base-rate base).
-#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139.
+#' @references
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML (the base-rate base).
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
 #' @seealso [ais()], [raise()], [rts()], [arm()], [rbm_base_rate()]
 #' @examples
 #' set.seed(1)

@@ -44,8 +44,9 @@
 #'   not finite at a prior draw; `log_lik` `NA`, `NaN` or `+Inf` at a prior
 #'   draw, or `-Inf` at all of them; a gradient of the wrong shape or that
 #'   disagrees with finite differences.
-#' @references Friel, N. and Pettitt, A. N. (2008). Marginal likelihood
-#'   estimation via power posteriors. JRSS B 70, 589-607.
+#' @references
+#' * Friel, N. and Pettitt, A. N. (2008). Marginal likelihood estimation via power
+#'   posteriors. JRSS B 70, 589-607.
 #' @seealso [smc()]
 #' @examples
 #' # y_i ~ N(theta, 1), theta ~ N(0, 2^2): the evidence is a Gaussian density of y

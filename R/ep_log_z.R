@@ -26,10 +26,11 @@
 #' @section Errors: `model` not a `gpc`; `tol` not positive; `max_sweeps` not
 #'   a positive whole number; `progress` not `TRUE`/`FALSE`; an EP breakdown (a non-finite log Z, naming the
 #'   model's `amplitude` and `lengthscale`).
-#' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
-#'   Processes for Machine Learning. MIT Press, Algorithms 3.5 and 3.6.
-#'   Kuss, M. and Rasmussen, C. E. (2005). Assessing approximate inference for
-#'   binary Gaussian process classification. JMLR 6, 1679-1704.
+#' @references
+#' * Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian Processes for Machine
+#'   Learning. MIT Press, Algorithms 3.5 and 3.6.
+#' * Kuss, M. and Rasmussen, C. E. (2005). Assessing approximate inference for binary
+#'   Gaussian process classification. JMLR 6, 1679-1704.
 #' @examples
 #' d <- data.frame(x = c(-2, -1, 1, 2, 0.2), y = c(-1, -1, 1, 1, -1))
 #' ep_log_z(gpc(y ~ x, d, lengthscale = 1, amplitude = 2))

@@ -50,8 +50,9 @@
 #'   whose elimination width exceeds `max_treewidth` (the message gives the
 #'   width), whose tables would need more than 4 GB, or with more than 20,000
 #'   variables; with `"auto"`, a model too large for both.
-#' @references Koller, D. and Friedman, N. (2009). Probabilistic Graphical
-#'   Models, chapters 9 and 10 (variable elimination, min-fill, clique trees).
+#' @references
+#' * Koller, D. and Friedman, N. (2009). Probabilistic Graphical Models, chapters 9 and
+#'   10 (variable elimination, min-fill, clique trees).
 #' @seealso [ising()], [ais.ising()]
 #' @examples
 #' set.seed(1)

@@ -36,9 +36,9 @@
 #' @section Errors: `model` not supported; `n`, `sweeps`, `burn_in`, `n_chains`
 #'   or `threads` not whole numbers in range; `progress` not `TRUE`/`FALSE`; `init` of the wrong shape or with
 #'   values other than the model's spin values.
-#' @references Geman, S. and Geman, D. (1984). Stochastic relaxation, Gibbs
-#'   distributions, and the Bayesian restoration of images. IEEE PAMI 6,
-#'   721-741.
+#' @references
+#' * Geman, S. and Geman, D. (1984). Stochastic relaxation, Gibbs distributions, and
+#'   the Bayesian restoration of images. IEEE PAMI 6, 721-741.
 #' @seealso [exact_marginals()] for exact answers on small or thin models.
 #' @examples
 #' set.seed(1)

@@ -39,11 +39,12 @@
 #'   than two rows. Every method refuses a `gpc` whose fields were edited (labels
 #'   other than -1/+1 in `y`, a `K` that is not the kernel of `x`, a `sigma` or
 #'   `chol` that does not match), naming the field.
-#' @references Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive
-#'   resample-move algorithm for estimating normalizing constants. arXiv:1604.01972
-#'   (Section 4, Eq. 10).
-#'   Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian Processes for
-#'   Machine Learning. MIT Press (Chapter 3).
+#' @references
+#' * Fraccaro, M., Paquet, U. and Winther, O. (2016). An adaptive resample-move
+#'   algorithm for estimating normalizing constants. arXiv:1604.01972 (Section 4, Eq.
+#'   10).
+#' * Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian Processes for Machine
+#'   Learning. MIT Press (Chapter 3).
 #' @seealso [ep_log_z()], [arm()], [ais.gpc()]
 #' @examples
 #' d <- data.frame(x1 = c(-2, -1.5, -1, 0.5, 1, 2), x2 = c(0, 1, 0, 1, 0, 1),

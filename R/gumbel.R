@@ -37,8 +37,8 @@
 #'   `NA` in `dgumbel()` and `pgumbel()`); for `dgumbel()` and `pgumbel()`, `x`,
 #'   `q` or `location` not numeric (`NA` values give `NA`), or a flag not
 #'   `TRUE`/`FALSE`.
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27.
 #' @seealso [astar_sample()]
 #' @examples
 #' set.seed(1)

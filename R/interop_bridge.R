@@ -30,9 +30,10 @@
 #'   and attribute `model_names`.
 #' @section Errors: `x2` of another class; `log` not `TRUE`/`FALSE`; unused
 #'   arguments.
-#' @references Gronau, Q. F., Singmann, H. and Wagenmakers, E.-J. (2020).
-#'   bridgesampling: an R package for estimating normalizing constants.
-#'   Journal of Statistical Software 92(10).
+#' @references
+#' * Gronau, Q. F., Singmann, H. and Wagenmakers, E.-J. (2020). bridgesampling: an R
+#'   package for estimating normalizing constants. Journal of Statistical Software
+#'   92(10).
 #' @examples
 #' if (requireNamespace("bridgesampling", quietly = TRUE)) {
 #'   set.seed(1)

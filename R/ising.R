@@ -53,11 +53,11 @@
 #'   `coupling` and `field` so large that energies (`n_edges * coupling + n *
 #'   field`) pass 1e300. Every method refuses an `ising` object whose fields
 #'   were edited into an invalid state, naming the field (e.g. `model$field`).
-#' @references Ising, E. (1925). Beitrag zur Theorie des Ferromagnetismus.
-#'   Z. Physik 31, 253-258.
-#'   Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with
-#'   integer linear programs and random perturbations. AAAI (the attractive
-#'   and mixed clique and grid models).
+#' @references
+#' * Ising, E. (1925). Beitrag zur Theorie des Ferromagnetismus. Z. Physik 31, 253-258.
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI (the attractive and mixed clique and grid
+#'   models).
 #' @seealso [exact_log_z.ising()], [exact_marginals()], [gibbs_sample()],
 #'   [ais.ising()]
 #' @examples

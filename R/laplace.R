@@ -38,8 +38,9 @@
 #'   without bound: the target is not normalisable); a Hessian that is not
 #'   positive definite at the mode (a flat direction or a saddle): give the
 #'   estimator an explicit `base` then.
-#' @references Tierney, L. and Kadane, J. B. (1986). Accurate approximations
-#'   for posterior moments and marginal densities. JASA 81, 82-86.
+#' @references
+#' * Tierney, L. and Kadane, J. B. (1986). Accurate approximations for posterior
+#'   moments and marginal densities. JASA 81, 82-86.
 #' @seealso [ais.function()] (`base = "laplace"`, its default)
 #' @examples
 #' f <- function(x) -0.5 * sum((x - c(1, 2))^2 / c(1, 4))

@@ -56,9 +56,9 @@
 #' @section Errors: bad `data` (see [free_energy()]); `log_z` not a finite
 #'   number or estimate; a missing `log_z` for a model too large to enumerate;
 #'   with `method = "sandwich"`, a `log_z` that is not an [ais()] estimate.
-#' @references Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate
-#'   and conservative estimates of MRF log-likelihood using reverse annealing.
-#'   AISTATS.
+#' @references
+#' * Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate and conservative
+#'   estimates of MRF log-likelihood using reverse annealing. AISTATS.
 #' @examples
 #' set.seed(1)
 #' m <- rbm_train(mnist$x[1:500, ], n_hidden = 10, epochs = 2, progress = FALSE)

@@ -23,30 +23,23 @@
 #'     exact, with no error to report.}
 #'   \item{larger RBM}{`"ais"` with its default schedule (linear or SM08
 #'     steps chosen by a pilot within 14,500 steps per chain; see [ais()],
-#'     "The default schedule"): at equal sweeps AIS was
-#'     more accurate than RTS and RAISE on the MNIST RBMs of
-#'     `vignette("tempered-sampling", package = "logz")`; its importance
-#'     weights give an ESS and an error bar.}
+#'     "The default schedule"); its importance weights give an ESS and an
+#'     error bar (`vignette("rbm", package = "logz")`).}
 #'   \item{Ising model, <= `exact_max` variables or junction-tree width <= 20}{`"exact"`
 #'     (enumeration or junction tree).}
-#'   \item{larger Ising model}{`"ais"` with a 1000-step linear schedule: on
-#'     grids the linear schedule was close to the best and SM08's was far
-#'     behind (`vignette("schedules", package = "logz")`).}
+#'   \item{larger Ising model}{`"ais"` with a 1000-step linear schedule
+#'     (`vignette("schedules", package = "logz")`).}
 #'   \item{GP classifier}{`"arm"`: adaptive resample-move over data points
 #'     (Fraccaro et al. 2016) estimates the evidence without bias in \eqn{Z}
 #'     and, with `repeats >= 2`, with an error bar (`"ep"` is faster but has
-#'     none; `vignette("arm", package = "logz")`).}
+#'     none; `vignette("gp-classification", package = "logz")`).}
 #'   \item{A* target}{`"astar"`: the Gumbel values of exact samples give an
 #'     unbiased log Z and its se (\eqn{\pi/\sqrt{6n}}).}
 #'   \item{R log density, bayes_model}{`"smc"`: adaptive tempering SMC
-#'     ([smc()]) with its defaults. On the known-answer models of the
-#'     evidence benchmark (Bayesian linear regressions, logistic regression,
-#'     a hierarchical normal model, a two-mode Gaussian mixture;
-#'     `vignette("evidence", package = "logz")`) it was more accurate than
-#'     [ais.function()]'s default at lower cost on every model, and its se,
-#'     from independent replicates, covered the error there: its
-#'     temperatures follow the conditional ESS, so it spends them where the
-#'     target changes fastest, where AIS's linear schedule cannot; its pilot run
+#'     ([smc()]) with its defaults (`vignette("evidence", package = "logz")`):
+#'     its se comes from independent replicates; its temperatures follow the
+#'     conditional ESS, so it spends them where the target changes fastest,
+#'     where AIS's linear schedule cannot; its pilot run
 #'     refits the Laplace base where the mode is a poor centre (the funnel of
 #'     a hierarchical model); and its multi-start mode search widens the base
 #'     over separate modes, or flags the estimate when the particles still
@@ -93,13 +86,15 @@
 #' @section Errors: `model` of a class no method handles; a `method` that does
 #'   not apply to the model (e.g. `"ep"` for an RBM); the chosen estimator's
 #'   own errors.
-#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
-#'   analysis of deep belief networks. ICML. Carlson, D., Stinson, P., Pakman,
-#'   A. and Paninski, L. (2016). Partition functions from Rao-Blackwellized
-#'   tempered sampling. ICML. Fraccaro, M. et al. (2016). Adaptive
-#'   resample-move SMC. Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact
-#'   sampling with integer linear programs and random perturbations. AAAI.
-#'   Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS.
+#' @references
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
+#' * Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition functions
+#'   from Rao-Blackwellized tempered sampling. ICML.
+#' * Fraccaro, M. et al. (2016). Adaptive resample-move SMC.
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI.
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS.
 #' @seealso [exact_log_z()], [ais()], [rts()], [arm()], [ep_log_z()],
 #'   [astar_sample()], [mip_sample()]
 #' @examples

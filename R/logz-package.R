@@ -6,7 +6,7 @@
 #'
 #' Start with [ais()] on an RBM from [rbm_train()] or [rbm()], compare with
 #' [exact_log_z()] on small models, and read the vignette
-#' `vignette("getting-started", package = "logz")`.
+#' `vignette("logz", package = "logz")`.
 #'
 #' Every estimator returns a `logz_estimate` object with at least `log_z`,
 #' `se`, `method`, `time`, `counts`, `diagnostics`, `seed` and `call`; see

@@ -119,9 +119,7 @@
 #' graphs), not dense ones. Attractive models stay attractive. For a
 #' [mip_model()] `"tree"` is the uniform \eqn{q}.
 #'
-#' Measured node counts, times, thread speed-ups and the comparison with
-#' Gibbs sampling are in the vignette "mip-sampling"
-#' (`vignette("mip-sampling", package = "logz")`).
+#' `vignette("exact-sampling", package = "logz")` shows a run end to end.
 #'
 #' **Interrupts and time limits.** The search checks for user interrupts
 #' (and R's [setTimeLimit()]) every 0.1 s on R's thread, also while the other
@@ -200,15 +198,16 @@
 #'   Scale); the LP bound of a model that is not attractive when logz was
 #'   built without GLPK; GLPK failures (raised as R errors with GLPK's
 #'   message; R does not abort); an interrupt or time limit.
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI
-#'   (Algorithm 1, Proposition 1, Theorem 2). Wainwright, M. J. and Jordan,
-#'   M. I. (2008). Graphical models, exponential families, and variational
-#'   inference (the local polytope). Kolmogorov, V. and Zabih, R. (2004).
-#'   What energy functions can be minimized via graph cuts? IEEE TPAMI 26.
-#'   Makhorin, A. GNU Linear Programming Kit. Maddison, C. J., Tarlow, D.
-#'   and Minka, T. (2014). A* sampling. NIPS (Sec. 3-4: Gumbel processes
-#'   with a base measure; the proposal).
+#' @references
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI (Algorithm 1, Proposition 1, Theorem 2).
+#' * Wainwright, M. J. and Jordan, M. I. (2008). Graphical models, exponential
+#'   families, and variational inference (the local polytope).
+#' * Kolmogorov, V. and Zabih, R. (2004). What energy functions can be minimized via
+#'   graph cuts? IEEE TPAMI 26.
+#' * Makhorin, A. GNU Linear Programming Kit.
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS (Sec. 3-4:
+#'   Gumbel processes with a base measure; the proposal).
 #' @seealso [log_z_bounds()], [perturb_and_map()], [rejection_sample()],
 #'   [gibbs_sample()], [exact_marginals()]
 #' @examples
@@ -313,8 +312,9 @@ mip_serial_note <- function(res, threads) {
 #'   `upper`, `eps`, `delta`, `T`, `mean_value`, `mean_upper` and `statement`
 #'   (a sentence stating the guarantee).
 #' @section Errors: `x` not a `logz_mip` result; `delta` outside (0, 1).
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI, Theorem 2.
+#' @references
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI, Theorem 2.
 #' @examples
 #' set.seed(2)
 #' m <- ising_grid(4, 4, coupling = 0.5)
@@ -366,8 +366,9 @@ log_z_bounds <- function(x, delta = 0.05) {
 #'   among the three directions; a constraint set that is infeasible already
 #'   for \eqn{x \in [0,1]^n} (its LP relaxation has no solution). A set that
 #'   is LP-feasible but has no binary point is reported by [mip_sample()].
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI.
+#' @references
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI.
 #' @seealso [mip_sample()]
 #' @examples
 #' # choose at most 2 of 5 items, log-weights c

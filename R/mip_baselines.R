@@ -27,9 +27,10 @@
 #'   `log_z_upper`, and the usual `se`, `method`, `time`, `counts`,
 #'   `diagnostics`, `seed`, `call`.
 #' @section Errors: as [mip_sample()].
-#' @references Hazan, T., Maji, S. and Jaakkola, T. (2013). On sampling from
-#'   the Gibbs distribution with random maximum a-posteriori perturbations.
-#'   NIPS. Kim, C., Sabharwal, A. and Ermon, S. (2016). AAAI (Figure 2).
+#' @references
+#' * Hazan, T., Maji, S. and Jaakkola, T. (2013). On sampling from the Gibbs
+#'   distribution with random maximum a-posteriori perturbations. NIPS.
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). AAAI (Figure 2).
 #' @seealso [mip_sample()]
 #' @examples
 #' set.seed(1)
@@ -115,8 +116,9 @@ perturb_and_map <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
 #'   `iterations`, `thin` not whole numbers in range (or more kept states
 #'   than a matrix holds: kept states are allocated as the chain reaches
 #'   them); `init` of the wrong length or with values outside the model's.
-#' @references Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling
-#'   with integer linear programs and random perturbations. AAAI (Figure 3).
+#' @references
+#' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
+#'   programs and random perturbations. AAAI (Figure 3).
 #' @seealso [mip_sample()], [gibbs_sample()]
 #' @examples
 #' set.seed(1)

@@ -213,11 +213,12 @@ plot.logz_ais_function <- function(x, type = c("ess", "log_z", "weights", "sched
   at <- pretty(rs)
   at <- at[at >= rs[1] & at <= rs[2]]
   graphics::axis(4, at = (at - rs[1]) / diff(rs), labels = format(at), col.axis = "steelblue")
-  graphics::mtext("step scale s_k (right axis)", side = 4, line = 2.5, col = "steelblue")
-  graphics::legend("topright", c("acceptance", sprintf("target %.2f", x$target_accept),
-                                 "step scale"),
-                   lty = c(1, 2, 3), lwd = c(1, 1, 2), col = c("black", "red", "steelblue"),
-                   bg = grDevices::adjustcolor("white", 0.8), box.col = NA)
+  graphics::mtext(expression("step scale " * s[k] * " (right axis)"), side = 4, line = 2.5,
+                  col = "steelblue")
+  legend_free(list(list(x = d$beta, y = d$accept), list(h = x$target_accept),   # R/plot_legend.R
+                   list(x = d$beta, y = (s - rs[1]) / diff(rs))),
+              c("acceptance", sprintf("target %.2f", x$target_accept), "step scale"),
+              lty = c(1, 2, 3), lwd = c(1, 1, 2), col = c("black", "red", "steelblue"), bty = "n")
   invisible(x)
 }
 
@@ -258,19 +259,18 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       rng <- range(lo, hi, if (!is.null(exact)) exact - line, na.rm = TRUE)
       plot(d$beta, y, type = "n", ylim = rng, xlab = expression("inverse temperature " * beta[k]),
            ylab = expression(log ~ Z[k] ~ "- chord (nats)"),
-           main = "RTS ladder: log Z_k minus the chord between its ends", ...)
+           main = expression("RTS ladder: log " * Z[k] * " minus the chord between its ends"), ...)
       graphics::segments(d$beta, lo, d$beta, hi, col = "grey60")
       graphics::points(d$beta, y, pch = 20, cex = 0.6)
       if (!is.null(exact)) graphics::lines(d$beta, exact - line, col = "red")
-      # log Z_k minus its chord is convex with both ends at 0: the legend goes in
-      # the lower corner away from the minimum.
-      corner <- if (d$beta[which.min(y)] > 0.5) "bottomleft" else "bottomright"
-      graphics::legend(corner, bty = "n", cex = 0.8,
-                       legend = c("RTS (Eq. 12)", "+/- 2 se",
-                                  if (!is.null(exact)) "exact"),
-                       pch = c(20, NA, if (!is.null(exact)) NA),
-                       lty = c(NA, 1, if (!is.null(exact)) 1),
-                       col = c("black", "grey60", if (!is.null(exact)) "red"))
+      bars <- list(x = rep(d$beta, each = 3L), y = as.vector(rbind(lo, hi, NA)))
+      legend_free(c(list(list(x = d$beta, y = y, points = TRUE), bars),   # R/plot_legend.R
+                    if (!is.null(exact)) list(list(x = d$beta, y = exact - line))),
+                  bty = "n", cex = 0.8,
+                  legend = c("RTS (Eq. 12)", "+/- 2 se", if (!is.null(exact)) "exact"),
+                  pch = c(20, NA, if (!is.null(exact)) NA),
+                  lty = c(NA, 1, if (!is.null(exact)) 1),
+                  col = c("black", "grey60", if (!is.null(exact)) "red"))
     },
     c_hat = {
       cc <- rbind(x$init$c_hat, d$c_hat)
@@ -280,18 +280,22 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
       plot(d$k, d$prior, type = "n", log = "y", ylim = rng,
            xlab = "temperature index k (beta from 0 to 1)",
            ylab = expression(hat(c)[k] ~ "(probability, log scale)"),
-           main = "Temperature marginals c_hat_k against the prior r_k", ...)
+           main = expression("Temperature marginals " * hat(c)[k] * " against the prior " * r[k]),
+           ...)
       n <- nrow(cc)
       cols <- grDevices::gray(seq(0.8, 0.3, length.out = max(n - 1L, 1L)))
       for (i in seq_len(n - 1L)) graphics::lines(d$k, cc[i, ], col = cols[i])
       graphics::lines(d$k, cc[n, ], col = "blue", lwd = 2)
       graphics::lines(d$k, d$prior, col = "red", lty = 2)
       graphics::lines(d$k, floor_line, col = "orange", lty = 3)
-      graphics::legend("bottomleft", bty = "n", cex = 0.8,
-                       legend = c(if (n > 1L) "initial iterations (light to dark)", "final run",
-                                  "prior r_k", "visit-deficit threshold r_k / 10"),
-                       lty = c(if (n > 1L) 1, 1, 2, 3), lwd = c(if (n > 1L) 1, 2, 1, 1),
-                       col = c(if (n > 1L) "grey50", "blue", "red", "orange"))
+      drawn <- c(lapply(seq_len(n), function(i) list(x = d$k, y = cc[i, ])),
+                 list(list(x = d$k, y = d$prior), list(x = d$k, y = floor_line)))
+      legend_free(drawn, bty = "n", cex = 0.8,   # R/plot_legend.R
+                  legend = c(if (n > 1L) "initial iterations (light to dark)", "final run",
+                             expression("prior " * r[k]),
+                             expression("visit-deficit threshold " * r[k] / 10)),
+                  lty = c(if (n > 1L) 1, 1, 2, 3), lwd = c(if (n > 1L) 1, 2, 1, 1),
+                  col = c(if (n > 1L) "grey50", "blue", "red", "orange"))
     },
     trace = {
       tr <- x$diagnostics
@@ -299,9 +303,10 @@ plot.logz_rts <- function(x, type = c("ladder", "c_hat", "trace"), exact = NULL,
            ylab = "RTS estimate of log Z (nats)",
            main = "RTS estimate of log Z over the final run", ...)
       graphics::abline(h = x$log_z + c(-2, 2) * x$se, lty = 2, col = "grey40")
-      graphics::legend("topright", bty = "n", cex = 0.8,
-                       legend = c("running estimate", "final +/- 2 se"),
-                       lty = c(1, 2), col = c("black", "grey40"))
+      legend_free(list(list(x = tr$sweep, y = tr$log_z), list(h = x$log_z + c(-2, 2) * x$se)),
+                  bty = "n", cex = 0.8,   # R/plot_legend.R
+                  legend = c("running estimate", "final +/- 2 se"),
+                  lty = c(1, 2), col = c("black", "grey40"))
     })
   invisible(x)
 }
@@ -439,16 +444,19 @@ plot.logz_smc <- function(x, type = c("schedule", "ess", "log_z", "ti", "accept"
        xlab = if (xcol == "step") "temperature index" else expression(beta), ylab = ylab,
        main = main, ...)
   cols <- grDevices::hcl.colors(max(length(runs), 2L), "Dark 3")
+  drawn <- list()
   for (j in seq_along(runs)) {
     dj <- d[d$run == runs[j] & is.finite(d[[ycol]]), ]
     yj <- dj[[ycol]]
     if (type == "ess") yj <- yj / x$counts[["particles"]]
     graphics::lines(dj[[xcol]], yj, col = cols[j], type = if (type == "schedule") "s" else "l")
+    drawn[[j]] <- list(x = dj[[xcol]], y = yj)
   }
   if (type == "ess") graphics::abline(h = x$resample_threshold, lty = 2, col = "red")
   if (type == "accept") graphics::abline(h = x$target_accept, lty = 2, col = "red")
-  graphics::legend(if (type %in% c("ess", "ti", "log_z")) "bottomright" else "topleft",
-                   sprintf("%d replicate%s", length(runs), if (length(runs) == 1L) "" else "s"),
-                   lty = 1, col = cols[1], bty = "n")
+  h <- switch(type, ess = x$resample_threshold, accept = x$target_accept, NULL)
+  legend_free(c(drawn, if (!is.null(h)) list(list(h = h))),   # R/plot_legend.R
+              sprintf("%d replicate%s", length(runs), if (length(runs) == 1L) "" else "s"),
+              lty = 1, col = cols[1], bty = "n")
   invisible(x)
 }

@@ -15,8 +15,10 @@ plot.logz_samples <- function(x, type = c("samples", "cost", "estimate"), breaks
                    ylab = "evaluations per sample", main = sprintf("%s: cost", x$method), ...)
     graphics::points(seq_len(nrow(cst)), pmax(cst$likelihood, 1), pch = 16, col = "black")
     graphics::points(seq_len(nrow(cst)), pmax(cst$bound, 1), pch = 1, col = "red")
-    graphics::legend("topright", c("likelihood", "bound"), pch = c(16, 1),
-                     col = c("black", "red"), bty = "n")
+    legend_free(list(list(x = seq_len(nrow(cst)), y = pmax(cst$likelihood, 1), points = TRUE),
+                     list(x = seq_len(nrow(cst)), y = pmax(cst$bound, 1), points = TRUE)),
+                c("likelihood", "bound"), pch = c(16, 1), col = c("black", "red"),
+                bty = "n")   # R/plot_legend.R
   } else if (ncol(s) == 1L) {
     h <- graphics::hist(s[, 1], breaks = breaks, plot = FALSE)
     lim <- proposal_support(x$target$proposal)[, 1]
@@ -29,11 +31,14 @@ plot.logz_samples <- function(x, type = c("samples", "cost", "estimate"), breaks
     graphics::rect(h$breaks[-length(h$breaks)], 0, h$breaks[-1], h$density, col = "grey85",
                    border = "grey60")
     graphics::lines(grid, dens, col = "red", lwd = 2)
-    graphics::legend("topright", c("exact samples", "target density (normalised)"),
-                     fill = c("grey85", NA), border = c("grey60", NA), lty = c(NA, 1),
-                     lwd = c(NA, 2), col = c(NA, "red"), bty = "n")
+    bars <- list(x = rep(h$mids, each = 3L), y = as.vector(rbind(0, h$density, NA)))
+    legend_free(list(bars, list(x = grid, y = dens)),   # R/plot_legend.R
+                c("exact samples", "target density (normalised)"),
+                fill = c("grey85", NA), border = c("grey60", NA), lty = c(NA, 1),
+                lwd = c(NA, 2), col = c(NA, "red"), bty = "n")
   } else {
-    graphics::plot(s[, 1], s[, 2], type = "n", xlab = colnames(s)[1], ylab = colnames(s)[2],
+    nm <- or_default(x$target$params, colnames(s))   # the names declared in astar_target()
+    graphics::plot(s[, 1], s[, 2], type = "n", xlab = nm[1], ylab = nm[2],
                    main = sprintf("%s: %s", x$method, x$target$name), ...)
     graphics::points(s[, 1], s[, 2], pch = 16, cex = 0.5)
   }
@@ -64,7 +69,7 @@ plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
   graphics::plot(range(pmax(tr$nodes, 1)), legend_headroom(rng, 2L + is.finite(x$log_z)),
                  type = "n", log = "x",
                  xlab = "branch-and-bound nodes searched (log scale)",
-                 ylab = "perturbed objective - C_E (nats)",
+                 ylab = expression("perturbed objective" - C[E] * " (nats)"),
                  main = sprintf(paste0("%s: anytime bounds per sample\n",
                                        "best perturbed value v* (lower) and LP bound U (upper)"),
                                 x$method), ...)
@@ -76,13 +81,14 @@ plot.logz_mip <- function(x, type = c("bounds", "cost", "estimate"), ...) {
     drawn <- c(drawn, list(list(x = pmax(t$nodes, 1), y = t$value - ce),
                            list(x = pmax(t$nodes, 1), y = pmin(t$upper, rng[2] + ce) - ce)))
   }
-  leg <- c("v* - C_E (lower, one line per sample)", "U - C_E (upper)")
+  leg <- c(expression(v^"*" - C[E] * " (lower, one line per sample)"),
+           expression(U - C[E] * " (upper)"))
   lcol <- c("blue", "red")
   lty <- c(1, 1)
   if (is.finite(x$log_z)) {
     graphics::abline(h = x$log_z, lty = 2, col = "black")
     drawn <- c(drawn, list(list(h = x$log_z)))
-    leg <- c(leg, sprintf("log Z estimate %.3f", x$log_z))
+    leg <- c(leg, as.expression(sprintf("log Z estimate %.3f", x$log_z)))
     lcol <- c(lcol, "black")
     lty <- c(lty, 2)
   }
@@ -228,9 +234,11 @@ plot.rbm <- function(x, type = c("history", "log_z", "filters"), n_filters = 16L
          ylim = range(d$track$log_z, d$check$log_z), xlab = "parameter update",
          ylab = "log Z (nats)", main = "RBM training: log Z tracked by RTS", ...)
     if (nrow(d$check)) graphics::points(d$check$update, d$check$log_z, pch = 19, col = "red")
-    graphics::legend("bottomright", c("RTS (tracked)", if (nrow(d$check)) "check (exact / AIS)"),
-                     col = c("blue", if (nrow(d$check)) "red"), lty = c(1, if (nrow(d$check)) NA),
-                     pch = c(NA, if (nrow(d$check)) 19), bty = "n")
+    legend_free(list(list(x = d$track$update, y = d$track$log_z),   # R/plot_legend.R
+                     list(x = d$check$update, y = d$check$log_z, points = TRUE)),
+                c("RTS (tracked)", if (nrow(d$check)) "check (exact / AIS)"),
+                col = c("blue", if (nrow(d$check)) "red"), lty = c(1, if (nrow(d$check)) NA),
+                pch = c(NA, if (nrow(d$check)) 19), bty = "n")
     return(invisible(x))
   }
   if (type == "history") {
@@ -254,8 +262,11 @@ plot.rbm <- function(x, type = c("history", "log_z", "filters"), n_filters = 16L
         graphics::lines(h$epoch, h$valid_ll, col = "red")
         graphics::points(h$epoch, h$valid_ll, pch = 20, col = "red")
       }
-      graphics::legend("bottomright", c("train", if (has_valid) "validation"),
-                       col = c("blue", if (has_valid) "red"), lty = 1, pch = 20, bty = "n")
+      ok <- !is.na(h$valid_ll)
+      legend_free(c(list(list(x = h$epoch, y = h$train_ll)),   # R/plot_legend.R
+                    if (has_valid) list(list(x = h$epoch[ok], y = h$valid_ll[ok]))),
+                  c("train", if (has_valid) "validation"),
+                  col = c("blue", if (has_valid) "red"), lty = 1, pch = 20, bty = "n")
       return(invisible(x))
     }
     plot(h$epoch, h$reconstruction_error, type = "n", xlab = "epoch",

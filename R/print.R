@@ -242,13 +242,18 @@ print.logz_smc <- function(x, ...) {
               x$counts[["temperatures"]], x$cess,
               if (identical(x$schedule_from, "adaptive")) "chosen by each run"
               else "chosen by a pilot run", as.integer(x$counts[["resamples"]]), x$ess))
-  cat(sprintf("  %s x %d per temperature, mean acceptance %.2f\n",
-              switch(x$kernel, rwm = "random-walk Metropolis", mala = "MALA",
-                     hmc = if (is.na(x$n_leapfrog))
-                       sprintf("HMC (%.1f leapfrog steps on average)",
-                               mean(x$diagnostics$n_leapfrog, na.rm = TRUE))
-                     else sprintf("HMC (%d leapfrog steps)", x$n_leapfrog)),
-              x$move_steps, mean(x$diagnostics$accept, na.rm = TRUE)))
+  moved <- any(!is.na(x$diagnostics$accept))   # no move runs when beta = 1 is the first step
+  kernel <- switch(x$kernel, rwm = "random-walk Metropolis", mala = "MALA",
+                   hmc = if (!is.na(x$n_leapfrog)) sprintf("HMC (%d leapfrog steps)", x$n_leapfrog)
+                         else if (moved) sprintf("HMC (%.1f leapfrog steps on average)",
+                                                 mean(x$diagnostics$n_leapfrog, na.rm = TRUE))
+                         else "HMC")
+  if (moved)
+    cat(sprintf("  %s x %d per temperature, mean acceptance %.2f\n", kernel, x$move_steps,
+                mean(x$diagnostics$accept, na.rm = TRUE)))
+  else
+    cat(sprintf("  %s moves: none run (each run reached beta = 1 in one step from the base)\n",
+                kernel))
   ng <- x$counts[["gradient_evaluations"]]
   cat(sprintf("  %s density%s evaluations in %.2f s\n",
               format(x$counts[["density_evaluations"]], big.mark = ","),

@@ -40,8 +40,8 @@
 #'   not recycle to a common dimension; boxes or points of the wrong dimension;
 #'   a `logz_proposal` whose fields were edited into an invalid state (e.g. a
 #'   negative sd in `par`), naming the field.
-#' @references Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling.
-#'   NIPS 27.
+#' @references
+#' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS 27.
 #' @seealso [astar_target()]
 #' @examples
 #' p <- c(proposal_normal(0, 1), proposal_exponential(1))

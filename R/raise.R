@@ -87,9 +87,10 @@
 #' @section Errors: `model` not an rbm; bad `data` (NA, non-binary, wrong
 #'   number of columns); a bad `schedule`; `n_chains`, `sweeps_per_step`,
 #'   `threads` not positive whole numbers; a bad `base`.
-#' @references Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate
-#'   and conservative estimates of MRF log-likelihood using reverse annealing.
-#'   AISTATS. Upadhya, V. and Sastry, P. S. (2015), Eq. 10 (correction).
+#' @references
+#' * Burda, Y., Grosse, R. B. and Salakhutdinov, R. (2015). Accurate and conservative
+#'   estimates of MRF log-likelihood using reverse annealing. AISTATS.
+#' * Upadhya, V. and Sastry, P. S. (2015), Eq. 10 (correction).
 #' @seealso [ais()], [log_likelihood()]
 #' @examples
 #' set.seed(1)

@@ -20,8 +20,9 @@
 #'   sum beyond 1e300 (energies would overflow double precision). Every method
 #'   refuses an `rbm` whose fields were edited into an invalid state, naming
 #'   the field (e.g. `model$a` of the wrong length).
-#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
-#'   analysis of deep belief networks. ICML.
+#' @references
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
 #' @seealso [rbm_train()], [exact_log_z()], [ais()], [free_energy()]
 #' @examples
 #' set.seed(1)

@@ -16,13 +16,11 @@
 #'   held-out log-likelihood drift apart). CD-k (the CD1 / CD3 / CD25 models
 #'   whose log Z Salakhutdinov & Murray 2008 estimate by AIS) uses the same
 #'   mini-batches and rate schedule; the numbers are this package's choice,
-#'   not copied from either paper (the models they give are compared with
-#'   the papers' in `vignette("getting-started", package = "logz")`). A
+#'   not copied from either paper. A
 #'   decaying rate also makes the end of training stable: the model does not
 #'   jump with the last few mini-batches. The default length, about 2,400
 #'   updates, was chosen by the held-out log-likelihood of 20-hidden PCD
-#'   models on the bundled digits against the number of epochs (the figures
-#'   are in `vignette("getting-started", package = "logz")`); longer runs
+#'   models on the bundled digits against the number of epochs; longer runs
 #'   still gain, at proportional cost.
 #'
 #'   Pass `validation` (held-out rows) to see over-sharpening: every
@@ -98,7 +96,7 @@
 #'   states. Both lower the error (not in the paper); neither removes it while
 #'   log Z swings by nats per update, and
 #'   `track$check_every` compares the tracked value with exact or AIS log Z
-#'   (`vignette("tempered-sampling")` has the figures and costs).
+#'   (`vignette("rbm", package = "logz")`).
 #'
 #'   **se and flags of the tracked value.** Each tracking step's own RTS
 #'   estimate (Eq. 12 from its \eqn{\hat c_k}) has the Eq. 16 se of its chains,
@@ -111,8 +109,8 @@
 #'   the lag of the chains, which with a few sweeps per step trail a log Z that
 #'   moves, so that each step's own estimate is off by more than its Eq. 16 se.
 #'   Its size, twice the RMS excess of the recent innovations over their noise,
-#'   is an empirical scale calibrated against exact log Z on MNIST RBMs (see
-#'   `bench/rts/track_se_coverage.R`), not a bound; the innovations flag below
+#'   is an empirical scale calibrated against exact log Z on MNIST RBMs, not
+#'   a bound; the innovations flag below
 #'   marks the steps where it carries the se.
 #'   While log Z is settled and the chains keep up, the innovation z of a
 #'   step, \eqn{z_t = d_t / s_t}, is noise with \eqn{z_t^2} about 1 on
@@ -203,14 +201,15 @@
 #'   parameters need more than 16 GB (with the figure); a `track` that is not a
 #'   named list of the settings above, or a setting out of range (the error
 #'   names it, e.g. `track$every`, `track$alpha`, `track$gain`).
-#' @references Hinton, G. E. (2002). Training products of experts by minimizing
-#'   contrastive divergence. Neural Computation 14, 1771-1800.
-#'   Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
-#'   functions from Rao-Blackwellized tempered sampling. ICML.
-#'   Tieleman, T. (2008). Training restricted Boltzmann machines using
-#'   approximations to the likelihood gradient. ICML.
-#'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
-#'   deep belief networks. ICML.
+#' @references
+#' * Hinton, G. E. (2002). Training products of experts by minimizing contrastive
+#'   divergence. Neural Computation 14, 1771-1800.
+#' * Carlson, D., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition functions
+#'   from Rao-Blackwellized tempered sampling. ICML.
+#' * Tieleman, T. (2008). Training restricted Boltzmann machines using approximations
+#'   to the likelihood gradient. ICML.
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
 #' @examples
 #' set.seed(1)
 #' # a small, quick model: 12 hidden units (the exact log Z behind each

@@ -82,11 +82,12 @@
 #'   (ESS/M), `khat` and `khat_method`. `weight_flags()`: a character vector of
 #'   flags such as `"ESS/M = 0.04 < 0.1"` and `"Pareto k-hat = 0.83 > 0.7"`
 #'   (empty when the weights pass).
-#' @references Zhang, J. and Stephens, M. A. (2009). A new and efficient
-#'   estimation method for the generalized Pareto distribution. Technometrics
-#'   51, 316-325. Vehtari, A., Simpson, D., Gelman, A., Yao, Y. and Gabry, J.
-#'   (2024). Pareto smoothed importance sampling. JMLR 25(72). Kong, A. (1992).
-#'   A note on importance sampling using standardized weights (ESS).
+#' @references
+#' * Zhang, J. and Stephens, M. A. (2009). A new and efficient estimation method for
+#'   the generalized Pareto distribution. Technometrics 51, 316-325.
+#' * Vehtari, A., Simpson, D., Gelman, A., Yao, Y. and Gabry, J. (2024). Pareto
+#'   smoothed importance sampling. JMLR 25(72).
+#' * Kong, A. (1992). A note on importance sampling using standardized weights (ESS).
 #' @seealso [logz_estimate], [ais()]
 #' @examples
 #' set.seed(1)

@@ -90,8 +90,7 @@
 #'   states, not draws from \eqn{q(x, k)}, so `burn_in` sweeps follow under the
 #'   pilot's ladder and are discarded before the initial iterations (or, with
 #'   `init_iter = 0`, the final run). Counted in `counts`. On hard models the
-#'   paper's start can end far from log Z where the pilot does not;
-#'   `vignette("tempered-sampling")` compares the two starts with AIS.
+#'   paper's start can end far from log Z where the pilot does not.
 #' @param burn_in sweeps per chain run after the pilot under its ladder and
 #'   discarded (counted in `counts` as `burn_in_sweeps` and in
 #'   `gibbs_sweeps`); `NULL` (default): `init_sweeps`. Ignored without a pilot.
@@ -205,17 +204,17 @@
 #'       depend on the ladder). More initial iterations (`init_iter`,
 #'       `init_sweeps`) fix it.}
 #'   }
-#'   `vignette("tempered-sampling")` shows how often each fires on the
-#'   paper's RBMs and what the estimates were when they did.
-#' @references Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016).
-#'   Partition functions from Rao-Blackwellized tempered sampling. ICML.
-#'   Eqs. 7, 9, 12, 16, 18, 21 and Section 2.4.
-#'   Friel, N., Hurn, M. and Wyse, J. (2014). Improving power posterior
-#'   estimation of statistical evidence. Statistics and Computing.
-#'   Shirts, M. R. and Chodera, J. D. (2008). Statistically optimal analysis of
-#'   samples from multiple equilibrium states. J. Chem. Phys.
-#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139.
+#'   `vignette("diagnostics", package = "logz")` says what to do when one fires.
+#' @references
+#' * Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
+#'   functions from Rao-Blackwellized tempered sampling. ICML. Eqs. 7, 9, 12, 16, 18,
+#'   21 and Section 2.4.
+#' * Friel, N., Hurn, M. and Wyse, J. (2014). Improving power posterior estimation of
+#'   statistical evidence. Statistics and Computing.
+#' * Shirts, M. R. and Chodera, J. D. (2008). Statistically optimal analysis of samples
+#'   from multiple equilibrium states. J. Chem. Phys.
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
 #' @seealso [ais()], [raise()]
 #' @examples
 #' set.seed(1)

@@ -37,8 +37,9 @@
 #' required).
 #'
 #' @name scale_out
-#' @references Bengtsson, H. (2021). A unifying framework for parallel and
-#'   distributed processing in R using futures. The R Journal 13(2), 208-227.
+#' @references
+#' * Bengtsson, H. (2021). A unifying framework for parallel and distributed processing
+#'   in R using futures. The R Journal 13(2), 208-227.
 #' @examples
 #' if (requireNamespace("future.apply", quietly = TRUE)) {
 #'   m <- rbm(matrix(0.1, 6, 3))

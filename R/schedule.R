@@ -30,10 +30,11 @@
 #'   already classed `logz_schedule`, which `as_schedule()` and every sampler
 #'   re-check). A `radius` so small that the sigmoid is flat in double
 #'   precision gives the linear schedule (its first-order limit).
-#' @references Salakhutdinov, R. and Murray, I. (2008). On the quantitative
-#'   analysis of deep belief networks. ICML.
-#'   Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing
-#'   between distributions by averaging moments. NIPS.
+#' @references
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
+#' * Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing between
+#'   distributions by averaging moments. NIPS.
 #' @examples
 #' schedule_linear(10)
 #' s <- schedule_sm08()

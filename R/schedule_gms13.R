@@ -38,9 +38,10 @@
 #'   data frame with `beta` (the knots) and `g` (the estimates).
 #' @section Errors: `model` not an rbm or ising model; `K`, `knots`, `n_chains`, `sweeps`,
 #'   `burn_in`, `threads` not whole numbers in range.
-#' @references Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013).
-#'   Annealing between distributions by averaging moments. NIPS.
-#'   Kiwaki, T. (2015). Variational optimization of annealing schedules.
+#' @references
+#' * Grosse, R. B., Maddison, C. J. and Salakhutdinov, R. (2013). Annealing between
+#'   distributions by averaging moments. NIPS.
+#' * Kiwaki, T. (2015). Variational optimization of annealing schedules.
 #'   arXiv:1502.05313 (Section 7).
 #' @seealso [schedule_varopt()], [ais()]
 #' @examples

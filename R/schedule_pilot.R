@@ -20,12 +20,8 @@
 #'   tails, and chains that lag behind \eqn{\beta} near 1 make
 #'   \eqn{K \mathrm{Var}[\log w]} grow with \eqn{K}, faster for equal steps
 #'   than for SM08's fine ones there, so the ranking at a tenth of the length
-#'   can differ from the full run's. In the package's measurements this
-#'   mattered only where the two shapes' full-length errors were within noise
-#'   of each other; where one shape's error was several times the other's,
-#'   both criteria picked it every time, and the variance came nearer the
-#'   better shape than the mean on the close models, so it is the default.
-#'   The measurements are in `vignette("schedules", package = "logz")`.
+#'   can differ from the full run's; where the two shapes differ by much the
+#'   short pilots rank them as the full runs do.
 #'
 #' The budget is `K * n_chains` chain-steps (`K * n_chains * sweeps_per_step`
 #' Gibbs sweeps), the cost of `ais(model, schedule_linear(K), n_chains)`.
@@ -60,14 +56,15 @@
 #'   `criterion`; `pilot_fraction`
 #'   outside (0, 0.5]; a pilot so costly that fewer than `K / 2` steps would be
 #'   left for the main run.
-#' @references Kiwaki, T. (2015). Variational optimization of annealing
-#'   schedules. arXiv:1502.05313 (Eq. 7).
-#'   Neal, R. M. (2001). Annealed importance sampling. Statistics and
-#'   Computing 11, 125-139.
-#'   Grosse, R. B., Ghahramani, Z. and Adams, R. P. (2015). Sandwiching the
-#'   marginal likelihood using bidirectional Monte Carlo. arXiv:1511.02543.
-#'   Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of
-#'   deep belief networks. ICML.
+#' @references
+#' * Kiwaki, T. (2015). Variational optimization of annealing schedules.
+#'   arXiv:1502.05313 (Eq. 7).
+#' * Neal, R. M. (2001). Annealed importance sampling. Statistics and Computing 11,
+#'   125-139.
+#' * Grosse, R. B., Ghahramani, Z. and Adams, R. P. (2015). Sandwiching the marginal
+#'   likelihood using bidirectional Monte Carlo. arXiv:1511.02543.
+#' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
+#'   belief networks. ICML.
 #' @seealso [ais()] (whose default for RBMs is this choice), [schedule_varopt()]
 #' @examples
 #' set.seed(1)

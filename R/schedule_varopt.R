@@ -94,16 +94,17 @@
 #'     so when this is near 1 no schedule derived from \eqn{g} can beat the linear
 #'     one by much; gains beyond it come from mixing, which the theory leaves
 #'     out. A large prediction is no promise either: it holds when the chains
-#'     keep up with the path and fails when they do not (measured gains
-#'     against predicted ones: `vignette("schedules", package = "logz")`).}
+#'     keep up with the path and fails when they do not
+#'     (`vignette("schedules", package = "logz")`).}
 #' }
 #' @section Errors: `model` not an rbm or ising model; `K`, `pilot_K`, `pilot_chains`,
 #'   `sweeps_per_step`, `threads`, `n_grid` or `max_iter` not positive whole
 #'   numbers; `delta` outside `(0, 1]` or `K * delta < 1`; `smooth < 0`.
 #'   The fixed-point iteration not converging is a warning; the closed form is
 #'   returned instead.
-#' @references Kiwaki, T. (2015). Variational optimization of annealing
-#'   schedules. arXiv:1502.05313 (Theorem 1, Eq. 9, Algorithms 2 and 3).
+#' @references
+#' * Kiwaki, T. (2015). Variational optimization of annealing schedules.
+#'   arXiv:1502.05313 (Theorem 1, Eq. 9, Algorithms 2 and 3).
 #' @seealso [schedule_gms13()], [schedule_sm08()], [ais()],
 #'   [plot.logz_schedule()] with `type = "g"`.
 #' @examples

@@ -238,26 +238,29 @@
 #'   `"hmc"` without gradients; numeric arguments out of range; a run that
 #'   does not reach beta = 1 in `max_steps` temperatures; a log density that
 #'   is `-Inf` at every particle drawn at beta = 0.
-#' @references Meng, X.-L. and Wong, W. H. (1996). Simulating ratios of
-#'   normalizing constants via a simple identity: a theoretical exploration.
-#'   Statistica Sinica 6, 831-860. Fruehwirth-Schnatter, S. (2004). Estimating
-#'   marginal likelihoods for mixture and Markov switching models using bridge
-#'   sampling techniques. Econometrics Journal 7, 143-167. Gronau, Q. F. et al.
-#'   (2017). A tutorial on bridge sampling. Journal of Mathematical Psychology
-#'   81, 80-97. Zhou, Y., Johansen, A. M. and Aston, J. A. D. (2016). Toward
-#'   automatic model comparison: an adaptive sequential Monte Carlo approach.
-#'   JCGS 25, 701-726. Del Moral, P., Doucet, A. and Jasra, A. (2006).
-#'   Sequential Monte Carlo samplers. JRSS B 68, 411-436. Friel, N. and
-#'   Pettitt, A. N. (2008). Marginal likelihood estimation via power
-#'   posteriors. JRSS B 70, 589-607. Friel, N., Hurn, M. and Wyse, J. (2014).
-#'   Improving power posterior estimation of statistical evidence. Statistics
-#'   and Computing 24, 709-723. Xie, W., Lewis, P. O., Fan, Y., Kuo, L. and
-#'   Chen, M.-H. (2011). Improving marginal likelihood estimation for Bayesian
-#'   phylogenetic model selection. Systematic Biology 60, 150-160. Lee, A.
-#'   and Whiteley, N. (2018). Variance estimation in the particle filter.
-#'   Biometrika 105, 609-625. Du, Q. and Guyader, A. (2021). Variance
-#'   estimation in adaptive sequential Monte Carlo. Annals of Applied
-#'   Probability 31, 1021-1060.
+#' @references
+#' * Meng, X.-L. and Wong, W. H. (1996). Simulating ratios of normalizing constants via
+#'   a simple identity: a theoretical exploration. Statistica Sinica 6, 831-860.
+#' * Fruehwirth-Schnatter, S. (2004). Estimating marginal likelihoods for mixture and
+#'   Markov switching models using bridge sampling techniques. Econometrics Journal 7,
+#'   143-167.
+#' * Gronau, Q. F. et al. (2017). A tutorial on bridge sampling. Journal of
+#'   Mathematical Psychology 81, 80-97.
+#' * Zhou, Y., Johansen, A. M. and Aston, J. A. D. (2016). Toward automatic model
+#'   comparison: an adaptive sequential Monte Carlo approach. JCGS 25, 701-726.
+#' * Del Moral, P., Doucet, A. and Jasra, A. (2006). Sequential Monte Carlo samplers.
+#'   JRSS B 68, 411-436.
+#' * Friel, N. and Pettitt, A. N. (2008). Marginal likelihood estimation via power
+#'   posteriors. JRSS B 70, 589-607.
+#' * Friel, N., Hurn, M. and Wyse, J. (2014). Improving power posterior estimation of
+#'   statistical evidence. Statistics and Computing 24, 709-723.
+#' * Xie, W., Lewis, P. O., Fan, Y., Kuo, L. and Chen, M.-H. (2011). Improving marginal
+#'   likelihood estimation for Bayesian phylogenetic model selection. Systematic
+#'   Biology 60, 150-160.
+#' * Lee, A. and Whiteley, N. (2018). Variance estimation in the particle filter.
+#'   Biometrika 105, 609-625.
+#' * Du, Q. and Guyader, A. (2021). Variance estimation in adaptive sequential Monte
+#'   Carlo. Annals of Applied Probability 31, 1021-1060.
 #' @seealso [bayes_model()], [ais.function()], [log_partition()]
 #' @examples
 #' # a correlated 2-D Gaussian: log Z = log(2 pi) + 0.5 log det(S)

@@ -27,9 +27,8 @@
 #' coordinates \eqn{z}, \eqn{u = m + C z} with \eqn{C C^T = S} (a
 #' [laplace_base()] object located at the mean); with a finite `df`, a
 #' product of Student-t distributions in \eqn{z} instead (heavier tails, but
-#' in many dimensions a product of t's is far from any posterior's shape:
-#' on the benchmark's 22-parameter hierarchical model it needed more
-#' temperatures and gave a less steady se than the Gaussian). On a hierarchical model the posterior mode
+#' in many dimensions a product of t's is far from any posterior's shape).
+#' On a hierarchical model the posterior mode
 #' lies in the neck of the funnel of the group scale, away from the mass, and
 #' the curvature there understates the spread, so the draws' moments give a
 #' base much closer to the posterior than the Laplace fit at the mode; it
@@ -39,11 +38,7 @@
 #'
 #' **The default.** `log_partition(fit)` runs [smc()] from the base fitted to
 #' the draws: adaptive tempering with HMC moves, whose se comes from
-#' independent replicates. On bridgesampling's hierarchical normal example,
-#' from a fit of one chain, it was more accurate than AIS (at a fraction of
-#' the evaluations of AIS with HMC) and than `bridgesampling::bridge_sampler()`
-#' on Stan's default fit of four chains, at lower total cost with the draws
-#' counted (`vignette("evidence", package = "logz")`).
+#' independent replicates (`vignette("evidence", package = "logz")`).
 #'
 #' **The model must keep every normalising constant.** A Stan sampling
 #' statement `y ~ normal(mu, sigma);` drops the terms of the density that do
@@ -105,11 +100,12 @@
 #'   `base = "draws"`, fewer than \eqn{2(d + 1)} draws or draws whose
 #'   covariance is singular (use `base = "laplace"`), or `df` not a positive
 #'   number; `df` given with another `base`.
-#' @references Carpenter, B. et al. (2017). Stan: a probabilistic
-#'   programming language. Journal of Statistical Software 76(1). Gronau, Q.
-#'   F., Singmann, H. and Wagenmakers, E.-J. (2020). bridgesampling: an R
-#'   package for estimating normalizing constants. Journal of Statistical
-#'   Software 92(10).
+#' @references
+#' * Carpenter, B. et al. (2017). Stan: a probabilistic programming language. Journal
+#'   of Statistical Software 76(1).
+#' * Gronau, Q. F., Singmann, H. and Wagenmakers, E.-J. (2020). bridgesampling: an R
+#'   package for estimating normalizing constants. Journal of Statistical Software
+#'   92(10).
 #' @seealso [smc()], [ais.function()], [rts()], [log_partition()];
 #'   [logml.logz_estimate()] for Bayes factors against `bridge` objects.
 #' @examples
