@@ -59,7 +59,7 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     if (TYPEOF(betas) != REALSXP || K < 1 || M < 1 || sweeps < 0 || LENGTH(ls_in) != K ||
         LENGTH(tmpl_in) != d || XLENGTH(sc_in) != (R_xlen_t) K * d || adapt == NA_LOGICAL ||
         !isFunction(fn) || kind < LOGZ_KERNEL_RWM || kind > LOGZ_KERNEL_HMC || n_leap < 1)
-        error("internal error: bad arguments to ais_function");
+        logz_internal_error("bad arguments to ais_function");
     const double *beta = REAL(betas), *tmpl = REAL(tmpl_in), *sc = REAL(sc_in);
     size_t Md = (size_t) M * d;
 
@@ -84,19 +84,19 @@ SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control)
     const char *names[] = {"log_w", "trace", "log_scale", "accept", "evaluations",
                            "gradient_evaluations", "x", "scales", ""};
     SEXP res = PROTECT(mkNamed(VECSXP, names)); nprot++;
-    SEXP lw_s = allocVector(REALSXP, M);       SET_VECTOR_ELT(res, 0, lw_s);
-    SEXP tr_s = allocMatrix(REALSXP, K, 2);    SET_VECTOR_ELT(res, 1, tr_s);
-    SEXP ls_s = allocVector(REALSXP, K);       SET_VECTOR_ELT(res, 2, ls_s);
-    SEXP ac_s = allocVector(REALSXP, K);       SET_VECTOR_ELT(res, 3, ac_s);
-    SEXP ev_s = allocVector(REALSXP, 1);       SET_VECTOR_ELT(res, 4, ev_s);
-    SEXP gev_s = allocVector(REALSXP, 1);      SET_VECTOR_ELT(res, 5, gev_s);
-    SEXP x_s = allocMatrix(REALSXP, M, d);     SET_VECTOR_ELT(res, 6, x_s);
-    SEXP sc_s = allocMatrix(REALSXP, K, d);    SET_VECTOR_ELT(res, 7, sc_s);
+    SEXP lw_s = allocVector(REALSXP, M);       logz_set(res, "log_w", lw_s);
+    SEXP tr_s = allocMatrix(REALSXP, K, 2);    logz_set(res, "trace", tr_s);
+    SEXP ls_s = allocVector(REALSXP, K);       logz_set(res, "log_scale", ls_s);
+    SEXP ac_s = allocVector(REALSXP, K);       logz_set(res, "accept", ac_s);
+    SEXP ev_s = allocVector(REALSXP, 1);       logz_set(res, "evaluations", ev_s);
+    SEXP gev_s = allocVector(REALSXP, 1);      logz_set(res, "gradient_evaluations", gev_s);
+    SEXP x_s = allocMatrix(REALSXP, M, d);     logz_set(res, "x", x_s);
+    SEXP sc_s = allocMatrix(REALSXP, K, d);    logz_set(res, "scales", sc_s);
     double *lw = REAL(lw_s), *ls_out = REAL(ls_s), *acc_out = REAL(ac_s), *sc_out = REAL(sc_s);
 
     SEXP st_in = logz_need(control, "streams", REALSXP);
     if (LENGTH(st_in) != 6 * M || !logz_streams_from_double(M, REAL(st_in), st))
-        error("internal error: bad streams");
+        logz_internal_error("bad streams");
 
     /* exact draws from the base, one stream per chain */
     proposal_support(&p, lo, hi);

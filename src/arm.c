@@ -384,28 +384,18 @@ static void arm_finalizer(SEXP p)
 
 static arm_state *arm_get(SEXP p)
 {
-    if (TYPEOF(p) != EXTPTRSXP) error("internal error: not an ARM state");
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    if (!s) error("internal error: ARM state has been freed");
-    return s;
-}
-
-static int arm_int(SEXP x, const char *what)
-{
-    if (TYPEOF(x) != INTSXP || LENGTH(x) != 1 || INTEGER(x)[0] == NA_INTEGER)
-        error("internal error: ARM %s must be one integer", what);
-    return INTEGER(x)[0];
+    return (arm_state *) logz_arg_ptr(p, "ARM state");
 }
 
 static void check_slots(const arm_state *s, int c0, int c1)
 {
-    if (c0 < 0 || c1 < c0 || c1 > s->cap) error("internal error: ARM slots out of range");
+    if (c0 < 0 || c1 < c0 || c1 > s->cap) logz_internal_error("ARM slots out of range");
 }
 
 static SEXP need_real(SEXP model, const char *name, R_xlen_t len)
 {
     SEXP x = logz_need(model, name, REALSXP);
-    if (XLENGTH(x) != len) error("internal error: bad ARM model field %s", name);
+    if (XLENGTH(x) != len) logz_internal_error("bad ARM model field %s", name);
     return x;
 }
 
@@ -445,11 +435,11 @@ static arm_state *arm_unpack(int type, SEXP model)
         int N = asInteger(logz_need(model, "n", INTSXP));
         SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
         if (N < 0 || LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
-            error("internal error: bad Ising adjacency");
+            logz_internal_error("bad Ising adjacency");
         int ne = LENGTH(nbr);
         for (int e = 0; e < ne; e++)
             if (INTEGER(nbr)[e] < 0 || INTEGER(nbr)[e] >= N)
-                error("internal error: bad Ising neighbour");
+                logz_internal_error("bad Ising neighbour");
         SEXP nw = need_real(model, "nw", ne), f = need_real(model, "field", N);
         double lo = asReal(logz_need(model, "lo", REALSXP));
         double hi = asReal(logz_need(model, "hi", REALSXP));
@@ -460,23 +450,24 @@ static arm_state *arm_unpack(int type, SEXP model)
     } else if (type == ARM_RBM) {
         SEXP W = logz_need(model, "W", REALSXP);
         SEXP dim = getAttrib(W, R_DimSymbol);
-        if (LENGTH(dim) != 2) error("internal error: bad RBM weights");
+        if (LENGTH(dim) != 2) logz_internal_error("bad RBM weights");
         int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
         SEXP a = need_real(model, "a", N), b = need_real(model, "b", H);
         s = R_Calloc(1, arm_state);
         *s = (arm_state) {.type = type, .N = N, .H = H, .W = dup_real(W, (R_xlen_t) N * H),
                           .a = dup_real(a, N), .b = dup_real(b, H)};
     } else {
-        error("internal error: unknown ARM model type %d", type);
+        logz_internal_error("unknown ARM model type %d", type);
     }
     return s;
 }
 
 SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
 {
-    int type = arm_int(type_, "model type"), cap = arm_int(cap_, "capacity");
-    if (cap < 1) error("internal error: bad ARM capacity");
-    if (TYPEOF(model) != VECSXP) error("internal error: the ARM model must be a list");
+    int type = logz_arg_int(type_, "ARM model type", LOGZ_NO_MIN);
+    int cap = logz_arg_int(cap_, "ARM capacity", LOGZ_NO_MIN);
+    if (cap < 1) logz_internal_error("bad ARM capacity");
+    if (TYPEOF(model) != VECSXP) logz_internal_error("the ARM model must be a list");
     arm_state *s = arm_unpack(type, model);
     SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
     R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
@@ -487,8 +478,25 @@ SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
 
 SEXP arm_reserve_call(SEXP p, SEXP cap)
 {
-    arm_reserve(arm_get(p), arm_int(cap, "capacity"));
+    arm_reserve(arm_get(p), logz_arg_int(cap, "ARM capacity", LOGZ_NO_MIN));
     return R_NilValue;
+}
+
+typedef struct {
+    arm_state *s;
+    int c0, steps, nthreads;
+    double *v;
+    int *perm;
+} arm_move_job;
+
+/* a chunk of slots, on the main thread (arm_move_range opens the parallel regions) */
+static void arm_move_round(void *ctx, long t0, long t1, int i0, int i1, int tid)
+{
+    (void) t0;
+    (void) t1;
+    (void) tid;
+    const arm_move_job *j = (const arm_move_job *) ctx;
+    arm_move_range(j->s, j->c0 + i0, j->c0 + i1, j->steps, j->nthreads, j->v, j->perm);
 }
 
 /* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
@@ -497,36 +505,34 @@ SEXP arm_reserve_call(SEXP p, SEXP cap)
 SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
 {
     arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
-    int steps = arm_int(steps_, "steps");
-    int nthreads = logz_threads(arm_int(threads_, "threads"));
+    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
+    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
+    int steps = logz_arg_int(steps_, "ARM steps", LOGZ_NO_MIN);
+    int nthreads = logz_threads(logz_arg_int(threads_, "ARM threads", LOGZ_NO_MIN));
     check_slots(s, c0, c1);
     int N = s->N;
     if (s->n == 0 || steps < 1) return R_NilValue;
     double chunk_d = 2e7 / arm_move_cost(s, steps);
     int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
-    double *v = NULL;
-    int *perm = NULL;
+    arm_move_job j = {.s = s, .c0 = c0, .steps = steps, .nthreads = nthreads, .v = NULL,
+                      .perm = NULL};
     if (s->type == ARM_GPC) {
-        v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
-        perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
+        j.v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
+        j.perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
     }
-    for (int a = c0; a < c1; a += chunk) {
-        int b = c1 - a > chunk ? a + chunk : c1;
-        const void *vmax = vmaxget();
-        arm_move_range(s, a, b, steps, nthreads, v, perm);
-        vmaxset(vmax);
-        R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    }
+    logz_rounds r = {.total = 1, .units = 1, .n_items = c1 - c0, .items = chunk,
+                     .nthreads = nthreads, .split = LOGZ_SPLIT_MAIN, .limit_blas = 0};
+    logz_rounds_run(&r, arm_move_round, &j);
     return R_NilValue;
 }
 
 SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
 {
     arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
+    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
+    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
     check_slots(s, c0, c1);
-    if (s->n >= s->N) error("internal error: all variables have been added");
+    if (s->n >= s->N) logz_internal_error("all variables have been added");
     SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
     arm_smooth(s, c0, c1, REAL(out));
     UNPROTECT(1);
@@ -536,8 +542,8 @@ SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
 SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
 {
     arm_state *s = arm_get(p);
-    if (TYPEOF(src_) != INTSXP) error("internal error: ARM source slots must be integers");
-    int k = LENGTH(src_), dst0 = arm_int(dst0_, "destination slot");
+    if (TYPEOF(src_) != INTSXP) logz_internal_error("ARM source slots must be integers");
+    int k = LENGTH(src_), dst0 = logz_arg_int(dst0_, "ARM destination slot", LOGZ_NO_MIN);
     const int *src = INTEGER(src_);
     check_slots(s, dst0, dst0 + k);
     for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
@@ -551,9 +557,9 @@ SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
 SEXP arm_augment_call(SEXP p, SEXP R_)
 {
     arm_state *s = arm_get(p);
-    int R = arm_int(R_, "particles");
+    int R = logz_arg_int(R_, "ARM particles", LOGZ_NO_MIN);
     check_slots(s, 0, R);
-    if (s->n >= s->N) error("internal error: all variables have been added");
+    if (s->n >= s->N) logz_internal_error("all variables have been added");
     arm_augment(s, R);
     return R_NilValue;
 }
@@ -561,7 +567,8 @@ SEXP arm_augment_call(SEXP p, SEXP R_)
 SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
 {
     arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
+    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
+    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
     check_slots(s, c0, c1);
     SEXP out = PROTECT(allocMatrix(REALSXP, s->n, c1 - c0));
     arm_particles(s, c0, c1, REAL(out));
@@ -572,10 +579,10 @@ SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
 SEXP arm_set_call(SEXP p, SEXP x_, SEXP c0_)
 {
     arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot");
+    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
     SEXP dim = getAttrib(x_, R_DimSymbol);
     if (TYPEOF(x_) != REALSXP || LENGTH(dim) != 2 || INTEGER(dim)[0] != s->n)
-        error("internal error: ARM states must be a double matrix with one row per variable added");
+        logz_internal_error("ARM states must be a double matrix with one row per variable added");
     int k = INTEGER(dim)[1];
     check_slots(s, c0, c0 + k);
     arm_set(s, REAL(x_), k, c0);

@@ -397,13 +397,13 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
         ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL ||
         (method != LOGZ_SEARCH_ASTAR && method != LOGZ_SEARCH_DRILL_DOWN))
-        error("internal error: bad arguments to astar_sample");
-    if (method == LOGZ_SEARCH_DRILL_DOWN && d != 1) error("internal error: drill down needs d = 1");
+        logz_internal_error("bad arguments to astar_sample");
+    if (method == LOGZ_SEARCH_DRILL_DOWN && d != 1) logz_internal_error("drill down needs d = 1");
 
     const char *names[] = {"samples", "gumbel", "likelihood", "bound", "nodes", "tree_size", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP samples = allocMatrix(REALSXP, n, d);
-    SET_VECTOR_ELT(out, 0, samples);
+    logz_set(out, "samples", samples);
     for (int i = 1; i <= 4; i++) SET_VECTOR_ELT(out, i, allocVector(REALSXP, n));
     double *S = REAL(samples), *gum = REAL(VECTOR_ELT(out, 1));
     double *clik = REAL(VECTOR_ELT(out, 2)), *cbnd = REAL(VECTOR_ELT(out, 3)),
@@ -436,7 +436,7 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
         logz_tick(control, every, s + 1, n);
     }
     PutRNGstate();
-    SET_VECTOR_ELT(out, 5, ScalarInteger(t.n));
+    logz_set(out, "tree_size", ScalarInteger(t.n));
     UNPROTECT(1);
     return out;
 }

@@ -66,7 +66,7 @@ static int mh_top(os_pieces *P)
             k = c;
         }
     }
-    if (P->mh_n == 0) error("internal error: empty mass heap");
+    if (P->mh_n == 0) logz_internal_error("empty mass heap");
     return P->mh_piece[0];
 }
 
@@ -189,13 +189,13 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
                 refine == LOGZ_REFINE_LARGEST_MASS;
     if (n == NA_INTEGER || n < 0 || !known || reuse == NA_LOGICAL || ISNAN(max_nodes) ||
         !(rate > 0.0 && rate <= 1.0))
-        error("internal error: bad arguments to astar_baseline");
+        logz_internal_error("bad arguments to astar_baseline");
 
     const char *names[] = {"samples", "likelihood", "bound", "nodes", "log_w_sum",
                            "log_w2_sum", "trials", "pieces", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP samples = allocMatrix(REALSXP, n, d);
-    SET_VECTOR_ELT(out, 0, samples);
+    logz_set(out, "samples", samples);
     for (int i = 1; i <= 3; i++) SET_VECTOR_ELT(out, i, allocVector(REALSXP, n));
     double *S = REAL(samples), *clik = REAL(VECTOR_ELT(out, 1)),
            *cbnd = REAL(VECTOR_ELT(out, 2)), *cnod = REAL(VECTOR_ELT(out, 3));
@@ -276,10 +276,10 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
         logz_tick(control, every, s + 1, n);
     }
     PutRNGstate();
-    SET_VECTOR_ELT(out, 4, ScalarReal(lw1));
-    SET_VECTOR_ELT(out, 5, ScalarReal(lw2));
-    SET_VECTOR_ELT(out, 6, ScalarReal(trials));
-    SET_VECTOR_ELT(out, 7, ScalarInteger(P.n));
+    logz_set(out, "log_w_sum", ScalarReal(lw1));
+    logz_set(out, "log_w2_sum", ScalarReal(lw2));
+    logz_set(out, "trials", ScalarReal(trials));
+    logz_set(out, "pieces", ScalarInteger(P.n));
     UNPROTECT(1);
     return out;
 }

@@ -180,7 +180,7 @@ double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *
     case LOGZ_KERNEL_RWM: rwm_sweep(k, beta, ch, t, p, st, w, accept); break;
     case LOGZ_KERNEL_MALA:
     case LOGZ_KERNEL_HMC: hmc_sweep(k, beta, ch, t, p, st, w, accept); break;
-    default: error("internal error: unknown kernel %d", k->kind);
+    default: logz_internal_error("unknown kernel %d", k->kind);
     }
     double a = 0.0;
     for (int c = 0; c < ch->M; c++) a += accept[c];

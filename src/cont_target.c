@@ -12,19 +12,19 @@ static void r_eval(void *ctx_, const double *X, int M, double *lf, double *gf, i
 {
     cont_r_target *ctx = (cont_r_target *) ctx_;
     size_t Md = (size_t) M * ctx->d;
-    if (M != ctx->M) error("internal error: evaluator called with %d points", M);
+    if (M != ctx->M) logz_internal_error("evaluator called with %d points", M);
     memcpy(REAL(ctx->Xs), X, sizeof(double) * Md);
     INTEGER(ctx->flag)[0] = gf == NULL ? 0 : (trial ? 2 : 1);
     SEXP call = PROTECT(lang3(ctx->fn, ctx->Xs, ctx->flag));
     SEXP v = PROTECT(eval(call, R_GlobalEnv));
     if (TYPEOF(v) != REALSXP || LENGTH(v) != M)
-        error("internal error: the log density wrapper returned a malformed vector");
+        logz_internal_error("the log density wrapper returned a malformed vector");
     memcpy(lf, REAL(v), sizeof(double) * (size_t) M);
     ctx->evals += M;
     if (gf) {
         SEXP g = getAttrib(v, install("gradient"));
         if (TYPEOF(g) != REALSXP || (size_t) XLENGTH(g) != Md)
-            error("internal error: the gradient wrapper returned a malformed matrix");
+            logz_internal_error("the gradient wrapper returned a malformed matrix");
         memcpy(gf, REAL(g), sizeof(double) * Md);
         ctx->grad_evals += M;
     }
@@ -45,7 +45,7 @@ int cont_r_target_init(cont_r_target *ctx, cont_target *t, SEXP fn, int M, int d
 static SEXP need_len(SEXP list, const char *name, R_xlen_t n)
 {
     SEXP x = logz_need(list, name, REALSXP);
-    if (XLENGTH(x) != n) error("internal error: `%s` has length %ld, not %ld", name,
+    if (XLENGTH(x) != n) logz_internal_error("`%s` has length %ld, not %ld", name,
                                (long) XLENGTH(x), (long) n);
     return x;
 }
@@ -64,21 +64,21 @@ SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
     proposal_from_list(base, &p);
     int d = p.d;
     SEXP X_in = logz_need(state, "X", REALSXP);
-    if (!isMatrix(X_in) || ncols(X_in) != d) error("internal error: bad X");
+    if (!isMatrix(X_in) || ncols(X_in) != d) logz_internal_error("bad X");
     int M = nrows(X_in);
     int kind = asInteger(logz_need(control, "kernel", INTSXP));
     int n_leap = asInteger(logz_need(control, "n_leapfrog", INTSXP));
     int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
     if (kind < LOGZ_KERNEL_RWM || kind > LOGZ_KERNEL_HMC || n_leap < 1 || sweeps < 1 || M < 1 ||
         !isFunction(fn))
-        error("internal error: bad arguments to cont_sweep");
+        logz_internal_error("bad arguments to cont_sweep");
     int gradient = kind != LOGZ_KERNEL_RWM;
     size_t Md = (size_t) M * d;
     const double *beta = REAL(need_len(control, "beta", M));
     const double *step = REAL(need_len(control, "step", M));
     SEXP sc_in = logz_need(control, "scale", REALSXP);
     if (XLENGTH(sc_in) != d && XLENGTH(sc_in) != (R_xlen_t) Md)
-        error("internal error: bad scale");
+        logz_internal_error("bad scale");
     const double *scale = REAL(sc_in);
     int per_chain = XLENGTH(sc_in) != d;
     SEXP st_in = need_len(state, "streams", 6 * (R_xlen_t) M);
@@ -86,15 +86,15 @@ SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
     const char *names[] = {"X", "lf", "lb", "gf", "gb", "streams", "accept", "evaluations",
                            "gradient_evaluations", ""};
     SEXP res = PROTECT(mkNamed(VECSXP, names)); nprot++;
-    SEXP X = allocMatrix(REALSXP, M, d);            SET_VECTOR_ELT(res, 0, X);
-    SEXP lf = allocVector(REALSXP, M);               SET_VECTOR_ELT(res, 1, lf);
-    SEXP lb = allocVector(REALSXP, M);               SET_VECTOR_ELT(res, 2, lb);
-    SEXP gf = gradient ? allocMatrix(REALSXP, M, d) : R_NilValue;  SET_VECTOR_ELT(res, 3, gf);
-    SEXP gb = gradient ? allocMatrix(REALSXP, M, d) : R_NilValue;  SET_VECTOR_ELT(res, 4, gb);
-    SEXP st_out = allocMatrix(REALSXP, 6, M);        SET_VECTOR_ELT(res, 5, st_out);
-    SEXP acc = allocVector(REALSXP, M);              SET_VECTOR_ELT(res, 6, acc);
-    SEXP ev = allocVector(REALSXP, 1);               SET_VECTOR_ELT(res, 7, ev);
-    SEXP gev = allocVector(REALSXP, 1);              SET_VECTOR_ELT(res, 8, gev);
+    SEXP X = allocMatrix(REALSXP, M, d);            logz_set(res, "X", X);
+    SEXP lf = allocVector(REALSXP, M);               logz_set(res, "lf", lf);
+    SEXP lb = allocVector(REALSXP, M);               logz_set(res, "lb", lb);
+    SEXP gf = gradient ? allocMatrix(REALSXP, M, d) : R_NilValue;  logz_set(res, "gf", gf);
+    SEXP gb = gradient ? allocMatrix(REALSXP, M, d) : R_NilValue;  logz_set(res, "gb", gb);
+    SEXP st_out = allocMatrix(REALSXP, 6, M);        logz_set(res, "streams", st_out);
+    SEXP acc = allocVector(REALSXP, M);              logz_set(res, "accept", acc);
+    SEXP ev = allocVector(REALSXP, 1);               logz_set(res, "evaluations", ev);
+    SEXP gev = allocVector(REALSXP, 1);              logz_set(res, "gradient_evaluations", gev);
     memcpy(REAL(X), REAL(X_in), sizeof(double) * Md);
     memcpy(REAL(lf), REAL(need_len(state, "lf", M)), sizeof(double) * (size_t) M);
     memcpy(REAL(lb), REAL(need_len(state, "lb", M)), sizeof(double) * (size_t) M);
@@ -104,7 +104,7 @@ SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control)
         memcpy(REAL(gb), REAL(need_len(state, "gb", (R_xlen_t) Md)), sizeof(double) * Md);
     }
     logz_stream *st = (logz_stream *) R_alloc(M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(st_in), st)) error("internal error: bad streams");
+    if (!logz_streams_from_double(M, REAL(st_in), st)) logz_internal_error("bad streams");
 
     cont_r_target ctx;
     cont_target tgt;

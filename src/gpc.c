@@ -51,7 +51,7 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
     SEXP A = logz_need(model, "A", REALSXP), yy = logz_need(model, "y", REALSXP);
     int n = LENGTH(yy);
-    if (XLENGTH(A) != (R_xlen_t) n * n || n < 1) error("internal error: bad GPC model");
+    if (XLENGTH(A) != (R_xlen_t) n * n || n < 1) logz_internal_error("bad GPC model");
     logz_chunk ck;
     logz_chunk_unpack(state, betas, control, "F", n, &ck);
     SEXP F0 = ck.x0;
@@ -63,12 +63,12 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     const char *names[] = {"F", "log_w", "streams", "trace", "sweeps", "evals", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SEXP F = allocMatrix(REALSXP, n, M);
-    SET_VECTOR_ELT(out, 0, F);
+    logz_set(out, "F", F);
     SEXP logw = allocVector(REALSXP, M);
-    SET_VECTOR_ELT(out, 1, logw);
+    logz_set(out, "log_w", logw);
     memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
     SEXP trace = allocMatrix(REALSXP, L, 2);
-    SET_VECTOR_ELT(out, 3, trace);
+    logz_set(out, "trace", trace);
     double *f = REAL(F), *w = REAL(logw);
     double *U = (double *) R_alloc((size_t) n * M, sizeof(double));
     double *NU = (double *) R_alloc((size_t) n * M, sizeof(double));
@@ -123,10 +123,10 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         }
     }
     if (L > 0) logz_ais_trace(hist, L, M, log_z0, REAL(trace));
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
-    SET_VECTOR_ELT(out, 5, ScalarReal(evals));
+    logz_set(out, "sweeps", ScalarInteger(ns));
+    logz_set(out, "evals", ScalarReal(evals));
     SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
+    logz_set(out, "streams", so);
     logz_streams_to_double(M, st, REAL(so));
     UNPROTECT(1);
     return out;

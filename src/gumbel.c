@@ -28,7 +28,7 @@ SEXP gumbel_rand_call(SEXP n_, SEXP location, SEXP bound)
     int n = asInteger(n_);
     if (n == NA_INTEGER || n < 0 || TYPEOF(location) != REALSXP || LENGTH(location) < 1 ||
         (!isNull(bound) && (TYPEOF(bound) != REALSXP || LENGTH(bound) < 1)))
-        error("internal error: bad arguments to gumbel_rand");
+        logz_internal_error("bad arguments to gumbel_rand");
     int nl = LENGTH(location), nb = isNull(bound) ? 0 : LENGTH(bound);
     const double *loc = REAL(location), *b = nb ? REAL(bound) : NULL;
     SEXP out = PROTECT(allocVector(REALSXP, n));

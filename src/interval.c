@@ -22,9 +22,9 @@ void program_from_list(SEXP prog, logz_program *p)
     SEXP data = logz_get(prog, "data");
     if (TYPEOF(op) != INTSXP || TYPEOF(arg) != INTSXP || TYPEOF(k) != REALSXP ||
         LENGTH(op) != LENGTH(arg) || LENGTH(op) < 1 || TYPEOF(data) != REALSXP)
-        error("internal error: malformed expression program");
+        logz_internal_error("malformed expression program");
     SEXP dim = getAttrib(data, R_DimSymbol);
-    if (LENGTH(dim) != 2) error("internal error: expression data is not a matrix");
+    if (LENGTH(dim) != 2) logz_internal_error("expression data is not a matrix");
     p->n = LENGTH(op);
     p->op = INTEGER(op);
     p->arg = INTEGER(arg);
@@ -40,7 +40,7 @@ void program_from_list(SEXP prog, logz_program *p)
             ((o == LOGZ_OP_CONST || o == LOGZ_OP_POWI || o == LOGZ_OP_POWR) && (a < 0 || a >= p->nk)) ||
             (o == LOGZ_OP_VAR && (a < 0 || a >= p->d)) || (o == LOGZ_OP_COL && (a < 0 || a >= p->ncol)) ||
             (o == LOGZ_OP_SUM && (a < 1 || i + a >= p->n)))
-            error("internal error: bad expression opcode %d at %d", o, i);
+            logz_internal_error("bad expression opcode %d at %d", o, i);
     }
 }
 
@@ -290,7 +290,7 @@ SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper)
     int d = p.d;
     if (TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
         XLENGTH(lower) != XLENGTH(upper) || XLENGTH(lower) % d)
-        error("internal error: bad boxes");
+        logz_internal_error("bad boxes");
     int k = (int) (XLENGTH(lower) / d);
     double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
     double *L = (double *) R_alloc((size_t) p.n + 1, sizeof(double));

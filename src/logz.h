@@ -5,6 +5,7 @@
 #define LOGZ_H
 
 #define USE_FC_LEN_T
+#include <limits.h>
 #include <stdint.h>
 #include <R.h>
 #include <Rinternals.h>
@@ -14,11 +15,11 @@
 #endif
 
 /* ---- integer codes read by R and C -------------------------------------- */
-/* Each enum here is mirrored by a named R integer vector, next to the R
- * wrapper of the routine that reads it: AIS_KERNEL (R/ais.R), RBM_LAYER
- * (R/rbm.R), MARGINALS (R/ising_exact.R), PROP_FAMILY (R/proposal.R),
- * INTERVAL_OP (R/interval.R), ASTAR_MODEL (R/astar_target.R), ASTAR_SEARCH and
- * OS_REFINE (R/astar.R), GAUSS_BOUND (R/astar_models.R). */
+/* Each enum here (and in mip.h) is mirrored by a named R integer vector:
+ * AIS_KERNEL, RBM_LAYER, MARGINALS, PROP_FAMILY, INTERVAL_OP, ASTAR_MODEL,
+ * ASTAR_SEARCH, OS_REFINE, GAUSS_BOUND, CONT_KERNEL, RTS_STAT, ARM_MODEL,
+ * MIP_KIND, MIP_BRANCHING, MIP_SHARE. logz_codes_call() (contract.c) returns
+ * them by name, and test-contract.R checks the R side against it. */
 typedef enum {                 /* ais_rbm: how the products W'v and W h are formed */
     LOGZ_KERNEL_AUTO = 0,      /* per layer, sparse below control$crossover active units */
     LOGZ_KERNEL_DENSE = 1,     /* BLAS dgemm */
@@ -74,20 +75,30 @@ void logz_streams_seed(int n, logz_stream *out);
 void logz_streams_to_double(int n, const logz_stream *st, double *out);
 int logz_streams_from_double(int n, const double *in, logz_stream *st);
 SEXP rng_streams_call(SEXP n);
-SEXP check_interrupt_call(void);
 SEXP rng_stream_unif_call(SEXP state, SEXP n);
 
 /* ---- vexp.c: y[i] = exp(-|x[i]|), vectorised where libmvec is available -- */
 void logz_exp_neg_abs(const double *x, double *y, int n);
 
-/* ---- util.c -------------------------------------------------------------- */
-double logz_softplus(double x);      /* log(1 + exp(x)), stable */
-double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
-double logz_log_sum_exp(const double *x, int n);
-int logz_threads(int requested);
-typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
-void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
-int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
+/* ---- contract.c: the R/C boundary ------------------------------------------ */
+/* What an R wrapper passes is re-checked here; a failure is an error
+ * "internal error: ..." naming what was wrong (the wrappers are the only
+ * callers, so it means a bug on the R side). */
+void logz_internal_error(const char *fmt, ...);              /* error("internal error: ...") */
+SEXP logz_get(SEXP list, const char *name);    /* element of a named list or R_NilValue */
+SEXP logz_need(SEXP list, const char *name, SEXPTYPE type);  /* ... of this type, or an error */
+SEXP logz_arg(SEXP x, const char *what, SEXPTYPE type, R_xlen_t len); /* len < 0: any length */
+#define LOGZ_NO_MIN (-INT_MAX)
+int logz_arg_int(SEXP x, const char *what, int min);         /* one integer, not NA, >= min */
+double logz_arg_real(SEXP x, const char *what);              /* one number, not NA */
+int logz_arg_code(int code, const char *what, int lo, int hi); /* an enum code in [lo, hi] */
+void *logz_arg_ptr(SEXP x, const char *what);  /* the address of a live external pointer */
+/* results: out = PROTECT(mkNamed(VECSXP, names)) filled by name, never by position */
+SEXP logz_set(SEXP list, const char *name, SEXP value);
+SEXP logz_codes_call(void);    /* the codes of the enums mirrored in R, by name */
+
+/* ---- rounds.c: rounds of parallel blocks between interrupt checks -------- */
+int logz_threads(int requested);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 /* Rounds of about `work` a thread between interrupt checks. per: the work of
  * one unit (a sweep) of one block of chains; per_thread: blocks a thread owns
  * when all blocks run; total: units per chain. When a unit of every block
@@ -96,6 +107,37 @@ int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
  * floor(work / per) * nthreads clamped to [min_blocks, n_blocks]. */
 void logz_round_plan(double per, double per_thread, long total, double work, int n_blocks,
                      int min_blocks, int nthreads, long *units, int *blocks);
+typedef enum {
+    LOGZ_SPLIT_SLICES = 0,  /* each thread: one call on its contiguous slice of the round's items */
+    LOGZ_SPLIT_EACH = 1,    /* one call per item, items to the next free thread */
+    LOGZ_SPLIT_MAIN = 2     /* one call per round on the main thread (it opens its own regions) */
+} logz_split;
+typedef struct {
+    long total;        /* units every item goes through */
+    long units;        /* units a round */
+    int n_items;       /* items: chains, groups of chains, blocks */
+    int items;         /* items a round */
+    int nthreads;
+    logz_split split;
+    int limit_blas;    /* OpenBLAS on one thread inside each round */
+} logz_rounds;
+/* units [t0, t1) of items [i0, i1) on thread tid; no R API (but LOGZ_SPLIT_MAIN) */
+typedef void (*logz_round_fn)(void *ctx, long t0, long t1, int i0, int i1, int tid);
+/* every round in turn, R_CheckUserInterrupt() after each (main thread); memory
+ * R_alloc'ed inside a round is released after it */
+void logz_rounds_run(const logz_rounds *r, logz_round_fn fn, void *ctx);
+typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
+/* `total` enumeration states in nblocks fixed blocks, 2 nthreads blocks a round */
+void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
+int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
+/* Ask OpenBLAS (when it is R's BLAS) for n threads; returns the old count or -1. */
+int blas_threads_limit(int n);
+void blas_threads_restore(int old);
+
+/* ---- util.c -------------------------------------------------------------- */
+double logz_softplus(double x);      /* log(1 + exp(x)), stable */
+double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
+double logz_log_sum_exp(const double *x, int n);
 /* column j of V (nrow x ncol) = column j / copies of V0, in interruptible slices */
 void logz_fill_columns(double *V, const double *V0, int nrow, int ncol, int copies);
 typedef struct {
@@ -107,14 +149,14 @@ typedef struct {
 } logz_chunk;
 void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, int rows,
                        logz_chunk *c);
-double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
-SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
+double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);
+/* For long loops written in R: R_CheckUserInterrupt() */
+SEXP check_interrupt_call(void);
 /* progress from a C loop: the R function control$tick (or NULL) and its period
  * control$tick_every; logz_tick() calls tick(done) after every `every`-th unit
  * and the last, with R's RNG state saved around the call */
 int logz_tick_every(SEXP control);
 void logz_tick(SEXP control, int every, int done, int total);
-SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */
 void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace);
 
 /* ---- rbm.c: exact log Z by enumeration ---------------------------------- */
@@ -131,9 +173,6 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 /* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP ais_rbm_prepare_call(SEXP model);
-/* Ask OpenBLAS (when it is R's BLAS) for n threads; returns the old count or -1. */
-int blas_threads_limit(int n);
-void blas_threads_restore(int old);
 
 /* ---- ais_function.c: AIS on a log density written in R ---------------- */
 SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);

@@ -25,7 +25,7 @@ static double std_p(int fam, double df, double z, int lower, int logp)
     case LOGZ_PROP_CAUCHY: return pcauchy(z, 0.0, 1.0, lower, logp);
     case LOGZ_PROP_STUDENT: return pt(z, df, lower, logp);
     }
-    error("internal error: unknown proposal family %d", fam);
+    logz_internal_error("unknown proposal family %d", fam);
     return NA_REAL;
 }
 
@@ -38,7 +38,7 @@ static double std_q(int fam, double df, double p, int lower, int logp)
     case LOGZ_PROP_CAUCHY: return qcauchy(p, 0.0, 1.0, lower, logp);
     case LOGZ_PROP_STUDENT: return qt(p, df, lower, logp);
     }
-    error("internal error: unknown proposal family %d", fam);
+    logz_internal_error("unknown proposal family %d", fam);
     return NA_REAL;
 }
 
@@ -187,13 +187,13 @@ void proposal_from_list(SEXP prop, logz_proposal *p)
     SEXP fam = logz_get(prop, "family"), par = logz_get(prop, "par");
     if (TYPEOF(fam) != INTSXP || TYPEOF(par) != REALSXP || LENGTH(fam) < 1 ||
         XLENGTH(par) != 3 * (R_xlen_t) LENGTH(fam))
-        error("internal error: malformed proposal");
+        logz_internal_error("malformed proposal");
     p->d = LENGTH(fam);
     p->family = INTEGER(fam);
     p->par = REAL(par);
     for (int j = 0; j < p->d; j++)
         if (p->family[j] < LOGZ_PROP_UNIFORM || p->family[j] > LOGZ_PROP_STUDENT)
-            error("internal error: unknown proposal family %d", p->family[j]);
+            logz_internal_error("unknown proposal family %d", p->family[j]);
 }
 
 /* Log masses of the boxes in the rows of lower/upper (k x d). */
@@ -203,7 +203,7 @@ SEXP proposal_log_mass_call(SEXP prop, SEXP lower, SEXP upper)
     proposal_from_list(prop, &p);
     if (TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
         XLENGTH(lower) != XLENGTH(upper) || XLENGTH(lower) % p.d)
-        error("internal error: bad boxes");
+        logz_internal_error("bad boxes");
     int k = (int) (XLENGTH(lower) / p.d);
     double *lo = (double *) R_alloc(p.d, sizeof(double)), *hi = (double *) R_alloc(p.d, sizeof(double));
     SEXP out = PROTECT(allocVector(REALSXP, k));
@@ -235,7 +235,7 @@ SEXP proposal_draw_call(SEXP prop, SEXP n_, SEXP lower, SEXP upper)
     int n = asInteger(n_);
     if (n == NA_INTEGER || n < 0 || TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
         LENGTH(lower) != p.d || LENGTH(upper) != p.d)
-        error("internal error: bad arguments to proposal_draw");
+        logz_internal_error("bad arguments to proposal_draw");
     double *x = (double *) R_alloc(p.d, sizeof(double));
     SEXP out = PROTECT(allocMatrix(REALSXP, n, p.d));
     int every = proposal_check_rows(p.d);
@@ -259,7 +259,7 @@ SEXP proposal_log_density_call(SEXP prop, SEXP x_)
 {
     logz_proposal p;
     proposal_from_list(prop, &p);
-    if (TYPEOF(x_) != REALSXP || XLENGTH(x_) % p.d) error("internal error: bad points");
+    if (TYPEOF(x_) != REALSXP || XLENGTH(x_) % p.d) logz_internal_error("bad points");
     int k = (int) (XLENGTH(x_) / p.d);
     double *x = (double *) R_alloc(p.d, sizeof(double));
     SEXP out = PROTECT(allocVector(REALSXP, k));
@@ -288,6 +288,6 @@ double proposal_grad_log_density1(const logz_proposal *p, int j, double x)
         z = x - par[0];
         return -(par[2] + 1.0) * z / (par[2] * par[1] * par[1] + z * z);
     }
-    error("internal error: unknown proposal family %d", p->family[j]);
+    logz_internal_error("unknown proposal family %d", p->family[j]);
     return NA_REAL;
 }

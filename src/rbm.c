@@ -149,14 +149,14 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
 SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads)
 {
     if (TYPEOF(W) != REALSXP || TYPEOF(a) != REALSXP || TYPEOF(b) != REALSXP)
-        error("internal error: rbm parameters must be double");
+        logz_internal_error("rbm parameters must be double");
     int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W)) error("internal error: W has the wrong size");
+    if ((R_xlen_t) nv * nh != XLENGTH(W)) logz_internal_error("W has the wrong size");
     int lay = asInteger(layer), nthreads = logz_threads(asInteger(threads));
-    if (lay != LOGZ_LAYER_HIDDEN && lay != LOGZ_LAYER_VISIBLE) error("internal error: bad layer");
+    logz_arg_code(lay, "layer", LOGZ_LAYER_HIDDEN, LOGZ_LAYER_VISIBLE);
     int hidden = lay == LOGZ_LAYER_HIDDEN;
     int ne = hidden ? nh : nv, no = hidden ? nv : nh;
-    if (ne > 40) error("internal error: too many states to enumerate");
+    if (ne > 40) logz_internal_error("too many states to enumerate");
     const double *Wt;
     if (hidden) {
         Wt = REAL(W);                 /* nv x nh: columns are hidden units */

@@ -177,10 +177,10 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     int nv = LENGTH(a_), nh = LENGTH(b_);
     if (TYPEOF(data_t) != REALSXP || !isMatrix(data_t) || nrows(data_t) != nv ||
         XLENGTH(W_) != (R_xlen_t) nv * nh)
-        error("internal error: data or weights have the wrong shape");
+        logz_internal_error("data or weights have the wrong shape");
     int N = ncols(data_t);
     SEXP perm = logz_need(control, "perm", INTSXP);
-    if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
+    if (LENGTH(perm) != N) logz_internal_error("perm has the wrong length");
     int pcd = asInteger(logz_need(control, "pcd", INTSXP));
     int B = asInteger(logz_need(control, "batch_size", INTSXP));
     rbm_train_opts o = {
@@ -192,24 +192,24 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
         .lr_step = asReal(logz_need(control, "lr_step", REALSXP)),
         .momentum = asReal(logz_need(control, "momentum", REALSXP)),
         .weight_decay = asReal(logz_need(control, "weight_decay", REALSXP))};
-    if (o.k < 1 || o.B < 1 || o.B > N || o.C < 1) error("internal error: bad k, batch size or chains");
+    if (o.k < 1 || o.B < 1 || o.B > N || o.C < 1) logz_internal_error("bad k, batch size or chains");
     for (int i = 0; i < (N / o.B) * o.B; i++)
-        if (INTEGER(perm)[i] < 0 || INTEGER(perm)[i] >= N) error("internal error: perm out of range");
+        if (INTEGER(perm)[i] < 0 || INTEGER(perm)[i] >= N) logz_internal_error("perm out of range");
     SEXP dW_ = logz_need(state, "dW", REALSXP), da_ = logz_need(state, "da", REALSXP),
          db_ = logz_need(state, "db", REALSXP), P_ = logz_get(state, "P");
     if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
-        error("internal error: bad momentum state");
+        logz_internal_error("bad momentum state");
     int have_chains = !isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * o.C;
 
     const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP W = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 0, W);
-    SEXP a = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 1, a);
-    SEXP b = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 2, b);
-    SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
-    SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
-    SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
-    SEXP P = allocMatrix(REALSXP, nv, pcd ? o.C : o.B); SET_VECTOR_ELT(out, 6, P);
+    SEXP W = allocMatrix(REALSXP, nv, nh); logz_set(out, "W", W);
+    SEXP a = allocVector(REALSXP, nv); logz_set(out, "a", a);
+    SEXP b = allocVector(REALSXP, nh); logz_set(out, "b", b);
+    SEXP dW = allocMatrix(REALSXP, nv, nh); logz_set(out, "dW", dW);
+    SEXP da = allocVector(REALSXP, nv); logz_set(out, "da", da);
+    SEXP db = allocVector(REALSXP, nh); logz_set(out, "db", db);
+    SEXP P = allocMatrix(REALSXP, nv, pcd ? o.C : o.B); logz_set(out, "P", P);
     memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
     memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
     memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
@@ -223,7 +223,7 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
     double recon = rbm_train_epoch(&o, REAL(data_t), INTEGER(perm), REAL(W), REAL(a), REAL(b),
                                    REAL(dW), REAL(da), REAL(db), REAL(P), !have_chains);
     PutRNGstate();
-    SET_VECTOR_ELT(out, 7, ScalarReal(recon));
+    logz_set(out, "recon_error", ScalarReal(recon));
     UNPROTECT(1);
     return out;
 }

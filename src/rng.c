@@ -128,7 +128,7 @@ int logz_streams_from_double(int n, const double *in, logz_stream *st)
 SEXP rng_streams_call(SEXP n_)
 {
     int n = asInteger(n_);
-    if (n == NA_INTEGER || n < 0) error("internal error: bad stream count");
+    if (n == NA_INTEGER || n < 0) logz_internal_error("bad stream count");
     logz_stream *st = (logz_stream *) R_alloc((size_t) (n > 0 ? n : 1), sizeof(logz_stream));
     GetRNGstate();
     logz_streams_seed(n, st);
@@ -145,11 +145,11 @@ SEXP rng_stream_unif_call(SEXP state, SEXP n_)
 {
     int n = asInteger(n_);
     if (TYPEOF(state) != REALSXP || XLENGTH(state) % 6 != 0 || n == NA_INTEGER || n < 0)
-        error("internal error: bad stream state");
+        logz_internal_error("bad stream state");
     int k = (int) (XLENGTH(state) / 6);
     logz_stream *st = (logz_stream *) R_alloc((size_t) (k > 0 ? k : 1), sizeof(logz_stream));
     if (!logz_streams_from_double(k, REAL(state), st))
-        error("internal error: stream state out of range");
+        logz_internal_error("stream state out of range");
     SEXP out = PROTECT(allocMatrix(REALSXP, n, k));
     logz_streams_fill(st, k, n, REAL(out), n);
     UNPROTECT(1);

@@ -12,7 +12,7 @@ numbers <- function(x) {
   if (is.list(x)) {
     nm <- names(x)
     keep <- if (is.null(nm)) rep(TRUE, length(x)) else
-      !grepl("^(time|elapsed|seconds|call|seed|timing)s?$", nm)
+      !grepl("time|elapsed|second|^call$|^seed$", nm)
     return(unlist(lapply(x[keep], numbers), use.names = FALSE))
   }
   if (is.numeric(x) || is.logical(x)) return(as.double(x))
