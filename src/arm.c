@@ -240,38 +240,6 @@ static void rbm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
 
 /* ---- the steps ----------------------------------------------------------- */
 
-/* one move of slots [c0, c1) (no R API: called between interrupt checks) */
-static void arm_move_range(arm_state *s, int c0, int c1, int steps, int nthreads,
-                           double *v, int *perm)
-{
-    int N = s->N, n = s->n;
-    if (s->type == ARM_RBM) {
-        rbm_move(s, c0, c1, steps, nthreads);
-    } else if (s->type == ARM_GPC) {
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 16)
-#endif
-        for (int c = c0; c < c1; c++) {
-            int tid = 0;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            for (int t = 0; t < steps; t++)
-                gpc_sweep(s, s->X + (size_t) N * c, v + (size_t) N * tid, perm + (size_t) N * tid,
-                          &s->st[c]);
-        }
-    } else {
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-        for (int c = c0; c < c1; c++) {
-            double *x = s->X + (size_t) N * c;
-            for (int t = 0; t < steps; t++)
-                for (int i = 0; i < n; i++) x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
-        }
-    }
-}
-
 /* Elementary updates per slot of one move of `steps` sweeps: sizes the chunks
  * between interrupt checks. */
 static double arm_move_cost(const arm_state *s, int steps)
@@ -392,13 +360,6 @@ static void check_slots(const arm_state *s, int c0, int c1)
     if (c0 < 0 || c1 < c0 || c1 > s->cap) logz_internal_error("ARM slots out of range");
 }
 
-static SEXP need_real(SEXP model, const char *name, R_xlen_t len)
-{
-    SEXP x = logz_need(model, name, REALSXP);
-    if (XLENGTH(x) != len) logz_internal_error("bad ARM model field %s", name);
-    return x;
-}
-
 /* a copy of x (len doubles, at least one allocated) */
 static double *dup_real(SEXP x, R_xlen_t len)
 {
@@ -425,7 +386,7 @@ static arm_state *arm_unpack(int type, SEXP model)
     if (type == ARM_GPC) {
         SEXP y = logz_need(model, "y", REALSXP);
         int N = LENGTH(y);
-        SEXP sig = need_real(model, "sigma", (R_xlen_t) N * N);
+        SEXP sig = logz_need_len(model, "sigma", REALSXP, (R_xlen_t) N * N);
         s = R_Calloc(1, arm_state);
         *s = (arm_state) {.type = type, .N = N, .y = dup_real(y, N),
                           .Sig = dup_real(sig, (R_xlen_t) N * N),
@@ -440,7 +401,8 @@ static arm_state *arm_unpack(int type, SEXP model)
         for (int e = 0; e < ne; e++)
             if (INTEGER(nbr)[e] < 0 || INTEGER(nbr)[e] >= N)
                 logz_internal_error("bad Ising neighbour");
-        SEXP nw = need_real(model, "nw", ne), f = need_real(model, "field", N);
+        SEXP nw = logz_need_len(model, "nw", REALSXP, ne);
+        SEXP f = logz_need_len(model, "field", REALSXP, N);
         double lo = asReal(logz_need(model, "lo", REALSXP));
         double hi = asReal(logz_need(model, "hi", REALSXP));
         s = R_Calloc(1, arm_state);
@@ -452,7 +414,8 @@ static arm_state *arm_unpack(int type, SEXP model)
         SEXP dim = getAttrib(W, R_DimSymbol);
         if (LENGTH(dim) != 2) logz_internal_error("bad RBM weights");
         int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
-        SEXP a = need_real(model, "a", N), b = need_real(model, "b", H);
+        SEXP a = logz_need_len(model, "a", REALSXP, N);
+        SEXP b = logz_need_len(model, "b", REALSXP, H);
         s = R_Calloc(1, arm_state);
         *s = (arm_state) {.type = type, .N = N, .H = H, .W = dup_real(W, (R_xlen_t) N * H),
                           .a = dup_real(a, N), .b = dup_real(b, H)};
@@ -489,14 +452,31 @@ typedef struct {
     int *perm;
 } arm_move_job;
 
-/* a chunk of slots, on the main thread (arm_move_range opens the parallel regions) */
+/* one move of the slots c0 + [i0, i1): for an RBM on the main thread (rbm_move
+ * opens its own parallel regions around its dgemm calls), else on thread tid;
+ * no R API but R_alloc on the main thread */
 static void arm_move_round(void *ctx, long t0, long t1, int i0, int i1, int tid)
 {
     (void) t0;
     (void) t1;
-    (void) tid;
     const arm_move_job *j = (const arm_move_job *) ctx;
-    arm_move_range(j->s, j->c0 + i0, j->c0 + i1, j->steps, j->nthreads, j->v, j->perm);
+    arm_state *s = j->s;
+    int N = s->N, n = s->n, c0 = j->c0 + i0, c1 = j->c0 + i1;
+    if (s->type == ARM_RBM) {
+        rbm_move(s, c0, c1, j->steps, j->nthreads);
+    } else if (s->type == ARM_GPC) {
+        for (int c = c0; c < c1; c++)
+            for (int t = 0; t < j->steps; t++)
+                gpc_sweep(s, s->X + (size_t) N * c, j->v + (size_t) N * tid,
+                          j->perm + (size_t) N * tid, &s->st[c]);
+    } else {
+        for (int c = c0; c < c1; c++) {
+            double *x = s->X + (size_t) N * c;
+            for (int t = 0; t < j->steps; t++)
+                for (int i = 0; i < n; i++)
+                    x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
+        }
+    }
 }
 
 /* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
@@ -521,7 +501,10 @@ SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
         j.perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
     }
     logz_rounds r = {.total = 1, .units = 1, .n_items = c1 - c0, .items = chunk,
-                     .nthreads = nthreads, .split = LOGZ_SPLIT_MAIN, .limit_blas = 0};
+                     .nthreads = nthreads, .limit_blas = 0,
+                     .split = s->type == ARM_RBM ? LOGZ_SPLIT_MAIN
+                                                 : (s->type == ARM_GPC ? LOGZ_SPLIT_EACH
+                                                                       : LOGZ_SPLIT_SLICES)};
     logz_rounds_run(&r, arm_move_round, &j);
     return R_NilValue;
 }

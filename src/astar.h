@@ -5,6 +5,7 @@
  *   astar_cauchy.c    the region bounds of the Cauchy regression model
  *   astar.c           A* sampling and drill-down: partition tree, queue, search
  *   astar_baseline.c  rejection sampling and OS* with the same counters
+ *                     (.Call glue in astar_baseline_call.c)
  * See the comment at the top of astar.c for the model. */
 #ifndef LOGZ_ASTAR_H
 #define LOGZ_ASTAR_H
@@ -37,6 +38,22 @@ void target_check_interrupt(const astar_target *tg, double *next);
 
 /* astar_cauchy.c */
 double cauchy_bound(const astar_target *tg, const double *lo, const double *hi, int type);
+
+/* astar_baseline.c: rejection sampling and OS* (glue: astar_baseline_call.c) */
+enum { ASTAR_OK = 0, ASTAR_ZERO_MASS = 1, ASTAR_INFINITE_BOUND = 2, ASTAR_ZERO_MASS_PIECES = 3,
+       ASTAR_TOO_MANY_PIECES = 4 };
+typedef struct {
+    int n, refine, reuse;        /* samples, LOGZ_REFINE_*, one envelope for all samples */
+    double max_nodes, rate;      /* most pieces; refine on this fraction of rejections */
+} os_opts;
+typedef struct {
+    double *samples;                      /* n x d */
+    double *likelihood, *bound, *nodes;   /* n: evaluations and splits a sample */
+    double log_w_sum, log_w2_sum, trials, global_bound;
+    int pieces;
+} os_result;
+int astar_baseline_run(astar_target *tg, const os_opts *o, const logz_progress *pr,
+                       os_result *r);
 
 /* astar.c */
 int split_side(int d, const double *lo, const double *hi, int depth);

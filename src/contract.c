@@ -36,6 +36,11 @@ SEXP logz_need(SEXP list, const char *name, SEXPTYPE type)
     return x;
 }
 
+SEXP logz_need_len(SEXP list, const char *name, SEXPTYPE type, R_xlen_t len)
+{
+    return logz_arg(logz_need(list, name, type), name, type, len);
+}
+
 SEXP logz_arg(SEXP x, const char *what, SEXPTYPE type, R_xlen_t len)
 {
     if (TYPEOF(x) != (int) type)
@@ -104,7 +109,8 @@ typedef struct {
 #define N_OF(x) ((int) (sizeof(x) / sizeof((x)[0])))
 static const code_pair ais_kernel[] = {
     {"auto", LOGZ_KERNEL_AUTO}, {"dense", LOGZ_KERNEL_DENSE}, {"sparse", LOGZ_KERNEL_SPARSE}};
-static const code_pair rbm_layer[] = {{"hidden", LOGZ_LAYER_HIDDEN}, {"visible", LOGZ_LAYER_VISIBLE}};
+static const code_pair rbm_layer[] = {
+    {"hidden", LOGZ_LAYER_HIDDEN}, {"visible", LOGZ_LAYER_VISIBLE}};
 static const code_pair marginals[] = {
     {"none", LOGZ_MARGINALS_NONE}, {"node", LOGZ_MARGINALS_NODE}, {"pair", LOGZ_MARGINALS_PAIR}};
 static const code_pair prop_family[] = {

@@ -88,6 +88,7 @@ void logz_internal_error(const char *fmt, ...);              /* error("internal 
 SEXP logz_get(SEXP list, const char *name);    /* element of a named list or R_NilValue */
 SEXP logz_need(SEXP list, const char *name, SEXPTYPE type);  /* ... of this type, or an error */
 SEXP logz_arg(SEXP x, const char *what, SEXPTYPE type, R_xlen_t len); /* len < 0: any length */
+SEXP logz_need_len(SEXP list, const char *name, SEXPTYPE type, R_xlen_t len); /* both */
 #define LOGZ_NO_MIN (-INT_MAX)
 int logz_arg_int(SEXP x, const char *what, int min);         /* one integer, not NA, >= min */
 double logz_arg_real(SEXP x, const char *what);              /* one number, not NA */
@@ -157,6 +158,20 @@ SEXP check_interrupt_call(void);
  * and the last, with R's RNG state saved around the call */
 int logz_tick_every(SEXP control);
 void logz_tick(SEXP control, int every, int done, int total);
+/* progress for an engine: tick(ctx, done, total) after each unit, or nothing */
+typedef struct {
+    void (*tick)(void *ctx, int done, int total);
+    void *ctx;
+} logz_progress;
+static inline void logz_progress_tick(const logz_progress *p, int done, int total)
+{
+    if (p && p->tick) p->tick(p->ctx, done, total);
+}
+typedef struct {
+    SEXP control;
+    int every;
+} logz_tick_ctx;
+void logz_progress_init(logz_progress *p, logz_tick_ctx *c, SEXP control); /* control$tick */
 void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace);
 
 /* ---- rbm.c: exact log Z by enumeration ---------------------------------- */
@@ -173,9 +188,6 @@ SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 /* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
 SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP ais_rbm_prepare_call(SEXP model);
-
-/* ---- ais_function.c: AIS on a log density written in R ---------------- */
-SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);
 
 /* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
 SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
@@ -306,7 +318,6 @@ typedef struct {
     double evals, grad_evals;
 } cont_r_target;
 int cont_r_target_init(cont_r_target *ctx, cont_target *t, SEXP fn, int M, int d);
-SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
 void cont_base_eval(const logz_proposal *p, const double *X, int M, double *row, double *lb,
                     double *gb);
 void cont_work_alloc(cont_work *w, int M, int d, int gradient);
@@ -316,8 +327,34 @@ double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *
                          const cont_target *t, const logz_proposal *p, logz_stream *st,
                          cont_work *w, double *accept);
 int cont_kernel_evals(const cont_kernel *k);
+/* `sweeps` sweeps (after the gradients at entry when fresh); accept: mean a chain */
+int cont_kernel_sweeps(const cont_kernel *k, const double *beta, int sweeps, int fresh,
+                       cont_chains *ch, const cont_target *t, const logz_proposal *p,
+                       logz_stream *st, double *accept);
 void cont_dual_init(cont_dual *a, double log_step);
 void cont_dual_update(cont_dual *a, double accept, double target);
+
+/* ---- ais_function.c: AIS on a continuous target (glue: ais_function_call.c) */
+typedef struct {
+    int M, K, sweeps, kind, n_leapfrog;   /* chains, steps, sweeps a step, LOGZ_KERNEL_* */
+    int adapt;                   /* adapt the step towards target_accept (and MALA/HMC scales) */
+    double target_accept, gain;  /* gain: the Robbins-Monro gain of RWM */
+    const double *log_scale;     /* K: the log step a step (element 1 the start when adapting) */
+    const double *tmpl;          /* d: the position scale at log step 0 */
+    const double *scales;        /* K x d: the position scales a step (when not adapting) */
+} ais_function_opts;
+typedef struct {                 /* filled by ais_function_run() */
+    double *log_w;               /* M */
+    double *trace;               /* K x 2: ESS and running log Z */
+    double *log_scale, *accept;  /* K each */
+    double *x;                   /* M x d: the final states */
+    double *scales;              /* K x d */
+} ais_function_out;
+int ais_function_run(const ais_function_opts *o, const logz_proposal *p, const double *betas,
+                     const cont_target *t, logz_stream *st, ais_function_out *out);
+SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);
+/* cont_kernel_call.c: kernel sweeps of chains at their own betas, from R */
+SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
 
 /* ---- astar*.c: A* sampling, drill-down, OS* and rejection (astar.h) ------ */
 SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
@@ -364,7 +401,14 @@ SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */
 double gpc_log_lik(const double *y, const double *f, int n);   /* sum log Phi(y f) */
-SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+typedef struct {
+    int n, M, L, sweeps, final, nthreads;  /* points, chains, steps, sweeps a step */
+    double log_z0;
+    const double *A, *y, *betas;   /* A A' = K (n x n), labels in {-1, +1}, L + 1 betas */
+} gpc_ais_opts;
+int gpc_ais_run(const gpc_ais_opts *o, int first, double *F, double *log_w, logz_stream *st,
+                double *trace, int *sweeps_made, double *evals);
+SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* gpc_call.c */
 /* The sequences of an ARM particle store, named in R by ARM_MODEL (R/arm_engine.R). */
 enum logz_arm_model { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
 SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);

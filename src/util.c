@@ -137,3 +137,18 @@ void logz_fill_columns(double *V, const double *V0, int nrow, int ncol, int copi
         if (j1 < ncol) R_CheckUserInterrupt();
     }
 }
+
+static void tick_control(void *ctx, int done, int total)
+{
+    const logz_tick_ctx *t = (const logz_tick_ctx *) ctx;
+    logz_tick(t->control, t->every, done, total);
+}
+
+/* p ticks through control$tick as logz_tick() does (nothing without one) */
+void logz_progress_init(logz_progress *p, logz_tick_ctx *c, SEXP control)
+{
+    c->control = control;
+    c->every = logz_tick_every(control);
+    p->tick = c->every > 0 ? tick_control : NULL;
+    p->ctx = c;
+}
