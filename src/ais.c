@@ -12,7 +12,7 @@
  * chains in OpenMP threads, each chain with its own MRG32k3a stream, so the
  * result is the same for any thread count. The R side calls this in chunks of
  * betas, carrying the state (V, log_w, streams) between calls, for progress
- * reporting and interrupts. */
+ * reporting and interrupts; the SEXP glue is ais_call.c. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
@@ -385,7 +385,7 @@ static void ais_weighted_moments(const double *LW, const double *DM, const doubl
 
 /* v ~ the base model for each of the M chains (columns of V, nv x M):
  * independent Bernoulli(sigmoid(a0_i)), from each chain's stream. */
-static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
+void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
 {
     for (int c = 0; c < M; c++)
         for (int i = 0; i < nv; i++) {
@@ -393,15 +393,6 @@ static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_strea
             V[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
         }
 }
-
-/* Settings of one chunk of AIS steps. */
-typedef struct {
-    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
-    logz_ais_kernel kernel;
-    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
-    double log_z0;
-    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
-} ais_rbm_opts;
 
 /* One chunk: steps betas[1..L] from betas[0] for the M chains V (nv x M) with
  * log weights logw, both updated in place. density: on entry density[1] is the
@@ -412,9 +403,9 @@ typedef struct {
  * trace (L x 2) receives the ESS and running log Z after each step; mom (L x 3),
  * when not NULL, the weighted moments of ais_weighted_moments(). Returns the
  * number of Gibbs sweeps made per chain. */
-static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
-                         double *V, double *logw, logz_stream *st, double *density,
-                         double *trace, double *mom)
+int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
+                  double *V, double *logw, logz_stream *st, double *density,
+                  double *trace, double *mom)
 {
     int nv = m->nv, nh = m->nh, M = m->M, L = o->L;
     long on = 0;
@@ -456,111 +447,4 @@ static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const do
     density[0] = dv;
     density[1] = dh;
     return ns;
-}
-
-/* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
- * state: list(V or NULL, log_w, streams, density or NULL); control: list(threads,
- * sweeps, final, log_z0, kernel (a logz_ais_kernel), moments = FALSE, crossover). */
-SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
-{
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        logz_internal_error("inconsistent RBM dimensions");
-    logz_chunk ck;
-    logz_chunk_unpack(state, betas, control, "V", nv, &ck);
-    SEXP V0 = ck.x0;
-    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
-    double log_z0 = ck.log_z0;
-    logz_stream *st = ck.st;
-    int kernel = logz_arg_code(asInteger(logz_need(control, "kernel", INTSXP)), "kernel",
-                               LOGZ_KERNEL_AUTO, LOGZ_KERNEL_SPARSE);
-    if (sweeps < 1) logz_internal_error("sweeps < 1");
-
-    /* [W a a0]: from ais_rbm_prepare_call() if given, else assembled here */
-    SEXP wx_in = logz_get(model, "Wx");
-    double *Wx;
-    if (TYPEOF(wx_in) == REALSXP && XLENGTH(wx_in) == (R_xlen_t) nv * (nh + 2)) {
-        Wx = REAL(wx_in);
-    } else {
-        Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-        logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
-    }
-    ais_rbm_model m = {.nv = nv, .nh = nh, .M = M, .Wx = Wx, .a = REAL(a), .b = REAL(b),
-                       .a0 = REAL(a0)};
-
-    SEXP mom_in = logz_get(control, "moments");
-    int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
-    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", "moments", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP V = allocMatrix(REALSXP, nv, M);
-    logz_set(out, "V", V);
-    SEXP logw = allocVector(REALSXP, M);
-    logz_set(out, "log_w", logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    if (isNull(V0)) {
-        ais_draw_base(nv, M, REAL(a0), REAL(V), st);
-    } else {
-        memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
-    }
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    logz_set(out, "trace", trace);
-    /* optional moments per step: weighted mean of D, weighted variance of D, weighted mean of D2 */
-    SEXP mom = R_NilValue;
-    if (moments) {
-        mom = allocMatrix(REALSXP, L, 3);
-        logz_set(out, "moments", mom);
-    }
-    SEXP dens = allocVector(REALSXP, 2);
-    logz_set(out, "density", dens);
-    SEXP dens_in = logz_get(state, "density");
-    REAL(dens)[1] = TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1])
-                    ? REAL(dens_in)[1] : 0.5;
-    SEXP cross_in = logz_get(control, "crossover");
-    SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-    int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
-               (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
-               (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
-    ais_rbm_opts o = {
-        .L = L, .final = final, .sweeps = sweeps, .nthreads = nthreads,
-        .kernel = (logz_ais_kernel) kernel,
-        .crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0]
-                                                                          : 0.35,
-        .log_z0 = log_z0,
-        .blocked_x = have ? REAL(bx) : NULL, .blocked_y = have ? REAL(by) : NULL};
-    int ns = ais_rbm_chunk(&m, &o, REAL(betas), REAL(V), REAL(logw), st, REAL(dens),
-                           REAL(trace), moments ? REAL(mom) : NULL);
-    logz_set(out, "sweeps", ScalarInteger(ns));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    logz_set(out, "streams", so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
-}
-
-/* The blocked weight layouts used by the sparse kernel, made once per run. */
-SEXP ais_rbm_prepare_call(SEXP model)
-{
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         a0 = logz_need(model, "a0", REALSXP), b = logz_need(model, "b", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        logz_internal_error("inconsistent RBM dimensions");
-    const char *names[] = {"BX", "BY", "Wx", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP wx = allocMatrix(REALSXP, nv, nh + 2);
-    logz_set(out, "Wx", wx);
-    double *Wx = REAL(wx);
-    logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
-    SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
-    logz_set(out, "BX", bx);
-    SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));
-    logz_set(out, "BY", by);
-    logz_blocked B;
-    logz_blocked_init(&B, Wx, nh + 2, nv, 0, REAL(bx), 1);
-    logz_blocked_init(&B, Wx, nv, nh, 1, REAL(by), 1);
-    UNPROTECT(1);
-    return out;
 }

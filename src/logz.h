@@ -185,12 +185,7 @@ SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads);
 /* ---- rbm_train.c: CD-k / PCD --------------------------------------------- */
 SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 
-/* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
-SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
-SEXP ais_rbm_prepare_call(SEXP model);
 
-/* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
-SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- rbm_gibbs.c: block-Gibbs pieces shared by ais.c and raise.c --------- */
 typedef struct {
@@ -204,6 +199,31 @@ int logz_bernoulli_logit(const double *t, const double *e, const double *u, doub
 void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
                       double *Wx);                           /* Wx = [W a a0] */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
+
+/* ---- ais.c: annealed importance sampling for RBMs (glue: ais_call.c) ---- */
+typedef struct {                      /* one chunk of AIS steps */
+    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
+    logz_ais_kernel kernel;
+    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
+    double log_z0;
+    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
+} ais_rbm_opts;
+/* steps betas[1..L] for the chains V (nv x M), log weights logw; density (2):
+ * active fractions in and out; trace (L x 2); mom (L x 3) or NULL. Returns the
+ * sweeps made per chain. */
+int ais_rbm_chunk(const logz_rbm_path *m, const ais_rbm_opts *o, const double *betas, double *V,
+                  double *logw, logz_stream *st, double *density, double *trace, double *mom);
+/* v ~ the base (Bernoulli(sigmoid(a0))) for each chain, from its stream */
+void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st);
+SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP ais_rbm_prepare_call(SEXP model);
+
+/* ---- raise.c: reverse AIS (RAISE) from data points (glue: raise_call.c) --- */
+/* the descending steps betas[0..L] for the chains V (nv x M) from data points,
+ * log weights logw updated in place; BLAS on one thread when limit_blas */
+void raise_rbm_run(const logz_rbm_path *m, const double *betas, int L, int sweeps, double *V,
+                   double *logw, logz_stream *st, int nthreads, int limit_blas);
+SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
@@ -396,7 +416,21 @@ enum logz_rts_stat {
     RTS_SUM_D2,       /* sum_{i: k_i = k} D2_k(x_i)            (TI, Friel) */
     RTS_NSTAT
 };
-SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+typedef struct {                 /* one call: settings, and the output arrays */
+    int K, M, sweeps, thin, offset, nstore, moments;
+    double step;                 /* beta spacing if even, else 0 */
+    const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
+    double *acc;                 /* K x RTS_NSTAT per chain */
+    int *kk;                     /* current k per chain (0-based) */
+    double *store;               /* K x (nstore * M) or NULL */
+    int *store_k;                /* nstore * M */
+} rts_run;
+/* all chains through r->sweeps sweeps (RBM: V nv x M; Ising: X n x M spins) */
+void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
+                 rts_run *r, double *V, logz_stream *st, int nthreads);
+void rts_ising_run(const ising_model *m, const int *order, const double *a0, rts_run *r,
+                   double *X, logz_stream *st, int nthreads);
+SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* rts_call.c */
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */
