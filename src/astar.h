@@ -4,6 +4,7 @@
  *                     and o / M at many points or boxes (.Call glue for R)
  *   astar_cauchy.c    the region bounds of the Cauchy regression model
  *   astar.c           A* sampling and drill-down: partition tree, queue, search
+ *                     (.Call glue in astar_call.c)
  *   astar_baseline.c  rejection sampling and OS* with the same counters
  *                     (.Call glue in astar_baseline_call.c)
  * See the comment at the top of astar.c for the model. */
@@ -55,7 +56,18 @@ typedef struct {
 int astar_baseline_run(astar_target *tg, const os_opts *o, const logz_progress *pr,
                        os_result *r);
 
-/* astar.c */
+/* astar.c: A* sampling and the drill down (glue: astar_call.c) */
+typedef struct {
+    int n, method, reuse, lb_random;   /* samples, LOGZ_SEARCH_*, keep the tree, random count */
+    double max_nodes, lb_mean;         /* most nodes a sample; lower bounds a node */
+} astar_opts;
+typedef struct {
+    double *samples;                              /* n x d */
+    double *gumbel, *likelihood, *bound, *nodes;  /* n */
+    int tree_size;
+} astar_result;
+int astar_sample_run(astar_target *tg, const astar_opts *o, const logz_progress *pr,
+                     astar_result *r);
 int split_side(int d, const double *lo, const double *hi, int depth);
 
 /* growable arrays on R_alloc */

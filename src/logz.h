@@ -182,7 +182,20 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
                        const double *bo, int nthreads);
 SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads);
 
-/* ---- rbm_train.c: CD-k / PCD --------------------------------------------- */
+/* ---- rbm_train.c: CD-k / PCD (glue: rbm_train_call.c) -------------------- */
+/* Sizes and step settings of one training epoch. */
+typedef struct {
+    int nv, nh, N;      /* visible units, hidden units, training examples */
+    int pcd, k;         /* persistent chains (else CD), Gibbs steps per update */
+    int B, C;           /* batch size, negative chains (C = B for CD) */
+    double lr, lr_step; /* learning rate at the first update, its fall per update */
+    double momentum, weight_decay;
+} rbm_train_opts;
+/* one epoch over data (nv x N) in the order perm, parameters updated in place;
+ * returns the mean squared reconstruction error (R's RNG) */
+double rbm_train_epoch(const rbm_train_opts *o, const double *data, const int *perm, double *W,
+                       double *a, double *b, double *dW, double *da, double *db, double *P,
+                       int fresh_chains);
 SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 
 
@@ -263,7 +276,26 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
 /* One Gibbs sweep in `order` at beta on the path from the base field a0. */
 void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
                  double *x, logz_stream *st);
-/* list(log_z, node, pair) as `marginals` asks; *marg, *pair its arrays or NULL */
+/* Where the recorded states go: out is an n_rows x n integer matrix (one
+ * state a row); chain c's k-th state (counting from `offset`) is row
+ * c * n_per_total + offset + k, kept only while that row is < n_rows. */
+typedef struct {
+    int *out;
+    long n_rows, n_per_total, offset;
+} gibbs_out;
+/* a draw from the base (field a0) for chains 0..M-1 (X, n x M) */
+void ising_draw_base_all(const ising_model *m, const double *a0, double *X, logz_stream *st,
+                         int M);
+/* M chains: burn_in sweeps, then n_per states `sweeps` sweeps apart into o */
+void ising_gibbs_run(const ising_model *m, const int *order, int M, int burn_in, int sweeps,
+                     int n_per, double *X, logz_stream *st, int nthreads, const gibbs_out *o);
+/* AIS steps betas[1..L] (X n x M, logw M; df n and hist L x M work space,
+ * trace L x 2); returns the sweeps made per chain */
+int ising_ais_run(const ising_model *m, const int *order, const double *a0, const double *betas,
+                  int L, int final, int sweeps, double log_z0, int M, double *X, double *logw,
+                  logz_stream *st, int nthreads, double *df, double *hist, double *trace);
+/* ising_call.c: the glue.
+ * list(log_z, node, pair) as `marginals` asks; *marg, *pair its arrays or NULL */
 SEXP ising_exact_result(const ising_model *m, SEXP marginals, double **marg, double **pair);
 SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads);
 SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
