@@ -12,9 +12,8 @@
  * annealing, Appendix A), Ising models (hot coupling) and RBMs with the hidden
  * units summed out (Eq. 13-14). Variables are stored in the order they are
  * added. Each slot owns an MRG32k3a stream, so results do not depend on the
- * number of threads. The engine functions work on the store and plain C
- * arrays; the *_call functions at the end unpack and check the SEXP arguments
- * and build the results. */
+ * number of threads. The functions here work on the store and plain C arrays;
+ * arm_call.c unpacks and checks the SEXP arguments and builds the results. */
 #include <math.h>
 #include <string.h>
 #include <Rmath.h>
@@ -23,23 +22,7 @@
 #include <omp.h>
 #endif
 
-typedef struct {
-    int type;           /* enum logz_arm_model */
-    int N, n, cap, H;
-    double *X;          /* N x cap particles */
-    double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
-    logz_stream *st;    /* cap streams */
-    /* RBM */
-    double *W, *a, *b;  /* W: N x H (rows in added order) */
-    /* GPC */
-    double *Sig, *S, *y, *c, var;   /* Sig, S: N x N; c: N */
-    int prepared;
-    /* Ising */
-    int *ptr, *nbr;
-    double *nw, *f, lo, hi;
-} arm_state;
-
-static void arm_free(arm_state *s)
+void arm_free(arm_state *s)
 {
     if (!s) return;
     R_Free(s->X); R_Free(s->G); R_Free(s->st);
@@ -50,7 +33,7 @@ static void arm_free(arm_state *s)
 }
 
 /* Grow the store to `cap` slots; new slots get fresh streams seeded from R's RNG. */
-static void arm_reserve(arm_state *s, int cap)
+void arm_reserve(arm_state *s, int cap)
 {
     if (cap <= s->cap) return;
     s->X = R_Realloc(s->X, (size_t) s->N * cap, double);
@@ -253,7 +236,7 @@ static double arm_move_cost(const arm_state *s, int steps)
 }
 
 /* lw[c - c0] = log W(x_[n]) of slots [c0, c1) (requires n < N) */
-static void arm_smooth(arm_state *s, int c0, int c1, double *lw)
+void arm_smooth(arm_state *s, int c0, int c1, double *lw)
 {
     int N = s->N, n = s->n;
     if (s->type == ARM_GPC) {
@@ -275,7 +258,7 @@ static void arm_smooth(arm_state *s, int c0, int c1, double *lw)
 
 /* slots dst0 + j <- slots src[j] (0-based, j < k), through the work arrays tx
  * (N k doubles) and tg (H k doubles for an RBM) so that the ranges may overlap */
-static void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg)
+void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg)
 {
     int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
     for (int j = 0; j < k; j++) {
@@ -287,7 +270,7 @@ static void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, 
 }
 
 /* x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n += 1 (requires n < N) */
-static void arm_augment(arm_state *s, int R)
+void arm_augment(arm_state *s, int R)
 {
     int N = s->N, n = s->n;
     if (s->type == ARM_GPC) {
@@ -324,7 +307,7 @@ static void arm_augment(arm_state *s, int R)
 }
 
 /* out (n x (c1 - c0)) = the first n variables of slots [c0, c1) */
-static void arm_particles(const arm_state *s, int c0, int c1, double *out)
+void arm_particles(const arm_state *s, int c0, int c1, double *out)
 {
     int N = s->N, n = s->n;
     for (int c = c0; c < c1; c++)
@@ -333,116 +316,12 @@ static void arm_particles(const arm_state *s, int c0, int c1, double *out)
 
 /* slots c0 + j <- column j of x (n x k), the first n variables; the RBM
  * products g are recomputed */
-static void arm_set(arm_state *s, const double *x, int k, int c0)
+void arm_set(arm_state *s, const double *x, int k, int c0)
 {
     int N = s->N, n = s->n;
     for (int j = 0; j < k; j++)
         memcpy(s->X + (size_t) N * (c0 + j), x + (size_t) n * j, sizeof(double) * n);
     if (s->type == ARM_RBM) rbm_products(s, c0, c0 + k);
-}
-
-/* ---- SEXP glue ----------------------------------------------------------- */
-
-static void arm_finalizer(SEXP p)
-{
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    arm_free(s);
-    R_ClearExternalPtr(p);
-}
-
-static arm_state *arm_get(SEXP p)
-{
-    return (arm_state *) logz_arg_ptr(p, "ARM state");
-}
-
-static void check_slots(const arm_state *s, int c0, int c1)
-{
-    if (c0 < 0 || c1 < c0 || c1 > s->cap) logz_internal_error("ARM slots out of range");
-}
-
-/* a copy of x (len doubles, at least one allocated) */
-static double *dup_real(SEXP x, R_xlen_t len)
-{
-    double *out = R_Calloc(len > 0 ? len : 1, double);
-    if (len > 0) memcpy(out, REAL(x), sizeof(double) * len);
-    return out;
-}
-
-static int *dup_int(SEXP x, R_xlen_t len)
-{
-    int *out = R_Calloc(len > 0 ? len : 1, int);
-    if (len > 0) memcpy(out, INTEGER(x), sizeof(int) * len);
-    return out;
-}
-
-/* The store of one model, its arguments checked before anything is allocated.
- * model lists (variables already in the order they are added):
- *   ARM_GPC:   list(sigma = N x N K + I, y)
- *   ARM_ISING: list(n, ptr (N + 1), nbr, nw (0-based CSR), field, lo, hi)
- *   ARM_RBM:   list(W = N x H, a, b) */
-static arm_state *arm_unpack(int type, SEXP model)
-{
-    arm_state *s = NULL;
-    if (type == ARM_GPC) {
-        SEXP y = logz_need(model, "y", REALSXP);
-        int N = LENGTH(y);
-        SEXP sig = logz_need_len(model, "sigma", REALSXP, (R_xlen_t) N * N);
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .y = dup_real(y, N),
-                          .Sig = dup_real(sig, (R_xlen_t) N * N),
-                          .S = R_Calloc((size_t) N * N > 0 ? (size_t) N * N : 1, double),
-                          .c = R_Calloc(N > 0 ? N : 1, double)};
-    } else if (type == ARM_ISING) {
-        int N = asInteger(logz_need(model, "n", INTSXP));
-        SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
-        if (N < 0 || LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
-            logz_internal_error("bad Ising adjacency");
-        int ne = LENGTH(nbr);
-        for (int e = 0; e < ne; e++)
-            if (INTEGER(nbr)[e] < 0 || INTEGER(nbr)[e] >= N)
-                logz_internal_error("bad Ising neighbour");
-        SEXP nw = logz_need_len(model, "nw", REALSXP, ne);
-        SEXP f = logz_need_len(model, "field", REALSXP, N);
-        double lo = asReal(logz_need(model, "lo", REALSXP));
-        double hi = asReal(logz_need(model, "hi", REALSXP));
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .ptr = dup_int(ptr, N + 1),
-                          .nbr = dup_int(nbr, ne), .nw = dup_real(nw, ne),
-                          .f = dup_real(f, N), .lo = lo, .hi = hi};
-    } else if (type == ARM_RBM) {
-        SEXP W = logz_need(model, "W", REALSXP);
-        SEXP dim = getAttrib(W, R_DimSymbol);
-        if (LENGTH(dim) != 2) logz_internal_error("bad RBM weights");
-        int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
-        SEXP a = logz_need_len(model, "a", REALSXP, N);
-        SEXP b = logz_need_len(model, "b", REALSXP, H);
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .H = H, .W = dup_real(W, (R_xlen_t) N * H),
-                          .a = dup_real(a, N), .b = dup_real(b, H)};
-    } else {
-        logz_internal_error("unknown ARM model type %d", type);
-    }
-    return s;
-}
-
-SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
-{
-    int type = logz_arg_int(type_, "ARM model type", LOGZ_NO_MIN);
-    int cap = logz_arg_int(cap_, "ARM capacity", LOGZ_NO_MIN);
-    if (cap < 1) logz_internal_error("bad ARM capacity");
-    if (TYPEOF(model) != VECSXP) logz_internal_error("the ARM model must be a list");
-    arm_state *s = arm_unpack(type, model);
-    SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
-    R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
-    arm_reserve(s, cap);
-    UNPROTECT(1);
-    return p;
-}
-
-SEXP arm_reserve_call(SEXP p, SEXP cap)
-{
-    arm_reserve(arm_get(p), logz_arg_int(cap, "ARM capacity", LOGZ_NO_MIN));
-    return R_NilValue;
 }
 
 typedef struct {
@@ -479,19 +358,13 @@ static void arm_move_round(void *ctx, long t0, long t1, int i0, int i1, int tid)
     }
 }
 
-/* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
- * (interrupts and setTimeLimit()) between chunks; each slot's result does not
- * depend on the chunking. */
-SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
+/* One move of slots [c0, c1) by `steps` sweeps, in chunks of about 2e7
+ * elementary updates with an interrupt check (and setTimeLimit()) between
+ * chunks; each slot's result does not depend on the chunking. */
+void arm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
 {
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
-    int steps = logz_arg_int(steps_, "ARM steps", LOGZ_NO_MIN);
-    int nthreads = logz_threads(logz_arg_int(threads_, "ARM threads", LOGZ_NO_MIN));
-    check_slots(s, c0, c1);
     int N = s->N;
-    if (s->n == 0 || steps < 1) return R_NilValue;
+    if (s->n == 0 || steps < 1) return;
     double chunk_d = 2e7 / arm_move_cost(s, steps);
     int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
     arm_move_job j = {.s = s, .c0 = c0, .steps = steps, .nthreads = nthreads, .v = NULL,
@@ -506,68 +379,5 @@ SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
                                                  : (s->type == ARM_GPC ? LOGZ_SPLIT_EACH
                                                                        : LOGZ_SPLIT_SLICES)};
     logz_rounds_run(&r, arm_move_round, &j);
-    return R_NilValue;
 }
 
-SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
-    check_slots(s, c0, c1);
-    if (s->n >= s->N) logz_internal_error("all variables have been added");
-    SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
-    arm_smooth(s, c0, c1, REAL(out));
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
-{
-    arm_state *s = arm_get(p);
-    if (TYPEOF(src_) != INTSXP) logz_internal_error("ARM source slots must be integers");
-    int k = LENGTH(src_), dst0 = logz_arg_int(dst0_, "ARM destination slot", LOGZ_NO_MIN);
-    const int *src = INTEGER(src_);
-    check_slots(s, dst0, dst0 + k);
-    for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
-    int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
-    double *tx = (double *) R_alloc((size_t) N * (k > 0 ? k : 1), sizeof(double));
-    double *tg = (double *) R_alloc((size_t) (H > 0 ? H : 1) * (k > 0 ? k : 1), sizeof(double));
-    arm_copy(s, src, k, dst0, tx, tg);
-    return R_NilValue;
-}
-
-SEXP arm_augment_call(SEXP p, SEXP R_)
-{
-    arm_state *s = arm_get(p);
-    int R = logz_arg_int(R_, "ARM particles", LOGZ_NO_MIN);
-    check_slots(s, 0, R);
-    if (s->n >= s->N) logz_internal_error("all variables have been added");
-    arm_augment(s, R);
-    return R_NilValue;
-}
-
-SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
-    check_slots(s, c0, c1);
-    SEXP out = PROTECT(allocMatrix(REALSXP, s->n, c1 - c0));
-    arm_particles(s, c0, c1, REAL(out));
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP arm_set_call(SEXP p, SEXP x_, SEXP c0_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    SEXP dim = getAttrib(x_, R_DimSymbol);
-    if (TYPEOF(x_) != REALSXP || LENGTH(dim) != 2 || INTEGER(dim)[0] != s->n)
-        logz_internal_error("ARM states must be a double matrix with one row per variable added");
-    int k = INTEGER(dim)[1];
-    check_slots(s, c0, c0 + k);
-    arm_set(s, REAL(x_), k, c0);
-    return R_NilValue;
-}

@@ -135,7 +135,7 @@ int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
 int blas_threads_limit(int n);
 void blas_threads_restore(int old);
 
-/* ---- util.c -------------------------------------------------------------- */
+/* ---- util.c (numerical helpers) and util_call.c (glue helpers) ----------- */
 double logz_softplus(double x);      /* log(1 + exp(x)), stable */
 double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
 double logz_log_sum_exp(const double *x, int n);
@@ -477,6 +477,32 @@ int gpc_ais_run(const gpc_ais_opts *o, int first, double *F, double *log_w, logz
 SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* gpc_call.c */
 /* The sequences of an ARM particle store, named in R by ARM_MODEL (R/arm_engine.R). */
 enum logz_arm_model { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
+/* arm.c: the particle store (glue: arm_call.c); slots are 0-based */
+typedef struct {
+    int type;           /* enum logz_arm_model */
+    int N, n, cap, H;
+    double *X;          /* N x cap particles */
+    double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
+    logz_stream *st;    /* cap streams */
+    /* RBM */
+    double *W, *a, *b;  /* W: N x H (rows in added order) */
+    /* GPC */
+    double *Sig, *S, *y, *c, var;   /* Sig, S: N x N; c: N */
+    int prepared;
+    /* Ising */
+    int *ptr, *nbr;
+    double *nw, *f, lo, hi;
+} arm_state;
+void arm_free(arm_state *s);
+void arm_reserve(arm_state *s, int cap);   /* new slots get streams from R's RNG */
+void arm_move(arm_state *s, int c0, int c1, int steps, int nthreads);
+void arm_smooth(arm_state *s, int c0, int c1, double *lw);    /* lw: log W(x_[n]) a slot */
+/* slots dst0 + j <- slots src[j] (tx, tg: work space of k N and k H doubles) */
+void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg);
+void arm_augment(arm_state *s, int R);                         /* x_{n+1} for slots [0, R) */
+void arm_particles(const arm_state *s, int c0, int c1, double *out);   /* n x (c1 - c0) */
+void arm_set(arm_state *s, const double *x, int k, int c0);    /* slots c0.. <- x (n x k) */
+
 SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);
 SEXP arm_reserve_call(SEXP p, SEXP cap);
 SEXP arm_move_call(SEXP p, SEXP c0, SEXP c1, SEXP steps, SEXP threads);
