@@ -15,7 +15,7 @@
  *   from the independent base with field a0 (a0 = 0: uniform; a0 = f: the
  *   field-only model) to the Ising model.
  * Chains own MRG32k3a streams (rng.c), so Gibbs samples and AIS weights are
- * identical for any thread count. The SEXP glue (*_call) is at the end. */
+ * identical for any thread count. The SEXP glue is ising_call.c. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>

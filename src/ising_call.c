@@ -20,8 +20,6 @@ void ising_model_from_list(SEXP model, ising_model *m)
                      asReal(logz_need(model, "lo", REALSXP)), asReal(logz_need(model, "hi", REALSXP)));
 }
 
-/* ---- SEXP glue ------------------------------------------------------------------ */
-
 static const int *order_from_list(SEXP model, int n)
 {
     SEXP order = logz_need(model, "order", INTSXP);

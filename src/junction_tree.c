@@ -408,4 +408,3 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
     return log_z;
 }
 
-/* ---- SEXP glue ------------------------------------------------------------------ */

@@ -7,7 +7,7 @@
  * PCD keeps control$n_chains persistent fantasy chains (Tieleman 2008), which
  * need not equal the batch size: the negative statistics average over them.
  * Layout: data_t is nv x N (one example per column), W is nv x nh.
- * rbm_train_epoch() is the engine on plain C types; rbm_train_epoch_call() the
+ * rbm_train_epoch() is the engine on plain C types; rbm_train_call.c the
  * SEXP glue. */
 #include <math.h>
 #include <string.h>

@@ -25,8 +25,7 @@
  * calls) spread over OpenMP threads; every chain has its own MRG32k3a stream,
  * so the result does not depend on the thread count or on how R splits a run
  * into calls. The engines (rts_rbm_run, rts_ising_run) work on plain C types;
- * the *_call functions at the end unpack and check the SEXP arguments and
- * build the result list. */
+ * rts_call.c unpacks and checks the SEXP arguments and builds the result list. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
@@ -381,4 +380,3 @@ void rts_ising_run(const ising_model *m, const int *order, const double *a0, rts
     logz_rounds_run(&rr, rts_ising_round, &j);
 }
 
-/* ---- SEXP glue -------------------------------------------------------------- */
