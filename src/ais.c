@@ -12,13 +12,10 @@
  * chains in OpenMP threads, each chain with its own MRG32k3a stream, so the
  * result is the same for any thread count. The R side calls this in chunks of
  * betas, carrying the state (V, log_w, streams) between calls, for progress
- * reporting and interrupts. */
+ * reporting and interrupts; the SEXP glue is ais_call.c. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define PROD_CHUNK 512
 
@@ -201,6 +198,109 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
  * and chain, D = d log f_beta(v) / d beta and D2 = d^2 log f_beta(v) / d beta^2
  * at beta_k (the moments of VAROPT's g; see chain_moments()). Returns the
  * number of Gibbs sweeps made per chain. */
+typedef struct {
+    const ais_rbm_model *m;
+    const logz_blocked *BX, *BY;
+    const double *betas;
+    int L, final, sweeps, sparse_x, sparse_y, nu;
+    double *V, *logw, *LW, *DM, *D2M;
+    logz_stream *st;
+    double *X, *H, *Y, *c0buf, *U, *SCR;
+    int *plus, *minus, *np, *nm, *full, *lastv, *lasth;
+    long *onv, *onh;
+} ais_run;
+
+/* units [t0, t1) of the groups [g0, g1) (one thread's slice of a round) */
+static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
+{
+    const ais_run *a = (const ais_run *) ctx;
+    const ais_rbm_model *m = a->m;
+    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2, nu = a->nu, L = a->L;
+    int sweeps = a->sweeps, final = a->final, sparse_x = a->sparse_x, sparse_y = a->sparse_y;
+    const double *betas = a->betas;
+    double *V = a->V, *X = a->X, *H = a->H, *Y = a->Y;
+    int *plus = a->plus, *minus = a->minus, *np = a->np, *nm = a->nm;
+    int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
+    double *u = a->U + (size_t) tid * GROUP * nu, *c0 = a->c0buf + (size_t) nv * tid;
+    double *scr = a->SCR + (size_t) tid * 5 * nu;
+    /* X, Y hold the products of the current V, H after the first unit */
+    int have_x = t0 > 0, have_y = t0 > 0;
+    flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL, .np = 0, .nm = 0};
+    for (long t = t0; t < t1 && cA < cB; t++) {
+        int k = (int) (t / sweeps) + 1, sw = (int) (t % sweeps);
+        double b0 = betas[k - 1], b1 = betas[k];
+        int transition = !(final && k == L);
+        if (sw == 0 || t == t0)
+            for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
+        if (sparse_x)
+            sparse_update(a->BX, V, X, cA, cB, plus, minus, nu, np, nm, a->lastv, have_x, a->full);
+        else
+            logz_rbm_gemm_x(m, V, X, cA, cB);
+        have_x = 1;
+        for (int g = g0; g < g1; g++) {
+            int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+            if (transition) logz_streams_fill(a->st + cf, n, nh, u, nu);
+            for (int c = cf; c < cf + n; c++) {
+                double *hc = transition ? H + (size_t) nh * c : NULL;
+                const double *uc = u + (size_t) (c - cf) * nu;
+                flip_track *fh = NULL;
+                if (transition && sparse_y && have_y) {
+                    ft.plus = plus + (size_t) nu * c;
+                    ft.minus = minus + (size_t) nu * c;
+                    fh = &ft;
+                }
+                int on = 0;
+                if (sw == 0) {
+                    a->logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc, uc, &on,
+                                                     scr, fh);
+                    if (a->DM)
+                        chain_moments(m, X + (size_t) nx * c, scr,
+                                      &a->DM[(size_t) M * (k - 1) + c],
+                                      &a->D2M[(size_t) M * (k - 1) + c]);
+                } else {
+                    on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
+                }
+                if (transition) {
+                    a->onh[c] += on;
+                    a->lasth[c] = on;
+                    if (fh) {
+                        np[c] = fh->np;
+                        nm[c] = fh->nm;
+                    }
+                }
+            }
+        }
+        if (sw == 0)
+            for (int c = cA; c < cB; c++) a->LW[(size_t) M * (k - 1) + c] = a->logw[c];
+        if (!transition) break;
+        if (sparse_y)
+            sparse_update(a->BY, H, Y, cA, cB, plus, minus, nu, np, nm, a->lasth, have_y, a->full);
+        else
+            logz_rbm_gemm_y(m, H, Y, cA, cB);
+        have_y = 1;
+        for (int g = g0; g < g1; g++) {
+            int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+            logz_streams_fill(a->st + cf, n, nv, u, nu);
+            for (int c = cf; c < cf + n; c++) {
+                flip_track *fv = NULL;
+                if (sparse_x) {
+                    ft.plus = plus + (size_t) nu * c;
+                    ft.minus = minus + (size_t) nu * c;
+                    fv = &ft;
+                }
+                int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1, V + (size_t) nv * c,
+                                      u + (size_t) (c - cf) * nu, scr, fv);
+                a->onv[c] += on;
+                a->lastv[c] = on;
+                if (fv) {
+                    np[c] = fv->np;
+                    nm[c] = fv->nm;
+                }
+            }
+        }
+    }
+}
+
 static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const logz_blocked *BY,
                        const double *betas, int L, int final, int sweeps, int sparse_x,
                        int sparse_y, double *V, double *logw, logz_stream *st, int nthreads,
@@ -208,145 +308,45 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
 {
     int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
     int nu = nv > nh ? nv : nh;
-    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
-    double *H = (double *) R_alloc((size_t) nh * M, sizeof(double));
-    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
-    double *c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
-    double *U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
-    double *SCR = (double *) R_alloc((size_t) nthreads * 5 * nu, sizeof(double));
-    int *plus = (int *) R_alloc((size_t) nu * M, sizeof(int));
-    int *minus = (int *) R_alloc((size_t) nu * M, sizeof(int));
-    int *np = (int *) R_alloc((size_t) M, sizeof(int));
-    int *nm = (int *) R_alloc((size_t) M, sizeof(int));
-    int *full = (int *) R_alloc((size_t) M, sizeof(int));
-    int *lastv = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's v */
-    int *lasth = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's h */
-    long *onv = (long *) R_alloc((size_t) M, sizeof(long));
-    long *onh = (long *) R_alloc((size_t) M, sizeof(long));
+    ais_run a = {.m = m, .BX = BX, .BY = BY, .betas = betas, .L = L, .final = final,
+                 .sweeps = sweeps, .sparse_x = sparse_x, .sparse_y = sparse_y, .nu = nu,
+                 .V = V, .logw = logw, .LW = LW, .DM = DM, .D2M = D2M, .st = st};
+    a.X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    a.H = (double *) R_alloc((size_t) nh * M, sizeof(double));
+    a.Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    a.c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
+    a.U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
+    a.SCR = (double *) R_alloc((size_t) nthreads * 5 * nu, sizeof(double));
+    a.plus = (int *) R_alloc((size_t) nu * M, sizeof(int));
+    a.minus = (int *) R_alloc((size_t) nu * M, sizeof(int));
+    a.np = (int *) R_alloc((size_t) M, sizeof(int));
+    a.nm = (int *) R_alloc((size_t) M, sizeof(int));
+    a.full = (int *) R_alloc((size_t) M, sizeof(int));
+    a.lastv = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's v */
+    a.lasth = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's h */
+    a.onv = (long *) R_alloc((size_t) M, sizeof(long));
+    a.onh = (long *) R_alloc((size_t) M, sizeof(long));
     int ngroup = (M + GROUP - 1) / GROUP;
-    memset(H, 0, sizeof(double) * (size_t) nh * M);
+    memset(a.H, 0, sizeof(double) * (size_t) nh * M);
     for (int c = 0; c < M; c++) {
-        onv[c] = onh[c] = 0;
-        np[c] = nm[c] = lastv[c] = lasth[c] = 0;
+        a.onv[c] = a.onh[c] = 0;
+        a.np[c] = a.nm[c] = a.lastv[c] = a.lasth[c] = 0;
     }
-    /* units per chain, and the rounds: rs units for blocks of gb groups */
-    long total = L > 0 ? (long) L * sweeps - (final ? sweeps - 1 : 0) : 0;
+    /* units per chain, and the rounds: r.units units for blocks of r.items groups */
+    logz_rounds r = {.total = L > 0 ? (long) L * sweeps - (final ? sweeps - 1 : 0) : 0,
+                     .n_items = ngroup, .nthreads = nthreads, .split = LOGZ_SPLIT_SLICES,
+                     .limit_blas = limit_blas};
     double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
     double chains_per_thread = ceil((double) M / nthreads);
-    long rs;
-    int gb;
-    logz_round_plan(per_unit * GROUP, chains_per_thread / GROUP, total, AIS_ROUND_WORK, ngroup, 1,
-                    nthreads, &rs, &gb);
-    for (long t0 = 0; t0 < total; t0 += rs) {
-        long t1 = t0 + rs < total ? t0 + rs : total;
-        for (int gA = 0; gA < ngroup; gA += gb) {
-            int gZ = gA + gb < ngroup ? gA + gb : ngroup;
-            int old_blas = limit_blas ? blas_threads_limit(1) : -1;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nthreads)
-#endif
-            {
-                int tid = 0, nt = 1;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-                nt = omp_get_num_threads();
-#endif
-                int g0 = gA + (int) ((long) (gZ - gA) * tid / nt);
-                int g1 = gA + (int) ((long) (gZ - gA) * (tid + 1) / nt);
-                int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
-                double *u = U + (size_t) tid * GROUP * nu, *c0 = c0buf + (size_t) nv * tid;
-                double *scr = SCR + (size_t) tid * 5 * nu;
-                /* X, Y hold the products of the current V, H after the first unit */
-                int have_x = t0 > 0, have_y = t0 > 0;
-                flip_track ft = {.tmp = scr + 4 * (size_t) nu, .plus = NULL, .minus = NULL,
-                                 .np = 0, .nm = 0};
-                for (long t = t0; t < t1 && cA < cB; t++) {
-                    int k = (int) (t / sweeps) + 1, sw = (int) (t % sweeps);
-                    double b0 = betas[k - 1], b1 = betas[k];
-                    int transition = !(final && k == L);
-                    if (sw == 0 || t == t0)
-                        for (int i = 0; i < nv; i++) c0[i] = (1.0 - b1) * m->a0[i] + b1 * m->a[i];
-                    if (sparse_x)
-                        sparse_update(BX, V, X, cA, cB, plus, minus, nu, np, nm, lastv, have_x,
-                                      full);
-                    else
-                        logz_rbm_gemm_x(m, V, X, cA, cB);
-                    have_x = 1;
-                    for (int g = g0; g < g1; g++) {
-                        int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
-                        if (transition) logz_streams_fill(st + cf, n, nh, u, nu);
-                        for (int c = cf; c < cf + n; c++) {
-                            double *hc = transition ? H + (size_t) nh * c : NULL;
-                            const double *uc = u + (size_t) (c - cf) * nu;
-                            flip_track *fh = NULL;
-                            if (transition && sparse_y && have_y) {
-                                ft.plus = plus + (size_t) nu * c;
-                                ft.minus = minus + (size_t) nu * c;
-                                fh = &ft;
-                            }
-                            int on = 0;
-                            if (sw == 0) {
-                                logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc,
-                                                              uc, &on, scr, fh);
-                                if (DM)
-                                    chain_moments(m, X + (size_t) nx * c, scr,
-                                                  &DM[(size_t) M * (k - 1) + c],
-                                                  &D2M[(size_t) M * (k - 1) + c]);
-                            } else {
-                                on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
-                            }
-                            if (transition) {
-                                onh[c] += on;
-                                lasth[c] = on;
-                                if (fh) {
-                                    np[c] = fh->np;
-                                    nm[c] = fh->nm;
-                                }
-                            }
-                        }
-                    }
-                    if (sw == 0)
-                        for (int c = cA; c < cB; c++) LW[(size_t) M * (k - 1) + c] = logw[c];
-                    if (!transition) break;
-                    if (sparse_y)
-                        sparse_update(BY, H, Y, cA, cB, plus, minus, nu, np, nm, lasth, have_y,
-                                      full);
-                    else
-                        logz_rbm_gemm_y(m, H, Y, cA, cB);
-                    have_y = 1;
-                    for (int g = g0; g < g1; g++) {
-                        int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
-                        logz_streams_fill(st + cf, n, nv, u, nu);
-                        for (int c = cf; c < cf + n; c++) {
-                            flip_track *fv = NULL;
-                            if (sparse_x) {
-                                ft.plus = plus + (size_t) nu * c;
-                                ft.minus = minus + (size_t) nu * c;
-                                fv = &ft;
-                            }
-                            int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1,
-                                                  V + (size_t) nv * c,
-                                                  u + (size_t) (c - cf) * nu, scr, fv);
-                            onv[c] += on;
-                            lastv[c] = on;
-                            if (fv) {
-                                np[c] = fv->np;
-                                nm[c] = fv->nm;
-                            }
-                        }
-                    }
-                }
-            }
-            if (old_blas > 0) blas_threads_restore(old_blas);
-            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
-        }
-    }
+    logz_round_plan(per_unit * GROUP, chains_per_thread / GROUP, r.total, AIS_ROUND_WORK, ngroup,
+                    1, nthreads, &r.units, &r.items);
+    logz_rounds_run(&r, ais_rbm_round, &a);
     int nsweep = 0;
     for (int k = 1; k <= L; k++) nsweep += (final && k == L) ? 0 : sweeps;
     long tv = 0, th = 0;
     for (int c = 0; c < M; c++) {
-        tv += onv[c];
-        th += onh[c];
+        tv += a.onv[c];
+        th += a.onh[c];
     }
     on_counts[0] = tv;
     on_counts[1] = th;
@@ -385,7 +385,7 @@ static void ais_weighted_moments(const double *LW, const double *DM, const doubl
 
 /* v ~ the base model for each of the M chains (columns of V, nv x M):
  * independent Bernoulli(sigmoid(a0_i)), from each chain's stream. */
-static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
+void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st)
 {
     for (int c = 0; c < M; c++)
         for (int i = 0; i < nv; i++) {
@@ -393,40 +393,6 @@ static void ais_draw_base(int nv, int M, const double *a0, double *V, logz_strea
             V[i + (size_t) nv * c] = logz_stream_unif(&st[c]) < p ? 1.0 : 0.0;
         }
 }
-
-/* Tell OpenBLAS (when it is R's BLAS) to run single-threaded while our own
- * threads each call dgemm, so the two thread pools do not fight over cores. */
-#if defined(__linux__)
-#include <dlfcn.h>
-typedef void (*blas_set_fn)(int);
-typedef int (*blas_get_fn)(void);
-int blas_threads_limit(int n)
-{
-    blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    blas_get_fn get = (blas_get_fn) dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    if (!set || !get) return -1;
-    int old = get();
-    set(n);
-    return old;
-}
-void blas_threads_restore(int old)
-{
-    blas_set_fn set = (blas_set_fn) dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (set && old > 0) set(old);
-}
-#else
-int blas_threads_limit(int n) { (void) n; return -1; }
-void blas_threads_restore(int old) { (void) old; }
-#endif
-
-/* Settings of one chunk of AIS steps. */
-typedef struct {
-    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
-    logz_ais_kernel kernel;
-    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
-    double log_z0;
-    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
-} ais_rbm_opts;
 
 /* One chunk: steps betas[1..L] from betas[0] for the M chains V (nv x M) with
  * log weights logw, both updated in place. density: on entry density[1] is the
@@ -437,9 +403,9 @@ typedef struct {
  * trace (L x 2) receives the ESS and running log Z after each step; mom (L x 3),
  * when not NULL, the weighted moments of ais_weighted_moments(). Returns the
  * number of Gibbs sweeps made per chain. */
-static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
-                         double *V, double *logw, logz_stream *st, double *density,
-                         double *trace, double *mom)
+int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const double *betas,
+                  double *V, double *logw, logz_stream *st, double *density,
+                  double *trace, double *mom)
 {
     int nv = m->nv, nh = m->nh, M = m->M, L = o->L;
     long on = 0;
@@ -481,112 +447,4 @@ static int ais_rbm_chunk(const ais_rbm_model *m, const ais_rbm_opts *o, const do
     density[0] = dv;
     density[1] = dh;
     return ns;
-}
-
-/* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
- * state: list(V or NULL, log_w, streams, density or NULL); control: list(threads,
- * sweeps, final, log_z0, kernel (a logz_ais_kernel), moments = FALSE, crossover). */
-SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
-{
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         b = logz_need(model, "b", REALSXP), a0 = logz_need(model, "a0", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        error("internal error: inconsistent RBM dimensions");
-    logz_chunk ck;
-    logz_chunk_unpack(state, betas, control, "V", nv, &ck);
-    SEXP V0 = ck.x0;
-    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
-    double log_z0 = ck.log_z0;
-    logz_stream *st = ck.st;
-    int kernel = asInteger(logz_need(control, "kernel", INTSXP));
-    if (kernel != LOGZ_KERNEL_AUTO && kernel != LOGZ_KERNEL_DENSE && kernel != LOGZ_KERNEL_SPARSE)
-        error("internal error: bad kernel code");
-    if (sweeps < 1) error("internal error: sweeps < 1");
-
-    /* [W a a0]: from ais_rbm_prepare_call() if given, else assembled here */
-    SEXP wx_in = logz_get(model, "Wx");
-    double *Wx;
-    if (TYPEOF(wx_in) == REALSXP && XLENGTH(wx_in) == (R_xlen_t) nv * (nh + 2)) {
-        Wx = REAL(wx_in);
-    } else {
-        Wx = (double *) R_alloc((size_t) nv * (nh + 2), sizeof(double));
-        logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
-    }
-    ais_rbm_model m = {.nv = nv, .nh = nh, .M = M, .Wx = Wx, .a = REAL(a), .b = REAL(b),
-                       .a0 = REAL(a0)};
-
-    SEXP mom_in = logz_get(control, "moments");
-    int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
-    const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", "moments", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP V = allocMatrix(REALSXP, nv, M);
-    SET_VECTOR_ELT(out, 0, V);
-    SEXP logw = allocVector(REALSXP, M);
-    SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    if (isNull(V0)) {
-        ais_draw_base(nv, M, REAL(a0), REAL(V), st);
-    } else {
-        memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
-    }
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    SET_VECTOR_ELT(out, 3, trace);
-    /* optional moments per step: weighted mean of D, weighted variance of D, weighted mean of D2 */
-    SEXP mom = R_NilValue;
-    if (moments) {
-        mom = allocMatrix(REALSXP, L, 3);
-        SET_VECTOR_ELT(out, 6, mom);
-    }
-    SEXP dens = allocVector(REALSXP, 2);
-    SET_VECTOR_ELT(out, 5, dens);
-    SEXP dens_in = logz_get(state, "density");
-    REAL(dens)[1] = TYPEOF(dens_in) == REALSXP && LENGTH(dens_in) == 2 && R_FINITE(REAL(dens_in)[1])
-                    ? REAL(dens_in)[1] : 0.5;
-    SEXP cross_in = logz_get(control, "crossover");
-    SEXP bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-    int have = TYPEOF(bx) == REALSXP && TYPEOF(by) == REALSXP &&
-               (size_t) XLENGTH(bx) == logz_blocked_size(nh + 2, nv) &&
-               (size_t) XLENGTH(by) == logz_blocked_size(nv, nh);
-    ais_rbm_opts o = {
-        .L = L, .final = final, .sweeps = sweeps, .nthreads = nthreads,
-        .kernel = (logz_ais_kernel) kernel,
-        .crossover = TYPEOF(cross_in) == REALSXP && LENGTH(cross_in) == 1 ? REAL(cross_in)[0]
-                                                                          : 0.35,
-        .log_z0 = log_z0,
-        .blocked_x = have ? REAL(bx) : NULL, .blocked_y = have ? REAL(by) : NULL};
-    int ns = ais_rbm_chunk(&m, &o, REAL(betas), REAL(V), REAL(logw), st, REAL(dens),
-                           REAL(trace), moments ? REAL(mom) : NULL);
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
-}
-
-/* The blocked weight layouts used by the sparse kernel, made once per run. */
-SEXP ais_rbm_prepare_call(SEXP model)
-{
-    SEXP W = logz_need(model, "W", REALSXP), a = logz_need(model, "a", REALSXP),
-         a0 = logz_need(model, "a0", REALSXP), b = logz_need(model, "b", REALSXP);
-    int nv = LENGTH(a), nh = LENGTH(b);
-    if ((R_xlen_t) nv * nh != XLENGTH(W) || LENGTH(a0) != nv)
-        error("internal error: inconsistent RBM dimensions");
-    const char *names[] = {"BX", "BY", "Wx", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP wx = allocMatrix(REALSXP, nv, nh + 2);
-    SET_VECTOR_ELT(out, 2, wx);
-    double *Wx = REAL(wx);
-    logz_rbm_fill_wx(nv, nh, REAL(W), REAL(a), REAL(a0), Wx);
-    SEXP bx = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nh + 2, nv));
-    SET_VECTOR_ELT(out, 0, bx);
-    SEXP by = allocVector(REALSXP, (R_xlen_t) logz_blocked_size(nv, nh));
-    SET_VECTOR_ELT(out, 1, by);
-    logz_blocked B;
-    logz_blocked_init(&B, Wx, nh + 2, nv, 0, REAL(bx), 1);
-    logz_blocked_init(&B, Wx, nv, nh, 1, REAL(by), 1);
-    UNPROTECT(1);
-    return out;
 }

@@ -12,9 +12,8 @@
  * annealing, Appendix A), Ising models (hot coupling) and RBMs with the hidden
  * units summed out (Eq. 13-14). Variables are stored in the order they are
  * added. Each slot owns an MRG32k3a stream, so results do not depend on the
- * number of threads. The engine functions work on the store and plain C
- * arrays; the *_call functions at the end unpack and check the SEXP arguments
- * and build the results. */
+ * number of threads. The functions here work on the store and plain C arrays;
+ * arm_call.c unpacks and checks the SEXP arguments and builds the results. */
 #include <math.h>
 #include <string.h>
 #include <Rmath.h>
@@ -23,23 +22,7 @@
 #include <omp.h>
 #endif
 
-typedef struct {
-    int type;           /* enum logz_arm_model */
-    int N, n, cap, H;
-    double *X;          /* N x cap particles */
-    double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
-    logz_stream *st;    /* cap streams */
-    /* RBM */
-    double *W, *a, *b;  /* W: N x H (rows in added order) */
-    /* GPC */
-    double *Sig, *S, *y, *c, var;   /* Sig, S: N x N; c: N */
-    int prepared;
-    /* Ising */
-    int *ptr, *nbr;
-    double *nw, *f, lo, hi;
-} arm_state;
-
-static void arm_free(arm_state *s)
+void arm_free(arm_state *s)
 {
     if (!s) return;
     R_Free(s->X); R_Free(s->G); R_Free(s->st);
@@ -50,7 +33,7 @@ static void arm_free(arm_state *s)
 }
 
 /* Grow the store to `cap` slots; new slots get fresh streams seeded from R's RNG. */
-static void arm_reserve(arm_state *s, int cap)
+void arm_reserve(arm_state *s, int cap)
 {
     if (cap <= s->cap) return;
     s->X = R_Realloc(s->X, (size_t) s->N * cap, double);
@@ -240,38 +223,6 @@ static void rbm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
 
 /* ---- the steps ----------------------------------------------------------- */
 
-/* one move of slots [c0, c1) (no R API: called between interrupt checks) */
-static void arm_move_range(arm_state *s, int c0, int c1, int steps, int nthreads,
-                           double *v, int *perm)
-{
-    int N = s->N, n = s->n;
-    if (s->type == ARM_RBM) {
-        rbm_move(s, c0, c1, steps, nthreads);
-    } else if (s->type == ARM_GPC) {
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 16)
-#endif
-        for (int c = c0; c < c1; c++) {
-            int tid = 0;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            for (int t = 0; t < steps; t++)
-                gpc_sweep(s, s->X + (size_t) N * c, v + (size_t) N * tid, perm + (size_t) N * tid,
-                          &s->st[c]);
-        }
-    } else {
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-        for (int c = c0; c < c1; c++) {
-            double *x = s->X + (size_t) N * c;
-            for (int t = 0; t < steps; t++)
-                for (int i = 0; i < n; i++) x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
-        }
-    }
-}
-
 /* Elementary updates per slot of one move of `steps` sweeps: sizes the chunks
  * between interrupt checks. */
 static double arm_move_cost(const arm_state *s, int steps)
@@ -285,7 +236,7 @@ static double arm_move_cost(const arm_state *s, int steps)
 }
 
 /* lw[c - c0] = log W(x_[n]) of slots [c0, c1) (requires n < N) */
-static void arm_smooth(arm_state *s, int c0, int c1, double *lw)
+void arm_smooth(arm_state *s, int c0, int c1, double *lw)
 {
     int N = s->N, n = s->n;
     if (s->type == ARM_GPC) {
@@ -307,7 +258,7 @@ static void arm_smooth(arm_state *s, int c0, int c1, double *lw)
 
 /* slots dst0 + j <- slots src[j] (0-based, j < k), through the work arrays tx
  * (N k doubles) and tg (H k doubles for an RBM) so that the ranges may overlap */
-static void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg)
+void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg)
 {
     int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
     for (int j = 0; j < k; j++) {
@@ -319,7 +270,7 @@ static void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, 
 }
 
 /* x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n += 1 (requires n < N) */
-static void arm_augment(arm_state *s, int R)
+void arm_augment(arm_state *s, int R)
 {
     int N = s->N, n = s->n;
     if (s->type == ARM_GPC) {
@@ -356,7 +307,7 @@ static void arm_augment(arm_state *s, int R)
 }
 
 /* out (n x (c1 - c0)) = the first n variables of slots [c0, c1) */
-static void arm_particles(const arm_state *s, int c0, int c1, double *out)
+void arm_particles(const arm_state *s, int c0, int c1, double *out)
 {
     int N = s->N, n = s->n;
     for (int c = c0; c < c1; c++)
@@ -365,7 +316,7 @@ static void arm_particles(const arm_state *s, int c0, int c1, double *out)
 
 /* slots c0 + j <- column j of x (n x k), the first n variables; the RBM
  * products g are recomputed */
-static void arm_set(arm_state *s, const double *x, int k, int c0)
+void arm_set(arm_state *s, const double *x, int k, int c0)
 {
     int N = s->N, n = s->n;
     for (int j = 0; j < k; j++)
@@ -373,211 +324,60 @@ static void arm_set(arm_state *s, const double *x, int k, int c0)
     if (s->type == ARM_RBM) rbm_products(s, c0, c0 + k);
 }
 
-/* ---- SEXP glue ----------------------------------------------------------- */
+typedef struct {
+    arm_state *s;
+    int c0, steps, nthreads;
+    double *v;
+    int *perm;
+} arm_move_job;
 
-static void arm_finalizer(SEXP p)
+/* one move of the slots c0 + [i0, i1): for an RBM on the main thread (rbm_move
+ * opens its own parallel regions around its dgemm calls), else on thread tid;
+ * no R API but R_alloc on the main thread */
+static void arm_move_round(void *ctx, long t0, long t1, int i0, int i1, int tid)
 {
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    arm_free(s);
-    R_ClearExternalPtr(p);
-}
-
-static arm_state *arm_get(SEXP p)
-{
-    if (TYPEOF(p) != EXTPTRSXP) error("internal error: not an ARM state");
-    arm_state *s = (arm_state *) R_ExternalPtrAddr(p);
-    if (!s) error("internal error: ARM state has been freed");
-    return s;
-}
-
-static int arm_int(SEXP x, const char *what)
-{
-    if (TYPEOF(x) != INTSXP || LENGTH(x) != 1 || INTEGER(x)[0] == NA_INTEGER)
-        error("internal error: ARM %s must be one integer", what);
-    return INTEGER(x)[0];
-}
-
-static void check_slots(const arm_state *s, int c0, int c1)
-{
-    if (c0 < 0 || c1 < c0 || c1 > s->cap) error("internal error: ARM slots out of range");
-}
-
-static SEXP need_real(SEXP model, const char *name, R_xlen_t len)
-{
-    SEXP x = logz_need(model, name, REALSXP);
-    if (XLENGTH(x) != len) error("internal error: bad ARM model field %s", name);
-    return x;
-}
-
-/* a copy of x (len doubles, at least one allocated) */
-static double *dup_real(SEXP x, R_xlen_t len)
-{
-    double *out = R_Calloc(len > 0 ? len : 1, double);
-    if (len > 0) memcpy(out, REAL(x), sizeof(double) * len);
-    return out;
-}
-
-static int *dup_int(SEXP x, R_xlen_t len)
-{
-    int *out = R_Calloc(len > 0 ? len : 1, int);
-    if (len > 0) memcpy(out, INTEGER(x), sizeof(int) * len);
-    return out;
-}
-
-/* The store of one model, its arguments checked before anything is allocated.
- * model lists (variables already in the order they are added):
- *   ARM_GPC:   list(sigma = N x N K + I, y)
- *   ARM_ISING: list(n, ptr (N + 1), nbr, nw (0-based CSR), field, lo, hi)
- *   ARM_RBM:   list(W = N x H, a, b) */
-static arm_state *arm_unpack(int type, SEXP model)
-{
-    arm_state *s = NULL;
-    if (type == ARM_GPC) {
-        SEXP y = logz_need(model, "y", REALSXP);
-        int N = LENGTH(y);
-        SEXP sig = need_real(model, "sigma", (R_xlen_t) N * N);
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .y = dup_real(y, N),
-                          .Sig = dup_real(sig, (R_xlen_t) N * N),
-                          .S = R_Calloc((size_t) N * N > 0 ? (size_t) N * N : 1, double),
-                          .c = R_Calloc(N > 0 ? N : 1, double)};
-    } else if (type == ARM_ISING) {
-        int N = asInteger(logz_need(model, "n", INTSXP));
-        SEXP ptr = logz_need(model, "ptr", INTSXP), nbr = logz_need(model, "nbr", INTSXP);
-        if (N < 0 || LENGTH(ptr) != N + 1 || LENGTH(nbr) != INTEGER(ptr)[N])
-            error("internal error: bad Ising adjacency");
-        int ne = LENGTH(nbr);
-        for (int e = 0; e < ne; e++)
-            if (INTEGER(nbr)[e] < 0 || INTEGER(nbr)[e] >= N)
-                error("internal error: bad Ising neighbour");
-        SEXP nw = need_real(model, "nw", ne), f = need_real(model, "field", N);
-        double lo = asReal(logz_need(model, "lo", REALSXP));
-        double hi = asReal(logz_need(model, "hi", REALSXP));
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .ptr = dup_int(ptr, N + 1),
-                          .nbr = dup_int(nbr, ne), .nw = dup_real(nw, ne),
-                          .f = dup_real(f, N), .lo = lo, .hi = hi};
-    } else if (type == ARM_RBM) {
-        SEXP W = logz_need(model, "W", REALSXP);
-        SEXP dim = getAttrib(W, R_DimSymbol);
-        if (LENGTH(dim) != 2) error("internal error: bad RBM weights");
-        int N = INTEGER(dim)[0], H = INTEGER(dim)[1];
-        SEXP a = need_real(model, "a", N), b = need_real(model, "b", H);
-        s = R_Calloc(1, arm_state);
-        *s = (arm_state) {.type = type, .N = N, .H = H, .W = dup_real(W, (R_xlen_t) N * H),
-                          .a = dup_real(a, N), .b = dup_real(b, H)};
+    (void) t0;
+    (void) t1;
+    const arm_move_job *j = (const arm_move_job *) ctx;
+    arm_state *s = j->s;
+    int N = s->N, n = s->n, c0 = j->c0 + i0, c1 = j->c0 + i1;
+    if (s->type == ARM_RBM) {
+        rbm_move(s, c0, c1, j->steps, j->nthreads);
+    } else if (s->type == ARM_GPC) {
+        for (int c = c0; c < c1; c++)
+            for (int t = 0; t < j->steps; t++)
+                gpc_sweep(s, s->X + (size_t) N * c, j->v + (size_t) N * tid,
+                          j->perm + (size_t) N * tid, &s->st[c]);
     } else {
-        error("internal error: unknown ARM model type %d", type);
+        for (int c = c0; c < c1; c++) {
+            double *x = s->X + (size_t) N * c;
+            for (int t = 0; t < j->steps; t++)
+                for (int i = 0; i < n; i++)
+                    x[i] = ising_draw(s, ising_local(s, x, i, n), &s->st[c]);
+        }
     }
-    return s;
 }
 
-SEXP arm_new_call(SEXP type_, SEXP model, SEXP cap_)
+/* One move of slots [c0, c1) by `steps` sweeps, in chunks of about 2e7
+ * elementary updates with an interrupt check (and setTimeLimit()) between
+ * chunks; each slot's result does not depend on the chunking. */
+void arm_move(arm_state *s, int c0, int c1, int steps, int nthreads)
 {
-    int type = arm_int(type_, "model type"), cap = arm_int(cap_, "capacity");
-    if (cap < 1) error("internal error: bad ARM capacity");
-    if (TYPEOF(model) != VECSXP) error("internal error: the ARM model must be a list");
-    arm_state *s = arm_unpack(type, model);
-    SEXP p = PROTECT(R_MakeExternalPtr(s, R_NilValue, R_NilValue));
-    R_RegisterCFinalizerEx(p, arm_finalizer, TRUE);
-    arm_reserve(s, cap);
-    UNPROTECT(1);
-    return p;
-}
-
-SEXP arm_reserve_call(SEXP p, SEXP cap)
-{
-    arm_reserve(arm_get(p), arm_int(cap, "capacity"));
-    return R_NilValue;
-}
-
-/* The move in chunks of about 2e7 elementary updates, with R_CheckUserInterrupt()
- * (interrupts and setTimeLimit()) between chunks; each slot's result does not
- * depend on the chunking. */
-SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
-    int steps = arm_int(steps_, "steps");
-    int nthreads = logz_threads(arm_int(threads_, "threads"));
-    check_slots(s, c0, c1);
     int N = s->N;
-    if (s->n == 0 || steps < 1) return R_NilValue;
+    if (s->n == 0 || steps < 1) return;
     double chunk_d = 2e7 / arm_move_cost(s, steps);
     int chunk = chunk_d < 1.0 ? 1 : (chunk_d > 1e6 ? 1000000 : (int) chunk_d);
-    double *v = NULL;
-    int *perm = NULL;
+    arm_move_job j = {.s = s, .c0 = c0, .steps = steps, .nthreads = nthreads, .v = NULL,
+                      .perm = NULL};
     if (s->type == ARM_GPC) {
-        v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
-        perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
+        j.v = (double *) R_alloc((size_t) N * nthreads, sizeof(double));
+        j.perm = (int *) R_alloc((size_t) N * nthreads, sizeof(int));
     }
-    for (int a = c0; a < c1; a += chunk) {
-        int b = c1 - a > chunk ? a + chunk : c1;
-        const void *vmax = vmaxget();
-        arm_move_range(s, a, b, steps, nthreads, v, perm);
-        vmaxset(vmax);
-        R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    }
-    return R_NilValue;
+    logz_rounds r = {.total = 1, .units = 1, .n_items = c1 - c0, .items = chunk,
+                     .nthreads = nthreads, .limit_blas = 0,
+                     .split = s->type == ARM_RBM ? LOGZ_SPLIT_MAIN
+                                                 : (s->type == ARM_GPC ? LOGZ_SPLIT_EACH
+                                                                       : LOGZ_SPLIT_SLICES)};
+    logz_rounds_run(&r, arm_move_round, &j);
 }
 
-SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
-    check_slots(s, c0, c1);
-    if (s->n >= s->N) error("internal error: all variables have been added");
-    SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
-    arm_smooth(s, c0, c1, REAL(out));
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP arm_copy_call(SEXP p, SEXP src_, SEXP dst0_)
-{
-    arm_state *s = arm_get(p);
-    if (TYPEOF(src_) != INTSXP) error("internal error: ARM source slots must be integers");
-    int k = LENGTH(src_), dst0 = arm_int(dst0_, "destination slot");
-    const int *src = INTEGER(src_);
-    check_slots(s, dst0, dst0 + k);
-    for (int j = 0; j < k; j++) check_slots(s, src[j], src[j] + 1);
-    int N = s->N, H = s->type == ARM_RBM ? s->H : 0;
-    double *tx = (double *) R_alloc((size_t) N * (k > 0 ? k : 1), sizeof(double));
-    double *tg = (double *) R_alloc((size_t) (H > 0 ? H : 1) * (k > 0 ? k : 1), sizeof(double));
-    arm_copy(s, src, k, dst0, tx, tg);
-    return R_NilValue;
-}
-
-SEXP arm_augment_call(SEXP p, SEXP R_)
-{
-    arm_state *s = arm_get(p);
-    int R = arm_int(R_, "particles");
-    check_slots(s, 0, R);
-    if (s->n >= s->N) error("internal error: all variables have been added");
-    arm_augment(s, R);
-    return R_NilValue;
-}
-
-SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot"), c1 = arm_int(c1_, "end slot");
-    check_slots(s, c0, c1);
-    SEXP out = PROTECT(allocMatrix(REALSXP, s->n, c1 - c0));
-    arm_particles(s, c0, c1, REAL(out));
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP arm_set_call(SEXP p, SEXP x_, SEXP c0_)
-{
-    arm_state *s = arm_get(p);
-    int c0 = arm_int(c0_, "first slot");
-    SEXP dim = getAttrib(x_, R_DimSymbol);
-    if (TYPEOF(x_) != REALSXP || LENGTH(dim) != 2 || INTEGER(dim)[0] != s->n)
-        error("internal error: ARM states must be a double matrix with one row per variable added");
-    int k = INTEGER(dim)[1];
-    check_slots(s, c0, c0 + k);
-    arm_set(s, REAL(x_), k, c0);
-    return R_NilValue;
-}

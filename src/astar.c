@@ -381,34 +381,13 @@ static void tree_reset(astar_tree *t, const logz_proposal *p, double *lo, double
 
 #define TREE_MAX_NODES (1 << 21)
 
-/* control: list(method (a logz_astar_search), reuse, max_nodes, lower_bounds,
- * lower_bounds_random, and optionally tick, tick_every). */
-SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
+/* n exact samples by A* sampling or the drill down (o->method), with R's RNG
+ * (the caller brackets GetRNGstate / PutRNGstate); fills r. Returns 0 (a
+ * target the search cannot handle is an R error from the search). */
+int astar_sample_run(astar_target *tg, const astar_opts *o, const logz_progress *pr,
+                     astar_result *r)
 {
-    astar_target tg;
-    target_from_list(target, &tg);
-    int n = asInteger(n_), d = tg.d;
-    int method = asInteger(logz_get(control, "method"));
-    int reuse = asLogical(logz_get(control, "reuse"));
-    double max_nodes = asReal(logz_get(control, "max_nodes"));
-    double lb_mean = asReal(logz_get(control, "lower_bounds"));
-    int lb_random = asLogical(logz_get(control, "lower_bounds_random"));
-    int every = logz_tick_every(control);   /* progress: 0 for none */
-    if (n == NA_INTEGER || n < 0 || method == NA_INTEGER || reuse == NA_LOGICAL ||
-        ISNAN(max_nodes) || !(lb_mean >= 1.0) || lb_random == NA_LOGICAL ||
-        (method != LOGZ_SEARCH_ASTAR && method != LOGZ_SEARCH_DRILL_DOWN))
-        error("internal error: bad arguments to astar_sample");
-    if (method == LOGZ_SEARCH_DRILL_DOWN && d != 1) error("internal error: drill down needs d = 1");
-
-    const char *names[] = {"samples", "gumbel", "likelihood", "bound", "nodes", "tree_size", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP samples = allocMatrix(REALSXP, n, d);
-    SET_VECTOR_ELT(out, 0, samples);
-    for (int i = 1; i <= 4; i++) SET_VECTOR_ELT(out, i, allocVector(REALSXP, n));
-    double *S = REAL(samples), *gum = REAL(VECTOR_ELT(out, 1));
-    double *clik = REAL(VECTOR_ELT(out, 2)), *cbnd = REAL(VECTOR_ELT(out, 3)),
-           *cnod = REAL(VECTOR_ELT(out, 4));
-
+    int n = o->n, d = tg->d, method = o->method;
     astar_tree t;
     memset(&t, 0, sizeof(t));
     t.d = d;
@@ -419,25 +398,22 @@ SEXP astar_sample_call(SEXP target, SEXP n_, SEXP control)
     loc.d = d;
     double *scratch = (double *) R_alloc(4 * (size_t) d, sizeof(double));
     double *x = (double *) R_alloc(d, sizeof(double));
-
-    GetRNGstate();
     for (int s = 0; s < n; s++) {
-        if (s == 0 || !reuse || method == LOGZ_SEARCH_DRILL_DOWN || t.n > TREE_MAX_NODES)
-            tree_reset(&t, &tg.prop, scratch, scratch + d);
-        astar_counts cnt = {.lik = 0, .bound = 0, .nodes = 0, .max_nodes = max_nodes};
-        double l0 = tg.n_lik, b0 = tg.n_bound;
-        gum[s] = method == LOGZ_SEARCH_DRILL_DOWN ? drill_down_one(&t, &tg, x, scratch, &cnt)
-                 : astar_one(&t, &q, &loc, &tg, lb_mean, lb_random, x, scratch, &cnt);
-        for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
-        clik[s] = tg.n_lik - l0;
-        cbnd[s] = tg.n_bound - b0;
-        cnod[s] = cnt.nodes;
+        if (s == 0 || !o->reuse || method == LOGZ_SEARCH_DRILL_DOWN || t.n > TREE_MAX_NODES)
+            tree_reset(&t, &tg->prop, scratch, scratch + d);
+        astar_counts cnt = {.lik = 0, .bound = 0, .nodes = 0, .max_nodes = o->max_nodes};
+        double l0 = tg->n_lik, b0 = tg->n_bound;
+        r->gumbel[s] = method == LOGZ_SEARCH_DRILL_DOWN
+                           ? drill_down_one(&t, tg, x, scratch, &cnt)
+                           : astar_one(&t, &q, &loc, tg, o->lb_mean, o->lb_random, x, scratch,
+                                       &cnt);
+        for (int j = 0; j < d; j++) r->samples[s + (size_t) n * j] = x[j];
+        r->likelihood[s] = tg->n_lik - l0;
+        r->bound[s] = tg->n_bound - b0;
+        r->nodes[s] = cnt.nodes;
         R_CheckUserInterrupt();
-        logz_tick(control, every, s + 1, n);
+        logz_progress_tick(pr, s + 1, n);
     }
-    PutRNGstate();
-    SET_VECTOR_ELT(out, 5, ScalarInteger(t.n));
-    UNPROTECT(1);
-    return out;
+    r->tree_size = t.n;
+    return 0;
 }
-

@@ -4,7 +4,9 @@
  *                     and o / M at many points or boxes (.Call glue for R)
  *   astar_cauchy.c    the region bounds of the Cauchy regression model
  *   astar.c           A* sampling and drill-down: partition tree, queue, search
+ *                     (.Call glue in astar_call.c)
  *   astar_baseline.c  rejection sampling and OS* with the same counters
+ *                     (.Call glue in astar_baseline_call.c)
  * See the comment at the top of astar.c for the model. */
 #ifndef LOGZ_ASTAR_H
 #define LOGZ_ASTAR_H
@@ -38,7 +40,34 @@ void target_check_interrupt(const astar_target *tg, double *next);
 /* astar_cauchy.c */
 double cauchy_bound(const astar_target *tg, const double *lo, const double *hi, int type);
 
-/* astar.c */
+/* astar_baseline.c: rejection sampling and OS* (glue: astar_baseline_call.c) */
+enum { ASTAR_OK = 0, ASTAR_ZERO_MASS = 1, ASTAR_INFINITE_BOUND = 2, ASTAR_ZERO_MASS_PIECES = 3,
+       ASTAR_TOO_MANY_PIECES = 4 };
+typedef struct {
+    int n, refine, reuse;        /* samples, LOGZ_REFINE_*, one envelope for all samples */
+    double max_nodes, rate;      /* most pieces; refine on this fraction of rejections */
+} os_opts;
+typedef struct {
+    double *samples;                      /* n x d */
+    double *likelihood, *bound, *nodes;   /* n: evaluations and splits a sample */
+    double log_w_sum, log_w2_sum, trials, global_bound;
+    int pieces;
+} os_result;
+int astar_baseline_run(astar_target *tg, const os_opts *o, const logz_progress *pr,
+                       os_result *r);
+
+/* astar.c: A* sampling and the drill down (glue: astar_call.c) */
+typedef struct {
+    int n, method, reuse, lb_random;   /* samples, LOGZ_SEARCH_*, keep the tree, random count */
+    double max_nodes, lb_mean;         /* most nodes a sample; lower bounds a node */
+} astar_opts;
+typedef struct {
+    double *samples;                              /* n x d */
+    double *gumbel, *likelihood, *bound, *nodes;  /* n */
+    int tree_size;
+} astar_result;
+int astar_sample_run(astar_target *tg, const astar_opts *o, const logz_progress *pr,
+                     astar_result *r);
 int split_side(int d, const double *lo, const double *hi, int depth);
 
 /* growable arrays on R_alloc */

@@ -66,7 +66,7 @@ static int mh_top(os_pieces *P)
             k = c;
         }
     }
-    if (P->mh_n == 0) error("internal error: empty mass heap");
+    if (P->mh_n == 0) logz_internal_error("empty mass heap");
     return P->mh_piece[0];
 }
 
@@ -175,31 +175,16 @@ static void pieces_split(os_pieces *P, astar_target *tg, int i, int j, double v,
     pieces_add(P, lo, hi, m < Mp ? m : Mp, proposal_log_mass(&tg->prop, lo, hi), depth);
 }
 
-SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
+/* n exact samples by rejection from the proposal under the bound envelope
+ * (see astar.h for the target), refining the envelope as o->refine says (OS*),
+ * with R's RNG (the caller brackets GetRNGstate / PutRNGstate). Fills r;
+ * returns ASTAR_OK or the ASTAR_* status of a target the envelope cannot hold. */
+int astar_baseline_run(astar_target *tg, const os_opts *o, const logz_progress *pr,
+                       os_result *r)
 {
-    astar_target tg;
-    target_from_list(target, &tg);
-    int n = asInteger(n_), d = tg.d;
-    int refine = asInteger(logz_get(control, "refine"));
-    int reuse = asLogical(logz_get(control, "reuse"));
-    double max_nodes = asReal(logz_get(control, "max_nodes"));
-    double rate = asReal(logz_get(control, "refine_rate"));   /* refine on this fraction */
-    int every = logz_tick_every(control);   /* progress: 0 for none */
-    int known = refine == LOGZ_REFINE_NONE || refine == LOGZ_REFINE_SAMPLED_POINT ||
-                refine == LOGZ_REFINE_LARGEST_MASS;
-    if (n == NA_INTEGER || n < 0 || !known || reuse == NA_LOGICAL || ISNAN(max_nodes) ||
-        !(rate > 0.0 && rate <= 1.0))
-        error("internal error: bad arguments to astar_baseline");
-
-    const char *names[] = {"samples", "likelihood", "bound", "nodes", "log_w_sum",
-                           "log_w2_sum", "trials", "pieces", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP samples = allocMatrix(REALSXP, n, d);
-    SET_VECTOR_ELT(out, 0, samples);
-    for (int i = 1; i <= 3; i++) SET_VECTOR_ELT(out, i, allocVector(REALSXP, n));
-    double *S = REAL(samples), *clik = REAL(VECTOR_ELT(out, 1)),
-           *cbnd = REAL(VECTOR_ELT(out, 2)), *cnod = REAL(VECTOR_ELT(out, 3));
-
+    int n = o->n, d = tg->d, refine = o->refine, reuse = o->reuse;
+    double max_nodes = o->max_nodes, rate = o->rate;
+    double *S = r->samples, *clik = r->likelihood, *cbnd = r->bound, *cnod = r->nodes;
     os_pieces P;
     memset(&P, 0, sizeof(P));
     P.d = d;
@@ -208,20 +193,19 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
     double *x = (double *) R_alloc(d, sizeof(double));
     double lw1 = R_NegInf, lw2 = R_NegInf, trials = 0.0;
     double next_check = 0.0;   /* see target_check_interrupt() */
+    r->pieces = 0;
 
-    GetRNGstate();
     for (int s = 0; s < n; s++) {
-        double l0 = tg.n_lik, b0 = tg.n_bound, splits = 0;
+        double l0 = tg->n_lik, b0 = tg->n_bound, splits = 0;
         if (s == 0 || !reuse) {
             P.n = 0;
             P.mh_n = 0;
-            proposal_support(&tg.prop, lo, hi);
-            double M = target_bound(&tg, lo, hi);
-            if (M == R_NegInf) error("target '%s' has zero mass: its global bound is -Inf.", tg.name);
-            if (!R_FINITE(M))
-                error("target '%s': the global bound is %g; rejection sampling and OS* need a "
-                      "finite bound over the whole support.", tg.name, M);
-            double lm = proposal_log_mass(&tg.prop, lo, hi);
+            proposal_support(&tg->prop, lo, hi);
+            double M = target_bound(tg, lo, hi);
+            r->global_bound = M;
+            if (M == R_NegInf) return ASTAR_ZERO_MASS;
+            if (!R_FINITE(M)) return ASTAR_INFINITE_BOUND;
+            double lm = proposal_log_mass(&tg->prop, lo, hi);
             pieces_add(&P, lo, hi, M, lm, 0);
             fw_rebuild(&P, lm + M);     /* weights relative to the root's */
         }
@@ -236,51 +220,46 @@ SEXP astar_baseline_call(SEXP target, SEXP n_, SEXP control)
                 fw_rebuild(&P, ref);
                 total = fw_total(&P);
             }
-            if (!(total > 0.0))
-                error("target '%s' has zero mass: every piece is bounded by -Inf.", tg.name);
+            if (!(total > 0.0)) return ASTAR_ZERO_MASS_PIECES;
             double logE = P.ref + log(total);
             int i = 0;
             if (P.n > 1)
                 do i = fw_find(&P, unif_rand() * total); while (P.w[i] <= 0.0);
-            proposal_draw(&tg.prop, P.lo + (size_t) i * d, P.hi + (size_t) i * d, x);
-            double o = target_log_lik(&tg, x);
-            check_below_bound(&tg, o, P.M[i], x);
-            double lw = logE + o - P.M[i];
+            proposal_draw(&tg->prop, P.lo + (size_t) i * d, P.hi + (size_t) i * d, x);
+            double o_x = target_log_lik(tg, x);
+            check_below_bound(tg, o_x, P.M[i], x);
+            double lw = logE + o_x - P.M[i];
             trials += 1;
             lw1 = logz_log_add_exp(lw1, lw);
             lw2 = logz_log_add_exp(lw2, 2 * lw);
             /* an R log_lik may take long per call: checked after each one */
-            target_check_interrupt(&tg, &next_check);
-            if (-exp_rand() < o - P.M[i]) break;     /* log U < o - M: accept */
+            target_check_interrupt(tg, &next_check);
+            if (-exp_rand() < o_x - P.M[i]) break;     /* log U < o - M: accept */
             if (rate < 1.0 && unif_rand() >= rate) continue;   /* keep the envelope */
             if (refine == LOGZ_REFINE_SAMPLED_POINT) {
                 int j = split_side(d, P.lo + (size_t) i * d, P.hi + (size_t) i * d, P.depth[i]);
-                pieces_split(&P, &tg, i, j, x[j], lo, hi);
+                pieces_split(&P, tg, i, j, x[j], lo, hi);
                 splits++;
             } else if (refine == LOGZ_REFINE_LARGEST_MASS) {
                 int kmax = mh_top(&P);
                 double *bl = P.lo + (size_t) kmax * d, *bh = P.hi + (size_t) kmax * d;
                 int j = split_side(d, bl, bh, P.depth[kmax]);
-                double v = proposal_quantile1(&tg.prop, j, bl[j], bh[j], 0.5);
-                pieces_split(&P, &tg, kmax, j, v, lo, hi);
+                double v = proposal_quantile1(&tg->prop, j, bl[j], bh[j], 0.5);
+                pieces_split(&P, tg, kmax, j, v, lo, hi);
                 splits++;
             }
-            if (P.n > max_nodes)
-                error("target '%s': more than max_nodes = %.0f pieces in the OS* envelope; "
-                      "the bounds may be far too loose.", tg.name, max_nodes);
+            if (P.n > max_nodes) return ASTAR_TOO_MANY_PIECES;
         }
         for (int j = 0; j < d; j++) S[s + (size_t) n * j] = x[j];
-        clik[s] = tg.n_lik - l0;
-        cbnd[s] = tg.n_bound - b0;
+        clik[s] = tg->n_lik - l0;
+        cbnd[s] = tg->n_bound - b0;
         cnod[s] = splits;
-        logz_tick(control, every, s + 1, n);
+        r->pieces = P.n;
+        logz_progress_tick(pr, s + 1, n);
     }
-    PutRNGstate();
-    SET_VECTOR_ELT(out, 4, ScalarReal(lw1));
-    SET_VECTOR_ELT(out, 5, ScalarReal(lw2));
-    SET_VECTOR_ELT(out, 6, ScalarReal(trials));
-    SET_VECTOR_ELT(out, 7, ScalarInteger(P.n));
-    UNPROTECT(1);
-    return out;
+    r->log_w_sum = lw1;
+    r->log_w2_sum = lw2;
+    r->trials = trials;
+    r->pieces = P.n;
+    return ASTAR_OK;
 }
-

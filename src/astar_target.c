@@ -13,7 +13,7 @@ void target_from_list(SEXP t, astar_target *tg)
     SEXP name = logz_get(t, "name"), model = logz_get(t, "model"), par = logz_get(t, "par");
     SEXP X = logz_get(t, "X"), y = logz_get(t, "y");
     if (TYPEOF(name) != STRSXP || TYPEOF(model) != INTSXP || TYPEOF(par) != REALSXP)
-        error("internal error: malformed A* target");
+        logz_internal_error("malformed A* target");
     memset(tg, 0, sizeof(*tg));
     tg->name = CHAR(STRING_ELT(name, 0));
     tg->model = INTEGER(model)[0];
@@ -23,13 +23,13 @@ void target_from_list(SEXP t, astar_target *tg)
     tg->npar = LENGTH(par);
     if (!isNull(X)) {
         SEXP dim = getAttrib(X, R_DimSymbol);
-        if (TYPEOF(X) != REALSXP || LENGTH(dim) != 2) error("internal error: bad target data");
+        if (TYPEOF(X) != REALSXP || LENGTH(dim) != 2) logz_internal_error("bad target data");
         tg->X = REAL(X);
         tg->nrow = INTEGER(dim)[0];
         tg->ncol = INTEGER(dim)[1];
     }
     if (!isNull(y)) {
-        if (TYPEOF(y) != REALSXP || LENGTH(y) != tg->nrow) error("internal error: bad target y");
+        if (TYPEOF(y) != REALSXP || LENGTH(y) != tg->nrow) logz_internal_error("bad target y");
         tg->y = REAL(y);
     }
     switch (tg->model) {
@@ -38,15 +38,15 @@ void target_from_list(SEXP t, astar_target *tg)
         tg->bound = logz_get(t, "bound");
         tg->env = logz_get(t, "env");
         if (!isFunction(tg->log_lik) || !isFunction(tg->bound) || !isEnvironment(tg->env))
-            error("internal error: R target without functions");
+            logz_internal_error("R target without functions");
         break;
     case LOGZ_ASTAR_PEAKY:
-        if (tg->npar != 1 || tg->d != 1) error("internal error: bad peaky target");
+        if (tg->npar != 1 || tg->d != 1) logz_internal_error("bad peaky target");
         break;
     case LOGZ_ASTAR_CLUTTER: {
         /* par: inlier weight w, outlier sd s; o(x) = sum_n log(w N(y_n; x, I) +
          * (1 - w) N(y_n; 0, s^2 I)); work[n] = log of the outlier term. */
-        if (tg->npar != 2 || !tg->X || tg->ncol != tg->d) error("internal error: bad clutter target");
+        if (tg->npar != 2 || !tg->X || tg->ncol != tg->d) logz_internal_error("bad clutter target");
         double w = tg->par[0], s = tg->par[1], D = tg->d;
         tg->work = (double *) R_alloc((size_t) tg->nrow + 1, sizeof(double));
         for (int n = 0; n < tg->nrow; n++) {
@@ -65,13 +65,13 @@ void target_from_list(SEXP t, astar_target *tg)
          * (logz_gauss_bound; see astar_cauchy.c). */
         if (tg->npar != 3 || tg->par[2] < LOGZ_GAUSS_BOUND_CONSTANT ||
             tg->par[2] > LOGZ_GAUSS_BOUND_QUADRATIC || !tg->X || !tg->y || tg->ncol != tg->d)
-            error("internal error: bad Cauchy regression target");
+            logz_internal_error("bad Cauchy regression target");
         break;
     case LOGZ_ASTAR_GAUSS_MEAN: {
         /* par: sd, bound type; X: the N observations (N x 1); work: sum x,
          * sum x^2, N log N(0; 0, sd^2) */
         if (tg->npar != 2 || !tg->X || tg->ncol != 1 || tg->d != 1)
-            error("internal error: bad Gaussian-mean target");
+            logz_internal_error("bad Gaussian-mean target");
         double s = tg->par[0], s1 = 0.0, s2 = 0.0;
         for (int n = 0; n < tg->nrow; n++) {
             s1 += tg->X[n];
@@ -85,12 +85,12 @@ void target_from_list(SEXP t, astar_target *tg)
     }
     case LOGZ_ASTAR_EXPR:
         program_from_list(logz_get(t, "program"), &tg->prog);
-        if (tg->prog.d != tg->d) error("internal error: expression of the wrong dimension");
+        if (tg->prog.d != tg->d) logz_internal_error("expression of the wrong dimension");
         tg->stack = (double *) R_alloc((size_t) tg->prog.n + 1, sizeof(double));
         tg->stack_hi = (double *) R_alloc((size_t) tg->prog.n + 1, sizeof(double));
         break;
     default:
-        error("internal error: unknown A* model %d", tg->model);
+        logz_internal_error("unknown A* model %d", tg->model);
     }
 }
 
@@ -262,47 +262,6 @@ void check_below_bound(const astar_target *tg, double o, double m, const double 
         error("target '%s': log_lik at x = (%g%s) is %g, above the bound %g of its region; "
               "`bound` must return an upper bound of `log_lik` over the box.",
               tg->name, x[0], tg->d > 1 ? ", ..." : "", o, m);
-}
-
-/* ---- o and M at many points / boxes, for tests, plots and checks --------- */
-
-SEXP astar_log_lik_call(SEXP target, SEXP x_)
-{
-    astar_target tg;
-    target_from_list(target, &tg);
-    int d = tg.d;
-    if (TYPEOF(x_) != REALSXP || XLENGTH(x_) % d) error("internal error: bad points");
-    int k = (int) (XLENGTH(x_) / d);
-    double *x = (double *) R_alloc(d, sizeof(double));
-    SEXP out = PROTECT(allocVector(REALSXP, k));
-    for (int i = 0; i < k; i++) {
-        for (int j = 0; j < d; j++) x[j] = REAL(x_)[i + (size_t) k * j];
-        REAL(out)[i] = target_log_lik(&tg, x);
-    }
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP astar_bound_call(SEXP target, SEXP lower, SEXP upper)
-{
-    astar_target tg;
-    target_from_list(target, &tg);
-    int d = tg.d;
-    if (TYPEOF(lower) != REALSXP || TYPEOF(upper) != REALSXP ||
-        XLENGTH(lower) != XLENGTH(upper) || XLENGTH(lower) % d)
-        error("internal error: bad boxes");
-    int k = (int) (XLENGTH(lower) / d);
-    double *lo = (double *) R_alloc(d, sizeof(double)), *hi = (double *) R_alloc(d, sizeof(double));
-    SEXP out = PROTECT(allocVector(REALSXP, k));
-    for (int i = 0; i < k; i++) {
-        for (int j = 0; j < d; j++) {
-            lo[j] = REAL(lower)[i + (size_t) k * j];
-            hi[j] = REAL(upper)[i + (size_t) k * j];
-        }
-        REAL(out)[i] = target_bound(&tg, lo, hi);
-    }
-    UNPROTECT(1);
-    return out;
 }
 
 #ifndef ASTAR_CHECK_WORK

@@ -180,11 +180,36 @@ double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *
     case LOGZ_KERNEL_RWM: rwm_sweep(k, beta, ch, t, p, st, w, accept); break;
     case LOGZ_KERNEL_MALA:
     case LOGZ_KERNEL_HMC: hmc_sweep(k, beta, ch, t, p, st, w, accept); break;
-    default: error("internal error: unknown kernel %d", k->kind);
+    default: logz_internal_error("unknown kernel %d", k->kind);
     }
     double a = 0.0;
     for (int c = 0; c < ch->M; c++) a += accept[c];
     return a / ch->M;
+}
+
+/* `sweeps` transitions of every chain c at beta[c]; with fresh, the gradients
+ * at the entry states are computed first. accept (M) receives each chain's
+ * mean acceptance over the sweeps; an interrupt check after each sweep.
+ * Returns 0. */
+int cont_kernel_sweeps(const cont_kernel *k, const double *beta, int sweeps, int fresh,
+                       cont_chains *ch, const cont_target *t, const logz_proposal *p,
+                       logz_stream *st, double *accept)
+{
+    int M = ch->M, d = ch->d;
+    cont_work w;
+    cont_work_alloc(&w, M, d, k->kind != LOGZ_KERNEL_RWM);
+    if (fresh) {   /* the gradients at the entry states */
+        t->eval(t->ctx, ch->X, M, w.lfp, ch->gf, 0);
+        cont_base_eval(p, ch->X, M, w.row, w.lbp, ch->gb);
+    }
+    double *a = (double *) R_alloc(M, sizeof(double));
+    for (int c = 0; c < M; c++) accept[c] = 0.0;
+    for (int s = 0; s < sweeps; s++) {
+        cont_kernel_sweep(k, beta, ch, t, p, st, &w, a);
+        for (int c = 0; c < M; c++) accept[c] += a[c] / sweeps;
+        R_CheckUserInterrupt();
+    }
+    return 0;
 }
 
 /* Evaluations of f (and of its gradient) one sweep of kernel k makes per chain. */

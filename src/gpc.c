@@ -1,6 +1,7 @@
 /* Gaussian-process probit classification: AIS from the prior N(f; 0, K) to the
  * posterior with an elliptical slice sampling kernel (Murray, Adams & MacKay
- * 2010). The tempered targets are N(f; 0, K) prod_i Phi(y_i f_i)^beta. */
+ * 2010). The tempered targets are N(f; 0, K) prod_i Phi(y_i f_i)^beta. The
+ * SEXP glue is gpc_call.c. */
 #include <math.h>
 #include <string.h>
 #include <Rmath.h>
@@ -43,33 +44,17 @@ static int gpc_ess_update(const double *y, int n, double beta, double *f, const 
     }
 }
 
-/* model: list(A = n x n matrix with A A' = K, y = labels in {-1, +1});
- * state: list(F = n x M or NULL, log_w, streams); control: list(threads,
- * sweeps, final, log_z0). Returns list(F, log_w, streams, trace, sweeps,
- * evals). */
-SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+/* AIS steps betas[1..L] from betas[0] for the M chains F (n x M; drawn from
+ * the prior f = A u when first), log weights log_w updated in place; each
+ * step's weight update, then (but after the last step when final) `sweeps`
+ * elliptical slice sweeps, an interrupt check after each. trace (L x 2): ESS
+ * and running log Z. Returns 0; *sweeps_made and *evals count the sweeps and
+ * likelihood evaluations. */
+int gpc_ais_run(const gpc_ais_opts *o, int first, double *f, double *w, logz_stream *st,
+                double *trace, int *sweeps_made, double *evals_out)
 {
-    SEXP A = logz_need(model, "A", REALSXP), yy = logz_need(model, "y", REALSXP);
-    int n = LENGTH(yy);
-    if (XLENGTH(A) != (R_xlen_t) n * n || n < 1) error("internal error: bad GPC model");
-    logz_chunk ck;
-    logz_chunk_unpack(state, betas, control, "F", n, &ck);
-    SEXP F0 = ck.x0;
-    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
-    double log_z0 = ck.log_z0;
-    logz_stream *st = ck.st;
-    const double *y = REAL(yy), *Am = REAL(A);
-
-    const char *names[] = {"F", "log_w", "streams", "trace", "sweeps", "evals", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP F = allocMatrix(REALSXP, n, M);
-    SET_VECTOR_ELT(out, 0, F);
-    SEXP logw = allocVector(REALSXP, M);
-    SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    SET_VECTOR_ELT(out, 3, trace);
-    double *f = REAL(F), *w = REAL(logw);
+    int n = o->n, M = o->M, L = o->L, nthreads = o->nthreads, sweeps = o->sweeps;
+    const double *y = o->y, *Am = o->A, *betas = o->betas;
     double *U = (double *) R_alloc((size_t) n * M, sizeof(double));
     double *NU = (double *) R_alloc((size_t) n * M, sizeof(double));
     double *fp = (double *) R_alloc((size_t) n * nthreads, sizeof(double));
@@ -80,23 +65,20 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int ns = 0;
 
     /* a prior draw f = A u for every chain */
-    int first = isNull(F0);
     if (first) {
         for (int c = 0; c < M; c++)
             for (int i = 0; i < n; i++) U[(size_t) n * c + i] = logz_stream_norm(&st[c]);
         F77_CALL(dgemm)("N", "N", &n, &M, &n, &one, Am, &n, U, &n, &zero, f, &n FCONE FCONE);
-    } else {
-        memcpy(f, REAL(F0), sizeof(double) * (size_t) n * M);
     }
     for (int c = 0; c < M; c++) ll[c] = gpc_log_lik(y, f + (size_t) n * c, n);
 
     for (int k = 1; k <= L; k++) {
-        double b0 = REAL(betas)[k - 1], b1 = REAL(betas)[k];
+        double b0 = betas[k - 1], b1 = betas[k];
         for (int c = 0; c < M; c++) {
             w[c] += (b1 - b0) * ll[c];
             hist[(size_t) (k - 1) * M + c] = w[c];
         }
-        if (final && k == L) break;
+        if (o->final && k == L) break;
         for (int sw = 0; sw < sweeps; sw++) {
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nthreads) schedule(static)
@@ -122,12 +104,8 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
             R_CheckUserInterrupt();   /* master thread, between parallel sweeps */
         }
     }
-    if (L > 0) logz_ais_trace(hist, L, M, log_z0, REAL(trace));
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
-    SET_VECTOR_ELT(out, 5, ScalarReal(evals));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
+    if (L > 0) logz_ais_trace(hist, L, M, o->log_z0, trace);
+    *sweeps_made = ns;
+    *evals_out = evals;
+    return 0;
 }

@@ -27,18 +27,14 @@ static const R_CallMethodDef callMethods[] = {
     {"astar_log_lik", (DL_FUNC) &astar_log_lik_call, 2},
     {"astar_bound", (DL_FUNC) &astar_bound_call, 3},
     {"interval_eval", (DL_FUNC) &interval_eval_call, 3},
-    /* ---- mip ---- */
     {"mip_sample", (DL_FUNC) &mip_sample_call, 4},
     {"mip_lp_bounds", (DL_FUNC) &mip_lp_bounds_call, 3},
     {"mip_cut_bounds", (DL_FUNC) &mip_cut_bounds_call, 2},
     {"mip_tree", (DL_FUNC) &mip_tree_call, 3},
     {"mip_glpk_version", (DL_FUNC) &mip_glpk_version_call, 0},
     {"mip_has_glpk", (DL_FUNC) &mip_has_glpk_call, 0},
-    /* ---- end mip ---- */
-    /* rts */
     {"rts_rbm", (DL_FUNC) &rts_rbm_call, 4},
     {"rts_ising", (DL_FUNC) &rts_ising_call, 4},
-    /* arm: GP classification and Adaptive Resample-Move */
     {"gpc_ais", (DL_FUNC) &gpc_ais_call, 4},
     {"arm_new", (DL_FUNC) &arm_new_call, 3},
     {"arm_reserve", (DL_FUNC) &arm_reserve_call, 2},
@@ -48,6 +44,7 @@ static const R_CallMethodDef callMethods[] = {
     {"arm_augment", (DL_FUNC) &arm_augment_call, 2},
     {"arm_particles", (DL_FUNC) &arm_particles_call, 3},
     {"arm_set", (DL_FUNC) &arm_set_call, 3},
+    {"logz_codes", (DL_FUNC) &logz_codes_call, 0},
     {NULL, NULL, 0}
 };
 

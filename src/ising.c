@@ -15,14 +15,11 @@
  *   from the independent base with field a0 (a0 = 0: uniform; a0 = f: the
  *   field-only model) to the Ising model.
  * Chains own MRG32k3a streams (rng.c), so Gibbs samples and AIS weights are
- * identical for any thread count. The SEXP glue (*_call) is at the end. */
+ * identical for any thread count. The SEXP glue is ising_call.c. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "logz.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define RESYNC 4096
 #define NBLOCKS 64
@@ -219,8 +216,8 @@ static void ising_draw_base(const ising_model *m, const double *a0, double *x, l
 
 /* ising_draw_base() for chains 0..M-1 (X, n x M), with an interrupt check
  * after every ~2e6 spins: a large X is slow to touch for the first time. */
-static void ising_draw_base_all(const ising_model *m, const double *a0, double *X, logz_stream *st,
-                                int M)
+void ising_draw_base_all(const ising_model *m, const double *a0, double *X, logz_stream *st,
+                         int M)
 {
     const int every = (int) (2000000L / m->n) + 1;
     for (int c = 0; c < M; c++) {
@@ -228,14 +225,6 @@ static void ising_draw_base_all(const ising_model *m, const double *a0, double *
         if ((c + 1) % every == 0) R_CheckUserInterrupt();
     }
 }
-
-/* Where the recorded states go: out is an n_rows x n integer matrix (one
- * state a row); chain c's k-th state (counting from `offset`) is row
- * c * n_per_total + offset + k, kept only while that row is < n_rows. */
-typedef struct {
-    int *out;
-    long n_rows, n_per_total, offset;
-} gibbs_out;
 
 /* Rows [r0, r0 + cnt) of out from buf (n x cnt, one state a column), in
  * tiles so that both sides are read and written in runs. */
@@ -261,56 +250,63 @@ static void gibbs_store(const gibbs_out *o, int n, long r0, const int *buf, int 
  * gathered in a per-thread buffer of at most `per_round` states and then
  * stored in rows. */
 #define GIBBS_ROUND_WORK 1048576.0
-static void ising_gibbs_run(const ising_model *m, const int *order, int M,
-                            int burn_in, int sweeps, int n_per, double *X, logz_stream *st,
-                            int nthreads, const gibbs_out *o)
+typedef struct {
+    const ising_model *m;
+    const int *order;
+    int burn_in, sweeps;
+    long per_round;
+    double *X;
+    int *buf;
+    logz_stream *st;
+    const gibbs_out *o;
+} gibbs_run;
+
+/* sweeps [start, end) of the chains [c0, c1) (one thread's slice of a round) */
+static void ising_gibbs_round(void *ctx, long start, long end, int c0, int c1, int tid)
+{
+    const gibbs_run *g = (const gibbs_run *) ctx;
+    const ising_model *m = g->m;
+    int n = m->n, sweeps = g->sweeps;
+    int *b = g->buf + (size_t) n * g->per_round * tid;
+    for (int c = c0; c < c1; c++) {
+        double *x = g->X + (size_t) n * c;
+        long first = -1;
+        int cnt = 0;
+        for (long t = start; t < end; t++) {
+            ising_sweep(m, g->order, m->f, 1.0, x, &g->st[c]);
+            long after = t + 1 - g->burn_in;
+            if (after > 0 && after % sweeps == 0) {
+                if (first < 0) first = after / sweeps - 1;
+                int *s = b + (size_t) n * cnt++;
+                for (int i = 0; i < n; i++) s[i] = (int) x[i];
+            }
+        }
+        long row = (long) c * g->o->n_per_total + g->o->offset + first;
+        if (cnt > 0 && row < g->o->n_rows) gibbs_store(g->o, n, row, b, cnt);
+    }
+}
+
+void ising_gibbs_run(const ising_model *m, const int *order, int M,
+                     int burn_in, int sweeps, int n_per, double *X, logz_stream *st,
+                     int nthreads, const gibbs_out *o)
 {
     int n = m->n;
     double per = (double) n + 2.0 * m->ne;            /* work of one sweep of one chain */
     double chains_per_thread = ceil((double) M / nthreads);
-    long total = (long) burn_in + (long) n_per * sweeps;
-    long rs;                                           /* sweeps a round */
-    int group;                                         /* chains a round */
-    logz_round_plan(per, chains_per_thread, total, GIBBS_ROUND_WORK, M, nthreads, nthreads, &rs,
-                    &group);
+    logz_rounds r = {.total = (long) burn_in + (long) n_per * sweeps, .n_items = M,
+                     .nthreads = nthreads, .split = LOGZ_SPLIT_SLICES, .limit_blas = 0};
+    logz_round_plan(per, chains_per_thread, r.total, GIBBS_ROUND_WORK, M, nthreads, nthreads,
+                    &r.units, &r.items);
     /* at most per_round states of one chain in a round (the buffer's size) */
-    long per_round = (long) (GIBBS_ROUND_WORK / n);
-    if (per_round < 1) per_round = 1;
-    if (per_round > 4096) per_round = 4096;
-    if (rs > per_round * sweeps) rs = per_round * sweeps;
-    if (rs < 1) rs = 1;
-    int *buf = (int *) R_alloc((size_t) n * per_round * nthreads, sizeof(int));
-    for (long start = 0; start < total; start += rs) {
-        long end = start + rs < total ? start + rs : total;
-        for (int c0 = 0; c0 < M; c0 += group) {
-            int c1 = c0 + group < M ? c0 + group : M;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int c = c0; c < c1; c++) {
-                int tid = 0;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-#endif
-                int *b = buf + (size_t) n * per_round * tid;
-                double *x = X + (size_t) n * c;
-                long first = -1;
-                int cnt = 0;
-                for (long t = start; t < end; t++) {
-                    ising_sweep(m, order, m->f, 1.0, x, &st[c]);
-                    long after = t + 1 - burn_in;
-                    if (after > 0 && after % sweeps == 0) {
-                        if (first < 0) first = after / sweeps - 1;
-                        int *s = b + (size_t) n * cnt++;
-                        for (int i = 0; i < n; i++) s[i] = (int) x[i];
-                    }
-                }
-                long row = (long) c * o->n_per_total + o->offset + first;
-                if (cnt > 0 && row < o->n_rows) gibbs_store(o, n, row, b, cnt);
-            }
-            R_CheckUserInterrupt();
-        }
-    }
+    gibbs_run g = {.m = m, .order = order, .burn_in = burn_in, .sweeps = sweeps, .X = X,
+                   .st = st, .o = o};
+    g.per_round = (long) (GIBBS_ROUND_WORK / n);
+    if (g.per_round < 1) g.per_round = 1;
+    if (g.per_round > 4096) g.per_round = 4096;
+    if (r.units > g.per_round * sweeps) r.units = g.per_round * sweeps;
+    if (r.units < 1) r.units = 1;
+    g.buf = (int *) R_alloc((size_t) n * g.per_round * nthreads, sizeof(int));
+    logz_rounds_run(&r, ising_gibbs_round, &g);
 }
 
 /* ---- AIS ---------------------------------------------------------------------- */
@@ -326,216 +322,54 @@ static void ising_gibbs_run(const ising_model *m, const int *order, int M,
  * running log weight after step k goes to hist[k * M + c], from which trace
  * (L x 2: ESS and running log Z after each step) is computed serially.
  * Returns the number of sweeps made per chain. */
-static int ising_ais_run(const ising_model *m, const int *order, const double *a0,
-                         const double *betas, int L, int final, int sweeps, double log_z0,
-                         int M, double *X, double *logw, logz_stream *st, int nthreads,
-                         double *df, double *hist, double *trace)
+typedef struct {
+    const ising_model *m;
+    const int *order;
+    const double *a0, *betas, *df;
+    long per_step;
+    int M;
+    double *X, *logw, *hist;
+    logz_stream *st;
+} ising_ais_job;
+
+/* units [t0, t1) of the chains [c0, c1) (one thread's slice of a round) */
+static void ising_ais_round(void *ctx, long t0, long t1, int c0, int c1, int tid)
+{
+    (void) tid;
+    const ising_ais_job *j = (const ising_ais_job *) ctx;
+    const ising_model *m = j->m;
+    for (int c = c0; c < c1; c++) {
+        double *x = j->X + (size_t) m->n * c, lw = j->logw[c];
+        for (long t = t0; t < t1; t++) {
+            int k = (int) (t / j->per_step) + 1;
+            if (t % j->per_step == 0) {
+                lw += (j->betas[k] - j->betas[k - 1]) * ising_energy(m, j->df, x);
+                j->hist[(size_t) (k - 1) * j->M + c] = lw;
+            } else {
+                ising_sweep(m, j->order, j->a0, j->betas[k], x, &j->st[c]);
+            }
+        }
+        j->logw[c] = lw;
+    }
+}
+
+int ising_ais_run(const ising_model *m, const int *order, const double *a0,
+                  const double *betas, int L, int final, int sweeps, double log_z0,
+                  int M, double *X, double *logw, logz_stream *st, int nthreads,
+                  double *df, double *hist, double *trace)
 {
     int n = m->n;
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
-    long per_step = 1 + (long) sweeps;
-    long total = (long) L * per_step - (final && L > 0 ? sweeps : 0);
+    ising_ais_job j = {.m = m, .order = order, .a0 = a0, .betas = betas, .df = df,
+                       .per_step = 1 + (long) sweeps, .M = M, .X = X, .logw = logw,
+                       .hist = hist, .st = st};
+    logz_rounds r = {.total = (long) L * j.per_step - (final && L > 0 ? sweeps : 0),
+                     .n_items = M, .nthreads = nthreads, .split = LOGZ_SPLIT_SLICES,
+                     .limit_blas = 0};
     double per = (double) n + 2.0 * m->ne, chains_per_thread = ceil((double) M / nthreads);
-    long rs;                                           /* units a round */
-    int group;                                         /* chains a round */
-    logz_round_plan(per, chains_per_thread, total, GIBBS_ROUND_WORK, M, nthreads, nthreads, &rs,
-                    &group);
-    for (long t0 = 0; t0 < total; t0 += rs) {
-        long t1 = t0 + rs < total ? t0 + rs : total;
-        for (int c0 = 0; c0 < M; c0 += group) {
-            int c1 = c0 + group < M ? c0 + group : M;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int c = c0; c < c1; c++) {
-                double *x = X + (size_t) n * c, lw = logw[c];
-                for (long t = t0; t < t1; t++) {
-                    int k = (int) (t / per_step) + 1;
-                    if (t % per_step == 0) {
-                        lw += (betas[k] - betas[k - 1]) * ising_energy(m, df, x);
-                        hist[(size_t) (k - 1) * M + c] = lw;
-                    } else {
-                        ising_sweep(m, order, a0, betas[k], x, &st[c]);
-                    }
-                }
-                logw[c] = lw;
-            }
-            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
-        }
-    }
+    logz_round_plan(per, chains_per_thread, r.total, GIBBS_ROUND_WORK, M, nthreads, nthreads,
+                    &r.units, &r.items);
+    logz_rounds_run(&r, ising_ais_round, &j);
     logz_ais_trace(hist, L, M, log_z0, trace);
     return (final ? L - 1 : L) * sweeps;
-}
-
-/* ---- SEXP glue ------------------------------------------------------------------ */
-
-/* model: list(n, from, to, weight, field, lo, hi) with 0-based from/to. */
-void ising_model_from_list(SEXP model, ising_model *m)
-{
-    int n = asInteger(logz_need(model, "n", INTSXP));
-    SEXP from = logz_need(model, "from", INTSXP), to = logz_need(model, "to", INTSXP),
-         w = logz_need(model, "weight", REALSXP), f = logz_need(model, "field", REALSXP);
-    int ne = LENGTH(from);
-    if (n < 1 || LENGTH(to) != ne || LENGTH(w) != ne || LENGTH(f) != n)
-        error("internal error: inconsistent Ising model");
-    for (int e = 0; e < ne; e++)
-        if (INTEGER(from)[e] < 0 || INTEGER(from)[e] >= n || INTEGER(to)[e] < 0 ||
-            INTEGER(to)[e] >= n || INTEGER(from)[e] == INTEGER(to)[e])
-            error("internal error: bad edge %d", e + 1);
-    ising_model_init(m, n, ne, INTEGER(from), INTEGER(to), REAL(w), REAL(f),
-                     asReal(logz_need(model, "lo", REALSXP)), asReal(logz_need(model, "hi", REALSXP)));
-}
-
-static const int *order_from_list(SEXP model, int n)
-{
-    SEXP order = logz_need(model, "order", INTSXP);
-    if (LENGTH(order) != n) error("internal error: bad sweep order");
-    char *seen = (char *) R_alloc((size_t) n, 1);
-    memset(seen, 0, (size_t) n);
-    for (int i = 0; i < n; i++) {
-        int v = INTEGER(order)[i];
-        if (v < 0 || v >= n || seen[v]) error("internal error: sweep order is not a permutation");
-        seen[v] = 1;
-    }
-    return INTEGER(order);
-}
-
-/* The result list(log_z, node, pair) of an exact computation on m, with node
- * (n) and pair (ne) allocated as `marginals` (a logz_marginals) asks and
- * pointed to by *marg and *pair (else NULL). Returned unprotected. */
-SEXP ising_exact_result(const ising_model *m, SEXP marginals, double **marg, double **pair)
-{
-    int mg = asInteger(marginals);
-    if (mg != LOGZ_MARGINALS_NONE && mg != LOGZ_MARGINALS_NODE && mg != LOGZ_MARGINALS_PAIR)
-        error("internal error: bad marginals code");
-    const char *names[] = {"log_z", "node", "pair", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    *marg = *pair = NULL;
-    if (mg >= LOGZ_MARGINALS_NODE) {
-        SET_VECTOR_ELT(out, 1, allocVector(REALSXP, m->n));
-        *marg = REAL(VECTOR_ELT(out, 1));
-    }
-    if (mg >= LOGZ_MARGINALS_PAIR) {
-        SET_VECTOR_ELT(out, 2, allocVector(REALSXP, m->ne));
-        *pair = REAL(VECTOR_ELT(out, 2));
-    }
-    UNPROTECT(1);
-    return out;
-}
-
-/* Exact log Z (and the marginals asked for) by enumeration. */
-SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads)
-{
-    ising_model m;
-    ising_model_from_list(model, &m);
-    if (m.n > 40) error("internal error: too many variables to enumerate");
-    int nthreads = logz_threads(asInteger(threads));
-    double *marg, *pair;
-    SEXP out = PROTECT(ising_exact_result(&m, marginals, &marg, &pair));
-    double lz = ising_enumerate(&m, nthreads, marg, pair);
-    SET_VECTOR_ELT(out, 0, ScalarReal(lz));
-    UNPROTECT(1);
-    return out;
-}
-
-/* model: as above plus order (0-based sweep order); state: list(X or NULL,
- * streams, out (NULL or the n_rows x n integer matrix of a previous piece));
- * control: list(n_per, sweeps, burn_in, threads, n_rows, n_per_total, offset)
- * (see gibbs_out). */
-SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control)
-{
-    ising_model m;
-    ising_model_from_list(model, &m);
-    const int *order = order_from_list(model, m.n);
-    SEXP streams = logz_need(state, "streams", REALSXP), X0 = logz_get(state, "X");
-    if (XLENGTH(streams) % 6 != 0 || XLENGTH(streams) == 0) error("internal error: bad streams");
-    int M = (int) (XLENGTH(streams) / 6), n = m.n;
-    if (!isNull(X0) && (TYPEOF(X0) != REALSXP || XLENGTH(X0) != (R_xlen_t) n * M))
-        error("internal error: bad chain state");
-    int n_per = asInteger(logz_need(control, "n_per", INTSXP));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    int burn_in = asInteger(logz_need(control, "burn_in", INTSXP));
-    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    double n_rows = asReal(logz_need(control, "n_rows", REALSXP)),
-           n_per_total = asReal(logz_need(control, "n_per_total", REALSXP)),
-           offset = asReal(logz_need(control, "offset", REALSXP));
-    if (n_per < 0 || sweeps < 1 || burn_in < 0 || !(offset >= 0) || !(n_per_total >= offset + n_per) ||
-        !(n_rows >= 0) || n_rows > (double) M * n_per_total || n_rows > INT_MAX)
-        error("internal error: bad Gibbs control");
-    SEXP out0 = logz_get(state, "out");
-    if (!isNull(out0) && (TYPEOF(out0) != INTSXP || !isMatrix(out0) || nrows(out0) != (int) n_rows ||
-                          ncols(out0) != n))
-        error("internal error: bad Gibbs output matrix");
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
-
-    const char *names[] = {"samples", "X", "streams", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    /* the states go into the matrix of the previous piece in place (its only
-     * holder is the R driver, which passes it on), or a new one */
-    SEXP S = isNull(out0) ? allocMatrix(INTSXP, (int) n_rows, n) : out0;
-    SET_VECTOR_ELT(out, 0, S);
-    SEXP X = allocMatrix(REALSXP, n, M);
-    SET_VECTOR_ELT(out, 1, X);
-    if (isNull(X0)) {
-        ising_draw_base_all(&m, m.f, REAL(X), st, M);
-    } else {
-        logz_fill_columns(REAL(X), REAL(X0), n, M, 1);
-    }
-    gibbs_out o = {.out = INTEGER(S), .n_rows = (long) n_rows, .n_per_total = (long) n_per_total,
-                   .offset = (long) offset};
-    ising_gibbs_run(&m, order, M, burn_in, sweeps, n_per, REAL(X), st, nthreads, &o);
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
-}
-
-/* model: as above plus order and a0 (base field); state: list(X or NULL,
- * log_w, streams); control: list(threads, sweeps, final, log_z0). */
-SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
-{
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    ising_model m;
-    ising_model_from_list(model, &m);
-    const int *order = order_from_list(model, m.n);
-    SEXP a0 = logz_need(model, "a0", REALSXP);
-    int n = m.n;
-    if (LENGTH(a0) != n) error("internal error: bad base field");
-    logz_chunk ck;
-    logz_chunk_unpack(state, betas, control, "X", n, &ck);
-    SEXP X0 = ck.x0;
-    int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
-    double log_z0 = ck.log_z0;
-    logz_stream *st = ck.st;
-
-    const char *names[] = {"X", "log_w", "streams", "trace", "sweeps", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP X = allocMatrix(REALSXP, n, M);
-    SET_VECTOR_ELT(out, 0, X);
-    SEXP logw = allocVector(REALSXP, M);
-    SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    if (isNull(X0)) {
-        ising_draw_base_all(&m, REAL(a0), REAL(X), st, M);
-    } else {
-        logz_fill_columns(REAL(X), REAL(X0), n, M, 1);
-    }
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    SET_VECTOR_ELT(out, 3, trace);
-    int ns = 0;
-    if (L > 0) {
-        double *df = (double *) R_alloc((size_t) n, sizeof(double));
-        double *hist = (double *) R_alloc((size_t) L * M, sizeof(double));
-        ns = ising_ais_run(&m, order, REAL(a0), REAL(betas), L, final, sweeps, log_z0, M,
-                           REAL(X), REAL(logw), st, nthreads, df, hist, REAL(trace));
-    }
-    SET_VECTOR_ELT(out, 4, ScalarInteger(ns));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
 }

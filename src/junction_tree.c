@@ -191,17 +191,6 @@ int jt_sizes(int n, int ne, const int *from, const int *to, const int *order, in
     return width;
 }
 
-static void check_permutation(const int *order, int n)
-{
-    char *seen = (char *) R_alloc((size_t) n, 1);
-    memset(seen, 0, (size_t) n);
-    for (int i = 0; i < n; i++) {
-        int v = order[i];
-        if (v < 0 || v >= n || seen[v]) error("internal error: order is not a permutation");
-        seen[v] = 1;
-    }
-}
-
 /* ---- calibration ------------------------------------------------------------ */
 
 typedef struct {
@@ -270,7 +259,7 @@ static void make_lut(const jtree *T, int c, int p, int *where, int *lut, int *nb
     memset(lut, 0, sizeof(int) * 256 * (size_t) nb);
     for (int j = 1; j < sc; j++) {
         int k = where[cv[j]];
-        if (k < 0) error("internal error: separator not in parent clique");
+        if (k < 0) logz_internal_error("separator not in parent clique");
         int b = k / 8, bit = k % 8;
         for (int x = 0; x < 256; x++)
             if ((x >> bit) & 1) lut[b * 256 + x] |= 1 << (j - 1);
@@ -301,7 +290,7 @@ static void own_terms(const jtree *T, const ising_model *m, int t, double *psi, 
         int u = m->nbr[p];
         if (T->pos[u] < t) continue;          /* term belongs to u's clique */
         int k = where[u];
-        if (k < 0) error("internal error: edge end not in clique");
+        if (k < 0) logz_internal_error("edge end not in clique");
         double w = m->nw[p];
         for (size_t idx = 0; idx < len; idx++)
             psi[idx] += w * ((idx & 1) ? hi : lo) * (((idx >> k) & 1) ? hi : lo);
@@ -326,7 +315,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
         T.toff[t + 1] = T.toff[t] + ((size_t) 1 << s);
         T.moff[t + 1] = T.moff[t] + ((size_t) 1 << (s - 1));
     }
-    if (maxsize > 30) error("internal error: clique too large");
+    if (maxsize > 30) logz_internal_error("clique too large");
     int keep = marg != NULL;
     double *tab = (double *) R_alloc(keep ? T.toff[n] : ((size_t) 1 << maxsize), sizeof(double));
     double *msg = (double *) R_alloc(T.moff[n], sizeof(double));
@@ -403,7 +392,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
             int u = T.pos[a] < T.pos[c] ? c : a;
             int size = T.cptr[t + 1] - T.cptr[t], k = -1;
             for (int j = 1; j < size; j++) if (T.cvars[T.cptr[t] + j] == u) k = j;
-            if (k < 0) error("internal error: edge not in clique");
+            if (k < 0) logz_internal_error("edge not in clique");
             size_t len = (size_t) 1 << size;
             const double *b = tab + T.toff[t];
             double mx = R_NegInf, s_all = 0.0, s_hh = 0.0;
@@ -419,58 +408,3 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
     return log_z;
 }
 
-/* ---- SEXP glue ------------------------------------------------------------------ */
-
-/* Elimination order of the graph (n nodes, 0-based edge ends): min-fill if
- * `given` is NULL, else the clique sizes of the given 0-based order.
- * Returns list(order, sizes (clique sizes in elimination order), width); a
- * width above `cap` means the elimination stopped there (incomplete). */
-SEXP jt_order_call(SEXP n_, SEXP from, SEXP to, SEXP given, SEXP cap_)
-{
-    int n = asInteger(n_), cap = asInteger(cap_);
-    if (cap == NA_INTEGER || cap < 0) error("internal error: bad cap");
-    if (n < 1 || TYPEOF(from) != INTSXP || TYPEOF(to) != INTSXP || LENGTH(from) != LENGTH(to))
-        error("internal error: bad graph");
-    int ne = LENGTH(from);
-    for (int e = 0; e < ne; e++)
-        if (INTEGER(from)[e] < 0 || INTEGER(from)[e] >= n || INTEGER(to)[e] < 0 ||
-            INTEGER(to)[e] >= n || INTEGER(from)[e] == INTEGER(to)[e])
-            error("internal error: bad edge %d", e + 1);
-    if (!isNull(given)) {
-        if (TYPEOF(given) != INTSXP || LENGTH(given) != n) error("internal error: bad order");
-        check_permutation(INTEGER(given), n);
-    }
-    const char *names[] = {"order", "sizes", "width", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP order = allocVector(INTSXP, n);
-    SET_VECTOR_ELT(out, 0, order);
-    SEXP sizes = allocVector(INTSXP, n);
-    SET_VECTOR_ELT(out, 1, sizes);
-    int w;
-    if (isNull(given)) {
-        w = jt_min_fill(n, ne, INTEGER(from), INTEGER(to), cap, INTEGER(order), INTEGER(sizes));
-    } else {
-        memcpy(INTEGER(order), INTEGER(given), sizeof(int) * n);
-        w = jt_sizes(n, ne, INTEGER(from), INTEGER(to), INTEGER(order), cap, INTEGER(sizes));
-    }
-    SET_VECTOR_ELT(out, 2, ScalarInteger(w));
-    UNPROTECT(1);
-    return out;
-}
-
-/* model: list(n, from, to, weight, field, lo, hi, order); marginals: a
- * logz_marginals code. */
-SEXP jt_calibrate_call(SEXP model, SEXP marginals)
-{
-    ising_model m;
-    ising_model_from_list(model, &m);
-    SEXP order = logz_get(model, "order");
-    if (TYPEOF(order) != INTSXP || LENGTH(order) != m.n) error("internal error: bad order");
-    check_permutation(INTEGER(order), m.n);
-    double *marg, *pair;
-    SEXP out = PROTECT(ising_exact_result(&m, marginals, &marg, &pair));
-    double lz = jt_calibrate(&m, INTEGER(order), marg, pair);
-    SET_VECTOR_ELT(out, 0, ScalarReal(lz));
-    UNPROTECT(1);
-    return out;
-}

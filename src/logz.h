@@ -5,6 +5,7 @@
 #define LOGZ_H
 
 #define USE_FC_LEN_T
+#include <limits.h>
 #include <stdint.h>
 #include <R.h>
 #include <Rinternals.h>
@@ -14,11 +15,11 @@
 #endif
 
 /* ---- integer codes read by R and C -------------------------------------- */
-/* Each enum here is mirrored by a named R integer vector, next to the R
- * wrapper of the routine that reads it: AIS_KERNEL (R/ais.R), RBM_LAYER
- * (R/rbm.R), MARGINALS (R/ising_exact.R), PROP_FAMILY (R/proposal.R),
- * INTERVAL_OP (R/interval.R), ASTAR_MODEL (R/astar_target.R), ASTAR_SEARCH and
- * OS_REFINE (R/astar.R), GAUSS_BOUND (R/astar_models.R). */
+/* Each enum here (and in mip.h) is mirrored by a named R integer vector:
+ * AIS_KERNEL, RBM_LAYER, MARGINALS, PROP_FAMILY, INTERVAL_OP, ASTAR_MODEL,
+ * ASTAR_SEARCH, OS_REFINE, GAUSS_BOUND, CONT_KERNEL, RTS_STAT, ARM_MODEL,
+ * MIP_KIND, MIP_BRANCHING, MIP_SHARE. logz_codes_call() (contract.c) returns
+ * them by name, and test-contract.R checks the R side against it. */
 typedef enum {                 /* ais_rbm: how the products W'v and W h are formed */
     LOGZ_KERNEL_AUTO = 0,      /* per layer, sparse below control$crossover active units */
     LOGZ_KERNEL_DENSE = 1,     /* BLAS dgemm */
@@ -74,20 +75,31 @@ void logz_streams_seed(int n, logz_stream *out);
 void logz_streams_to_double(int n, const logz_stream *st, double *out);
 int logz_streams_from_double(int n, const double *in, logz_stream *st);
 SEXP rng_streams_call(SEXP n);
-SEXP check_interrupt_call(void);
 SEXP rng_stream_unif_call(SEXP state, SEXP n);
 
 /* ---- vexp.c: y[i] = exp(-|x[i]|), vectorised where libmvec is available -- */
 void logz_exp_neg_abs(const double *x, double *y, int n);
 
-/* ---- util.c -------------------------------------------------------------- */
-double logz_softplus(double x);      /* log(1 + exp(x)), stable */
-double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
-double logz_log_sum_exp(const double *x, int n);
-int logz_threads(int requested);
-typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
-void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
-int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
+/* ---- contract.c: the R/C boundary ------------------------------------------ */
+/* What an R wrapper passes is re-checked here; a failure is an error
+ * "internal error: ..." naming what was wrong (the wrappers are the only
+ * callers, so it means a bug on the R side). */
+void logz_internal_error(const char *fmt, ...);              /* error("internal error: ...") */
+SEXP logz_get(SEXP list, const char *name);    /* element of a named list or R_NilValue */
+SEXP logz_need(SEXP list, const char *name, SEXPTYPE type);  /* ... of this type, or an error */
+SEXP logz_arg(SEXP x, const char *what, SEXPTYPE type, R_xlen_t len); /* len < 0: any length */
+SEXP logz_need_len(SEXP list, const char *name, SEXPTYPE type, R_xlen_t len); /* both */
+#define LOGZ_NO_MIN (-INT_MAX)
+int logz_arg_int(SEXP x, const char *what, int min);         /* one integer, not NA, >= min */
+double logz_arg_real(SEXP x, const char *what);              /* one number, not NA */
+int logz_arg_code(int code, const char *what, int lo, int hi); /* an enum code in [lo, hi] */
+void *logz_arg_ptr(SEXP x, const char *what);  /* the address of a live external pointer */
+/* results: out = PROTECT(mkNamed(VECSXP, names)) filled by name, never by position */
+SEXP logz_set(SEXP list, const char *name, SEXP value);
+SEXP logz_codes_call(void);    /* the codes of the enums mirrored in R, by name */
+
+/* ---- rounds.c: rounds of parallel blocks between interrupt checks -------- */
+int logz_threads(int requested);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
 /* Rounds of about `work` a thread between interrupt checks. per: the work of
  * one unit (a sweep) of one block of chains; per_thread: blocks a thread owns
  * when all blocks run; total: units per chain. When a unit of every block
@@ -96,6 +108,37 @@ int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
  * floor(work / per) * nthreads clamped to [min_blocks, n_blocks]. */
 void logz_round_plan(double per, double per_thread, long total, double work, int n_blocks,
                      int min_blocks, int nthreads, long *units, int *blocks);
+typedef enum {
+    LOGZ_SPLIT_SLICES = 0,  /* each thread: one call on its contiguous slice of the round's items */
+    LOGZ_SPLIT_EACH = 1,    /* one call per item, items to the next free thread */
+    LOGZ_SPLIT_MAIN = 2     /* one call per round on the main thread (it opens its own regions) */
+} logz_split;
+typedef struct {
+    long total;        /* units every item goes through */
+    long units;        /* units a round */
+    int n_items;       /* items: chains, groups of chains, blocks */
+    int items;         /* items a round */
+    int nthreads;
+    logz_split split;
+    int limit_blas;    /* OpenBLAS on one thread inside each round */
+} logz_rounds;
+/* units [t0, t1) of items [i0, i1) on thread tid; no R API (but LOGZ_SPLIT_MAIN) */
+typedef void (*logz_round_fn)(void *ctx, long t0, long t1, int i0, int i1, int tid);
+/* every round in turn, R_CheckUserInterrupt() after each (main thread); memory
+ * R_alloc'ed inside a round is released after it */
+void logz_rounds_run(const logz_rounds *r, logz_round_fn fn, void *ctx);
+typedef void (*logz_block_fn)(int blk, uint64_t from, uint64_t to, int tid, void *ctx);
+/* `total` enumeration states in nblocks fixed blocks, 2 nthreads blocks a round */
+void logz_for_blocks(uint64_t total, int nblocks, int nthreads, logz_block_fn fn, void *ctx);
+int logz_enum_blocks(uint64_t total, double cost, int base, int cap);
+/* Ask OpenBLAS (when it is R's BLAS) for n threads; returns the old count or -1. */
+int blas_threads_limit(int n);
+void blas_threads_restore(int old);
+
+/* ---- util.c (numerical helpers) and util_call.c (glue helpers) ----------- */
+double logz_softplus(double x);      /* log(1 + exp(x)), stable */
+double logz_log_add_exp(double a, double b);   /* log(exp(a) + exp(b)), stable */
+double logz_log_sum_exp(const double *x, int n);
 /* column j of V (nrow x ncol) = column j / copies of V0, in interruptible slices */
 void logz_fill_columns(double *V, const double *V0, int nrow, int ncol, int copies);
 typedef struct {
@@ -107,14 +150,28 @@ typedef struct {
 } logz_chunk;
 void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, int rows,
                        logz_chunk *c);
-double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);     /* clamp to [1, omp max / OMP_THREAD_LIMIT] */
-SEXP logz_get(SEXP list, const char *name); /* element of a named list or R_NilValue */
+double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);
+/* For long loops written in R: R_CheckUserInterrupt() */
+SEXP check_interrupt_call(void);
 /* progress from a C loop: the R function control$tick (or NULL) and its period
  * control$tick_every; logz_tick() calls tick(done) after every `every`-th unit
  * and the last, with R's RNG state saved around the call */
 int logz_tick_every(SEXP control);
 void logz_tick(SEXP control, int every, int done, int total);
-SEXP logz_need(SEXP list, const char *name, SEXPTYPE type); /* ... or an internal error */
+/* progress for an engine: tick(ctx, done, total) after each unit, or nothing */
+typedef struct {
+    void (*tick)(void *ctx, int done, int total);
+    void *ctx;
+} logz_progress;
+static inline void logz_progress_tick(const logz_progress *p, int done, int total)
+{
+    if (p && p->tick) p->tick(p->ctx, done, total);
+}
+typedef struct {
+    SEXP control;
+    int every;
+} logz_tick_ctx;
+void logz_progress_init(logz_progress *p, logz_tick_ctx *c, SEXP control); /* control$tick */
 void logz_ais_trace(const double *LW, int L, int M, double log_z0, double *trace);
 
 /* ---- rbm.c: exact log Z by enumeration ---------------------------------- */
@@ -125,21 +182,23 @@ double rbm_exact_log_z(int ne, int no, const double *Wt, const double *be,
                        const double *bo, int nthreads);
 SEXP rbm_exact_log_z_call(SEXP W, SEXP a, SEXP b, SEXP layer, SEXP threads);
 
-/* ---- rbm_train.c: CD-k / PCD --------------------------------------------- */
+/* ---- rbm_train.c: CD-k / PCD (glue: rbm_train_call.c) -------------------- */
+/* Sizes and step settings of one training epoch. */
+typedef struct {
+    int nv, nh, N;      /* visible units, hidden units, training examples */
+    int pcd, k;         /* persistent chains (else CD), Gibbs steps per update */
+    int B, C;           /* batch size, negative chains (C = B for CD) */
+    double lr, lr_step; /* learning rate at the first update, its fall per update */
+    double momentum, weight_decay;
+} rbm_train_opts;
+/* one epoch over data (nv x N) in the order perm, parameters updated in place;
+ * returns the mean squared reconstruction error (R's RNG) */
+double rbm_train_epoch(const rbm_train_opts *o, const double *data, const int *perm, double *W,
+                       double *a, double *b, double *dW, double *da, double *db, double *P,
+                       int fresh_chains);
 SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control);
 
-/* ---- ais.c: annealed importance sampling for RBMs ----------------------- */
-SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
-SEXP ais_rbm_prepare_call(SEXP model);
-/* Ask OpenBLAS (when it is R's BLAS) for n threads; returns the old count or -1. */
-int blas_threads_limit(int n);
-void blas_threads_restore(int old);
 
-/* ---- ais_function.c: AIS on a log density written in R ---------------- */
-SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);
-
-/* ---- raise.c: reverse AIS (RAISE) from data points for RBMs -------------- */
-SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- rbm_gibbs.c: block-Gibbs pieces shared by ais.c and raise.c --------- */
 typedef struct {
@@ -153,6 +212,31 @@ int logz_bernoulli_logit(const double *t, const double *e, const double *u, doub
 void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
                       double *Wx);                           /* Wx = [W a a0] */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
+
+/* ---- ais.c: annealed importance sampling for RBMs (glue: ais_call.c) ---- */
+typedef struct {                      /* one chunk of AIS steps */
+    int L, final, sweeps, nthreads;   /* steps, no transition after the last, sweeps per step */
+    logz_ais_kernel kernel;
+    double crossover;                 /* LOGZ_KERNEL_AUTO: sparse below this fraction of ones */
+    double log_z0;
+    double *blocked_x, *blocked_y;    /* blocked copies of ais_rbm_prepare_call(), or NULL */
+} ais_rbm_opts;
+/* steps betas[1..L] for the chains V (nv x M), log weights logw; density (2):
+ * active fractions in and out; trace (L x 2); mom (L x 3) or NULL. Returns the
+ * sweeps made per chain. */
+int ais_rbm_chunk(const logz_rbm_path *m, const ais_rbm_opts *o, const double *betas, double *V,
+                  double *logw, logz_stream *st, double *density, double *trace, double *mom);
+/* v ~ the base (Bernoulli(sigmoid(a0))) for each chain, from its stream */
+void ais_draw_base(int nv, int M, const double *a0, double *V, logz_stream *st);
+SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+SEXP ais_rbm_prepare_call(SEXP model);
+
+/* ---- raise.c: reverse AIS (RAISE) from data points (glue: raise_call.c) --- */
+/* the descending steps betas[0..L] for the chains V (nv x M) from data points,
+ * log weights logw updated in place; BLAS on one thread when limit_blas */
+void raise_rbm_run(const logz_rbm_path *m, const double *betas, int L, int sweeps, double *V,
+                   double *logw, logz_stream *st, int nthreads, int limit_blas);
+SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- binary_kernels.c: products of weights with sparse 0/1 states -------- */
 /* Weights reorganised in row blocks of LOGZ_BLK so that the rows of one block
@@ -192,7 +276,26 @@ double ising_enumerate(const ising_model *m, int nthreads, double *marg, double 
 /* One Gibbs sweep in `order` at beta on the path from the base field a0. */
 void ising_sweep(const ising_model *m, const int *order, const double *a0, double beta,
                  double *x, logz_stream *st);
-/* list(log_z, node, pair) as `marginals` asks; *marg, *pair its arrays or NULL */
+/* Where the recorded states go: out is an n_rows x n integer matrix (one
+ * state a row); chain c's k-th state (counting from `offset`) is row
+ * c * n_per_total + offset + k, kept only while that row is < n_rows. */
+typedef struct {
+    int *out;
+    long n_rows, n_per_total, offset;
+} gibbs_out;
+/* a draw from the base (field a0) for chains 0..M-1 (X, n x M) */
+void ising_draw_base_all(const ising_model *m, const double *a0, double *X, logz_stream *st,
+                         int M);
+/* M chains: burn_in sweeps, then n_per states `sweeps` sweeps apart into o */
+void ising_gibbs_run(const ising_model *m, const int *order, int M, int burn_in, int sweeps,
+                     int n_per, double *X, logz_stream *st, int nthreads, const gibbs_out *o);
+/* AIS steps betas[1..L] (X n x M, logw M; df n and hist L x M work space,
+ * trace L x 2); returns the sweeps made per chain */
+int ising_ais_run(const ising_model *m, const int *order, const double *a0, const double *betas,
+                  int L, int final, int sweeps, double log_z0, int M, double *X, double *logw,
+                  logz_stream *st, int nthreads, double *df, double *hist, double *trace);
+/* ising_call.c: the glue.
+ * list(log_z, node, pair) as `marginals` asks; *marg, *pair its arrays or NULL */
 SEXP ising_exact_result(const ising_model *m, SEXP marginals, double **marg, double **pair);
 SEXP ising_enumerate_call(SEXP model, SEXP marginals, SEXP threads);
 SEXP ising_gibbs_call(SEXP model, SEXP state, SEXP control);
@@ -267,7 +370,6 @@ typedef struct {
     double evals, grad_evals;
 } cont_r_target;
 int cont_r_target_init(cont_r_target *ctx, cont_target *t, SEXP fn, int M, int d);
-SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
 void cont_base_eval(const logz_proposal *p, const double *X, int M, double *row, double *lb,
                     double *gb);
 void cont_work_alloc(cont_work *w, int M, int d, int gradient);
@@ -277,8 +379,34 @@ double cont_kernel_sweep(const cont_kernel *k, const double *beta, cont_chains *
                          const cont_target *t, const logz_proposal *p, logz_stream *st,
                          cont_work *w, double *accept);
 int cont_kernel_evals(const cont_kernel *k);
+/* `sweeps` sweeps (after the gradients at entry when fresh); accept: mean a chain */
+int cont_kernel_sweeps(const cont_kernel *k, const double *beta, int sweeps, int fresh,
+                       cont_chains *ch, const cont_target *t, const logz_proposal *p,
+                       logz_stream *st, double *accept);
 void cont_dual_init(cont_dual *a, double log_step);
 void cont_dual_update(cont_dual *a, double accept, double target);
+
+/* ---- ais_function.c: AIS on a continuous target (glue: ais_function_call.c) */
+typedef struct {
+    int M, K, sweeps, kind, n_leapfrog;   /* chains, steps, sweeps a step, LOGZ_KERNEL_* */
+    int adapt;                   /* adapt the step towards target_accept (and MALA/HMC scales) */
+    double target_accept, gain;  /* gain: the Robbins-Monro gain of RWM */
+    const double *log_scale;     /* K: the log step a step (element 1 the start when adapting) */
+    const double *tmpl;          /* d: the position scale at log step 0 */
+    const double *scales;        /* K x d: the position scales a step (when not adapting) */
+} ais_function_opts;
+typedef struct {                 /* filled by ais_function_run() */
+    double *log_w;               /* M */
+    double *trace;               /* K x 2: ESS and running log Z */
+    double *log_scale, *accept;  /* K each */
+    double *x;                   /* M x d: the final states */
+    double *scales;              /* K x d */
+} ais_function_out;
+int ais_function_run(const ais_function_opts *o, const logz_proposal *p, const double *betas,
+                     const cont_target *t, logz_stream *st, ais_function_out *out);
+SEXP ais_function_call(SEXP fn, SEXP base, SEXP betas, SEXP control);
+/* cont_kernel_call.c: kernel sweeps of chains at their own betas, from R */
+SEXP cont_sweep_call(SEXP fn, SEXP base, SEXP state, SEXP control);
 
 /* ---- astar*.c: A* sampling, drill-down, OS* and rejection (astar.h) ------ */
 SEXP astar_sample_call(SEXP target, SEXP n, SEXP control);
@@ -320,14 +448,61 @@ enum logz_rts_stat {
     RTS_SUM_D2,       /* sum_{i: k_i = k} D2_k(x_i)            (TI, Friel) */
     RTS_NSTAT
 };
-SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+typedef struct {                 /* one call: settings, and the output arrays */
+    int K, M, sweeps, thin, offset, nstore, moments;
+    double step;                 /* beta spacing if even, else 0 */
+    const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
+    double *acc;                 /* K x RTS_NSTAT per chain */
+    int *kk;                     /* current k per chain (0-based) */
+    double *store;               /* K x (nstore * M) or NULL */
+    int *store_k;                /* nstore * M */
+} rts_run;
+/* all chains through r->sweeps sweeps (RBM: V nv x M; Ising: X n x M spins) */
+void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
+                 rts_run *r, double *V, logz_stream *st, int nthreads);
+void rts_ising_run(const ising_model *m, const int *order, const double *a0, rts_run *r,
+                   double *X, logz_stream *st, int nthreads);
+SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* rts_call.c */
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */
 double gpc_log_lik(const double *y, const double *f, int n);   /* sum log Phi(y f) */
-SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);
+typedef struct {
+    int n, M, L, sweeps, final, nthreads;  /* points, chains, steps, sweeps a step */
+    double log_z0;
+    const double *A, *y, *betas;   /* A A' = K (n x n), labels in {-1, +1}, L + 1 betas */
+} gpc_ais_opts;
+int gpc_ais_run(const gpc_ais_opts *o, int first, double *F, double *log_w, logz_stream *st,
+                double *trace, int *sweeps_made, double *evals);
+SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* gpc_call.c */
 /* The sequences of an ARM particle store, named in R by ARM_MODEL (R/arm_engine.R). */
 enum logz_arm_model { ARM_GPC = 1, ARM_ISING = 2, ARM_RBM = 3 };
+/* arm.c: the particle store (glue: arm_call.c); slots are 0-based */
+typedef struct {
+    int type;           /* enum logz_arm_model */
+    int N, n, cap, H;
+    double *X;          /* N x cap particles */
+    double *G;          /* RBM: H x cap, g = b + W_[n]' x_[n] */
+    logz_stream *st;    /* cap streams */
+    /* RBM */
+    double *W, *a, *b;  /* W: N x H (rows in added order) */
+    /* GPC */
+    double *Sig, *S, *y, *c, var;   /* Sig, S: N x N; c: N */
+    int prepared;
+    /* Ising */
+    int *ptr, *nbr;
+    double *nw, *f, lo, hi;
+} arm_state;
+void arm_free(arm_state *s);
+void arm_reserve(arm_state *s, int cap);   /* new slots get streams from R's RNG */
+void arm_move(arm_state *s, int c0, int c1, int steps, int nthreads);
+void arm_smooth(arm_state *s, int c0, int c1, double *lw);    /* lw: log W(x_[n]) a slot */
+/* slots dst0 + j <- slots src[j] (tx, tg: work space of k N and k H doubles) */
+void arm_copy(arm_state *s, const int *src, int k, int dst0, double *tx, double *tg);
+void arm_augment(arm_state *s, int R);                         /* x_{n+1} for slots [0, R) */
+void arm_particles(const arm_state *s, int c0, int c1, double *out);   /* n x (c1 - c0) */
+void arm_set(arm_state *s, const double *x, int k, int c0);    /* slots c0.. <- x (n x k) */
+
 SEXP arm_new_call(SEXP type, SEXP model, SEXP cap);
 SEXP arm_reserve_call(SEXP p, SEXP cap);
 SEXP arm_move_call(SEXP p, SEXP c0, SEXP c1, SEXP steps, SEXP threads);

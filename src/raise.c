@@ -18,9 +18,6 @@
 #include <math.h>
 #include <string.h>
 #include "logz.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 typedef logz_rbm_path raise_rbm_model;
 
@@ -50,124 +47,74 @@ static void bern_logit(const double *t, double *s, const double *u, double *e, i
  * single-threaded inside the round when limit_blas); a chain does the same
  * work in the same order in any case, so the result does not depend on the
  * rounds or the thread count. */
-static void raise_rbm_run(const raise_rbm_model *m, const double *betas, int L, int sweeps,
-                          double *V, double *logw, logz_stream *st, int nthreads, int limit_blas)
+typedef struct {
+    const raise_rbm_model *m;
+    const double *betas;
+    int sweeps, nu;
+    double *V, *logw, *X, *H, *Y, *C0, *SCR;
+    logz_stream *st;
+} raise_run;
+
+/* units [t0, t1) of the chains [cA, cB) (one thread's slice of a round) */
+static void raise_rbm_round(void *ctx, long t0, long t1, int cA, int cB, int tid)
 {
-    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
-    int nu = nv > nh ? nv : nh;
-    double *X = (double *) R_alloc((size_t) nx * M, sizeof(double));
-    double *H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
-    double *Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
-    double *C0 = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
-    double *SCR = (double *) R_alloc((size_t) nthreads * 3 * nu, sizeof(double));
-    long total = (long) L * sweeps;
-    double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
-    double chains_per_thread = ceil((double) M / nthreads);
-    long rs;
-    int cb;
-    logz_round_plan(per_unit, chains_per_thread, total, RAISE_ROUND_WORK, M, 1, nthreads, &rs, &cb);
-    for (long t0 = 0; t0 < total; t0 += rs) {
-        long t1 = t0 + rs < total ? t0 + rs : total;
-        for (int bA = 0; bA < M; bA += cb) {
-            int bZ = bA + cb < M ? bA + cb : M;
-            int old_blas = limit_blas ? blas_threads_limit(1) : -1;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nthreads)
-#endif
-            {
-                int tid = 0, nt = 1;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-                nt = omp_get_num_threads();
-#endif
-                int cA = bA + (int) ((long) (bZ - bA) * tid / nt);
-                int cB = bA + (int) ((long) (bZ - bA) * (tid + 1) / nt);
-                double *c0 = C0 + (size_t) nv * tid, *t = SCR + (size_t) tid * 3 * nu;
-                double *e = t + nu, *u = t + 2 * (size_t) nu;
-                /* X holds the product of the current V after the first round */
-                if (t0 == 0 && cA < cB) logz_rbm_gemm_x(m, V, X, cA, cB);
-                for (long tt = t0; tt < t1 && cA < cB; tt++) {
-                    int j = (int) (tt / sweeps), sw = (int) (tt % sweeps);
-                    double bt = betas[j], bl = betas[j + 1];
-                    if (sw == 0 || tt == t0)
-                        for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
-                    for (int c = cA; c < cB; c++) {
-                        const double *x = X + (size_t) nx * c;
-                        for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
-                        logz_streams_fill(st + c, 1, nh, u, nu);
-                        bern_logit(t, H + (size_t) nh * c, u, e, nh);
-                    }
-                    logz_rbm_gemm_y(m, H, Y, cA, cB);
-                    for (int c = cA; c < cB; c++) {
-                        const double *y = Y + (size_t) nv * c;
-                        for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
-                        logz_streams_fill(st + c, 1, nv, u, nu);
-                        bern_logit(t, V + (size_t) nv * c, u, e, nv);
-                    }
-                    logz_rbm_gemm_x(m, V, X, cA, cB);
-                    if (sw < sweeps - 1) continue;
-                    for (int c = cA; c < cB; c++) {
-                        const double *x = X + (size_t) nx * c;
-                        double inc = (bt - bl) * (x[nh] - x[nh + 1]);
-                        for (int k = 0; k < nh; k++) {
-                            double z = m->b[k] + x[k];
-                            inc += logz_softplus(bt * z) - logz_softplus(bl * z);
-                        }
-                        logw[c] += inc;
-                    }
-                }
+    const raise_run *r = (const raise_run *) ctx;
+    const raise_rbm_model *m = r->m;
+    int nv = m->nv, nh = m->nh, nx = nh + 2, nu = r->nu, sweeps = r->sweeps;
+    double *V = r->V, *X = r->X, *H = r->H, *Y = r->Y;
+    double *c0 = r->C0 + (size_t) nv * tid, *t = r->SCR + (size_t) tid * 3 * nu;
+    double *e = t + nu, *u = t + 2 * (size_t) nu;
+    /* X holds the product of the current V after the first round */
+    if (t0 == 0 && cA < cB) logz_rbm_gemm_x(m, V, X, cA, cB);
+    for (long tt = t0; tt < t1 && cA < cB; tt++) {
+        int j = (int) (tt / sweeps), sw = (int) (tt % sweeps);
+        double bt = r->betas[j], bl = r->betas[j + 1];
+        if (sw == 0 || tt == t0)
+            for (int i = 0; i < nv; i++) c0[i] = (1.0 - bt) * m->a0[i] + bt * m->a[i];
+        for (int c = cA; c < cB; c++) {
+            const double *x = X + (size_t) nx * c;
+            for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
+            logz_streams_fill(r->st + c, 1, nh, u, nu);
+            bern_logit(t, H + (size_t) nh * c, u, e, nh);
+        }
+        logz_rbm_gemm_y(m, H, Y, cA, cB);
+        for (int c = cA; c < cB; c++) {
+            const double *y = Y + (size_t) nv * c;
+            for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
+            logz_streams_fill(r->st + c, 1, nv, u, nu);
+            bern_logit(t, V + (size_t) nv * c, u, e, nv);
+        }
+        logz_rbm_gemm_x(m, V, X, cA, cB);
+        if (sw < sweeps - 1) continue;
+        for (int c = cA; c < cB; c++) {
+            const double *x = X + (size_t) nx * c;
+            double inc = (bt - bl) * (x[nh] - x[nh + 1]);
+            for (int k = 0; k < nh; k++) {
+                double z = m->b[k] + x[k];
+                inc += logz_softplus(bt * z) - logz_softplus(bl * z);
             }
-            if (old_blas > 0) blas_threads_restore(old_blas);
-            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
+            r->logw[c] += inc;
         }
     }
 }
 
-/* model: list(W, a, b, a0); betas: descending chunk; state: list(V, log_w,
- * streams, copies = 1); control: list(threads, sweeps). V holds M / copies
- * columns, each the start of `copies` consecutive chains. Returns
- * list(V, log_w, streams) with V of M columns. */
-SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
+void raise_rbm_run(const logz_rbm_path *m, const double *betas, int L, int sweeps, double *V,
+                   double *logw, logz_stream *st, int nthreads, int limit_blas)
 {
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    raise_rbm_model m;
-    SEXP lw = logz_need(state, "log_w", REALSXP), streams = logz_need(state, "streams", REALSXP),
-         V0 = logz_need(state, "V", REALSXP);
-    int M = LENGTH(lw);
-    logz_rbm_path_from_list(model, M, &m);
-    int nv = m.nv;
-    SEXP cp = logz_get(state, "copies");
-    int copies = isNull(cp) ? 1 : asInteger(cp);
-    if (copies < 1 || M % copies != 0) error("internal error: bad chain copies");
-    if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    if (XLENGTH(V0) != (R_xlen_t) nv * (M / copies)) error("internal error: bad chain state");
-    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 1) error("internal error: bad betas");
-    int L = LENGTH(betas) - 1;
-    for (int j = 0; j < L; j++)
-        if (!(REAL(betas)[j] >= REAL(betas)[j + 1])) error("internal error: betas must descend");
-    int nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    if (sweeps < 1) error("internal error: sweeps < 1");
-
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
-
-    const char *names[] = {"V", "log_w", "streams", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP V = allocMatrix(REALSXP, nv, M);
-    SET_VECTOR_ELT(out, 0, V);
-    logz_fill_columns(REAL(V), REAL(V0), nv, M, copies);
-    SEXP logw = allocVector(REALSXP, M);
-    SET_VECTOR_ELT(out, 1, logw);
-    memcpy(REAL(logw), REAL(lw), sizeof(double) * M);
-    if (L > 0) {
-        raise_rbm_run(&m, REAL(betas), L, sweeps, REAL(V), REAL(logw), st, nthreads,
-                      nthreads > 1);
-    }
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    SET_VECTOR_ELT(out, 2, so);
-    logz_streams_to_double(M, st, REAL(so));
-    UNPROTECT(1);
-    return out;
+    int nv = m->nv, nh = m->nh, M = m->M, nx = nh + 2;
+    int nu = nv > nh ? nv : nh;
+    raise_run a = {.m = m, .betas = betas, .sweeps = sweeps, .nu = nu, .V = V, .logw = logw,
+                   .st = st};
+    a.X = (double *) R_alloc((size_t) nx * M, sizeof(double));
+    a.H = (double *) R_alloc((size_t) (nh > 0 ? nh : 1) * M, sizeof(double));
+    a.Y = (double *) R_alloc((size_t) nv * M, sizeof(double));
+    a.C0 = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
+    a.SCR = (double *) R_alloc((size_t) nthreads * 3 * nu, sizeof(double));
+    logz_rounds r = {.total = (long) L * sweeps, .n_items = M, .nthreads = nthreads,
+                     .split = LOGZ_SPLIT_SLICES, .limit_blas = limit_blas};
+    double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
+    double chains_per_thread = ceil((double) M / nthreads);
+    logz_round_plan(per_unit, chains_per_thread, r.total, RAISE_ROUND_WORK, M, 1, nthreads,
+                    &r.units, &r.items);
+    logz_rounds_run(&r, raise_rbm_round, &a);
 }

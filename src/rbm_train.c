@@ -7,7 +7,7 @@
  * PCD keeps control$n_chains persistent fantasy chains (Tieleman 2008), which
  * need not equal the batch size: the negative statistics average over them.
  * Layout: data_t is nv x N (one example per column), W is nv x nh.
- * rbm_train_epoch() is the engine on plain C types; rbm_train_epoch_call() the
+ * rbm_train_epoch() is the engine on plain C types; rbm_train_call.c the
  * SEXP glue. */
 #include <math.h>
 #include <string.h>
@@ -71,15 +71,6 @@ static void layer_probs(const char *trans, int nv, int nh, int B, const double *
     }
 }
 
-/* Sizes and step settings of one training epoch. */
-typedef struct {
-    int nv, nh, N;      /* visible units, hidden units, training examples */
-    int pcd, k;         /* persistent chains (else CD), Gibbs steps per update */
-    int B, C;           /* batch size, negative chains (C = B for CD) */
-    double lr, lr_step; /* learning rate at the first update, its fall per update */
-    double momentum, weight_decay;
-} rbm_train_opts;
-
 /* One epoch over data (nv x N, one example per column) in the order perm
  * (0-based; the first floor(N / B) * B entries are used, the remainder is
  * left for the next epoch's shuffle). W (nv x nh), a, b and their momentum
@@ -87,9 +78,9 @@ typedef struct {
  * chains (PCD only), started at random training examples when fresh_chains.
  * Draws from R's RNG (the caller brackets with GetRNGstate/PutRNGstate).
  * Returns the mean squared reconstruction error |v0 - E[v | h0]|^2. */
-static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const int *perm,
-                              double *W, double *a, double *b, double *dW, double *da,
-                              double *db, double *P, int fresh_chains)
+double rbm_train_epoch(const rbm_train_opts *o, const double *data, const int *perm, double *W,
+                       double *a, double *b, double *dW, double *da, double *db, double *P,
+                       int fresh_chains)
 {
     int nv = o->nv, nh = o->nh, N = o->N, pcd = o->pcd, k = o->k, B = o->B, C = o->C;
     double lr = o->lr, mom = o->momentum, wd = o->weight_decay;
@@ -165,65 +156,4 @@ static double rbm_train_epoch(const rbm_train_opts *o, const double *data, const
         R_CheckUserInterrupt();
     }
     return recon / ((double) nbatch * B);
-}
-
-/* data_t: nv x N; params: list(W, a, b); state: list(dW, da, db, P or NULL);
- * control: list(perm, pcd, k, batch_size, n_chains, learning_rate, lr_step,
- * momentum, weight_decay). Returns list(W, a, b, dW, da, db, P, recon_error). */
-SEXP rbm_train_epoch_call(SEXP data_t, SEXP params, SEXP state, SEXP control)
-{
-    SEXP W_ = logz_need(params, "W", REALSXP), a_ = logz_need(params, "a", REALSXP),
-         b_ = logz_need(params, "b", REALSXP);
-    int nv = LENGTH(a_), nh = LENGTH(b_);
-    if (TYPEOF(data_t) != REALSXP || !isMatrix(data_t) || nrows(data_t) != nv ||
-        XLENGTH(W_) != (R_xlen_t) nv * nh)
-        error("internal error: data or weights have the wrong shape");
-    int N = ncols(data_t);
-    SEXP perm = logz_need(control, "perm", INTSXP);
-    if (LENGTH(perm) != N) error("internal error: perm has the wrong length");
-    int pcd = asInteger(logz_need(control, "pcd", INTSXP));
-    int B = asInteger(logz_need(control, "batch_size", INTSXP));
-    rbm_train_opts o = {
-        .nv = nv, .nh = nh, .N = N, .pcd = pcd,
-        .k = asInteger(logz_need(control, "k", INTSXP)),
-        .B = B,
-        .C = pcd ? asInteger(logz_need(control, "n_chains", INTSXP)) : B,
-        .lr = asReal(logz_need(control, "learning_rate", REALSXP)),
-        .lr_step = asReal(logz_need(control, "lr_step", REALSXP)),
-        .momentum = asReal(logz_need(control, "momentum", REALSXP)),
-        .weight_decay = asReal(logz_need(control, "weight_decay", REALSXP))};
-    if (o.k < 1 || o.B < 1 || o.B > N || o.C < 1) error("internal error: bad k, batch size or chains");
-    for (int i = 0; i < (N / o.B) * o.B; i++)
-        if (INTEGER(perm)[i] < 0 || INTEGER(perm)[i] >= N) error("internal error: perm out of range");
-    SEXP dW_ = logz_need(state, "dW", REALSXP), da_ = logz_need(state, "da", REALSXP),
-         db_ = logz_need(state, "db", REALSXP), P_ = logz_get(state, "P");
-    if (XLENGTH(dW_) != (R_xlen_t) nv * nh || LENGTH(da_) != nv || LENGTH(db_) != nh)
-        error("internal error: bad momentum state");
-    int have_chains = !isNull(P_) && TYPEOF(P_) == REALSXP && XLENGTH(P_) == (R_xlen_t) nv * o.C;
-
-    const char *names[] = {"W", "a", "b", "dW", "da", "db", "P", "recon_error", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP W = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 0, W);
-    SEXP a = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 1, a);
-    SEXP b = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 2, b);
-    SEXP dW = allocMatrix(REALSXP, nv, nh); SET_VECTOR_ELT(out, 3, dW);
-    SEXP da = allocVector(REALSXP, nv); SET_VECTOR_ELT(out, 4, da);
-    SEXP db = allocVector(REALSXP, nh); SET_VECTOR_ELT(out, 5, db);
-    SEXP P = allocMatrix(REALSXP, nv, pcd ? o.C : o.B); SET_VECTOR_ELT(out, 6, P);
-    memcpy(REAL(W), REAL(W_), sizeof(double) * (size_t) nv * nh);
-    memcpy(REAL(a), REAL(a_), sizeof(double) * nv);
-    memcpy(REAL(b), REAL(b_), sizeof(double) * nh);
-    memcpy(REAL(dW), REAL(dW_), sizeof(double) * (size_t) nv * nh);
-    memcpy(REAL(da), REAL(da_), sizeof(double) * nv);
-    memcpy(REAL(db), REAL(db_), sizeof(double) * nh);
-    if (pcd && have_chains) memcpy(REAL(P), REAL(P_), sizeof(double) * (size_t) nv * o.C);
-    if (!pcd) memset(REAL(P), 0, sizeof(double) * (size_t) nv * o.B);   /* unused by CD */
-
-    GetRNGstate();
-    double recon = rbm_train_epoch(&o, REAL(data_t), INTEGER(perm), REAL(W), REAL(a), REAL(b),
-                                   REAL(dW), REAL(da), REAL(db), REAL(P), !have_chains);
-    PutRNGstate();
-    SET_VECTOR_ELT(out, 7, ScalarReal(recon));
-    UNPROTECT(1);
-    return out;
 }

@@ -25,30 +25,16 @@
  * calls) spread over OpenMP threads; every chain has its own MRG32k3a stream,
  * so the result does not depend on the thread count or on how R splits a run
  * into calls. The engines (rts_rbm_run, rts_ising_run) work on plain C types;
- * the *_call functions at the end unpack and check the SEXP arguments and
- * build the result list. */
+ * rts_call.c unpacks and checks the SEXP arguments and builds the result list. */
 #include <math.h>
 #include <string.h>
 #include "logz.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define RTS_GROUP 8
 #define RTS_PROD 512   /* factors in [1, 2] multiplied before one log */
 #ifndef RTS_ROUND_WORK
 #define RTS_ROUND_WORK 2e7   /* operations a thread between interrupt checks */
 #endif
-
-typedef struct {
-    int K, M, sweeps, thin, offset, nstore, moments;
-    double step;                 /* beta spacing if even, else 0 */
-    const double *betas, *lrz;   /* lrz_k = log r_k - log Z_hat_k */
-    double *acc;                 /* K x RTS_NSTAT per chain */
-    int *kk;                     /* current k per chain (0-based) */
-    double *store;               /* K x (nstore * M) or NULL */
-    int *store_k;                /* nstore * M */
-} rts_run;
 
 /* Given log f_k(x) (lk), D_k and D2_k for one chain: accumulate, draw the new
  * k from q(k | x) with the uniform u, store if asked. q: K doubles scratch. */
@@ -287,14 +273,31 @@ static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const 
     }
 }
 
+typedef struct {
+    const logz_rbm_path *m;
+    const logz_blocked *BX, *BY;
+    rts_run *r;
+    double *V;
+    logz_stream *st;
+    const rts_rbm_work *w;
+} rts_rbm_job;
+
+/* sweeps [s0, s1) of the groups [g0, g1) (one thread's slice of a round) */
+static void rts_rbm_round(void *ctx, long s0, long s1, int g0, int g1, int tid)
+{
+    const rts_rbm_job *j = (const rts_rbm_job *) ctx;
+    for (int g = g0; g < g1; g++) rts_rbm_group(j->m, j->BX, j->BY, j->r, j->V, j->st, j->w, g, tid,
+                                                 s0, s1);
+}
+
 /* All chains through the call's sweeps, in rounds of about RTS_ROUND_WORK
  * operations a thread (sweeps [s0, s1) of a block of groups), with an
  * interrupt check between rounds outside the parallel region; each group's
  * work and draws do not depend on the rounds. The products are small
  * (RTS_GROUP columns), so BLAS runs on one thread within a round and gets its
  * limit back before each check. */
-static void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
-                        rts_run *r, double *V, logz_stream *st, int nthreads)
+void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_blocked *BY,
+                 rts_run *r, double *V, logz_stream *st, int nthreads)
 {
     int nv = m->nv, nh = m->nh, M = m->M, K = r->K, nx = nh + 2;
     int nu = nv > nh ? nv : nh, ng = (M + RTS_GROUP - 1) / RTS_GROUP;
@@ -312,29 +315,12 @@ static void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const lo
     w.ISCR = (int *) R_alloc(w.iper * nthreads, sizeof(int));
     /* a group-sweep: the two products, the ladder and the draws */
     double per = (double) G * (4.0 * nv * (double) nh1 + 2.0 * K * (double) nh1 + 4.0 * nv);
-    long rs;
-    int gb;
+    rts_rbm_job j = {.m = m, .BX = BX, .BY = BY, .r = r, .V = V, .st = st, .w = &w};
+    logz_rounds rr = {.total = r->sweeps, .n_items = ng, .nthreads = nthreads,
+                      .split = LOGZ_SPLIT_SLICES, .limit_blas = 1};
     logz_round_plan(per, ceil((double) ng / nthreads), r->sweeps, RTS_ROUND_WORK, ng, 1, nthreads,
-                    &rs, &gb);
-    for (long s0 = 0; s0 < r->sweeps; s0 += rs) {
-        long s1 = s0 + rs < r->sweeps ? s0 + rs : r->sweeps;
-        for (int g0 = 0; g0 < ng; g0 += gb) {
-            int g1 = g0 + gb < ng ? g0 + gb : ng;
-            int old_blas = blas_threads_limit(1);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int g = g0; g < g1; g++) {
-                int tid = 0;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-#endif
-                rts_rbm_group(m, BX, BY, r, V, st, &w, g, tid, s0, s1);
-            }
-            if (old_blas > 0) blas_threads_restore(old_blas);
-            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
-        }
-    }
+                    &rr.units, &rr.items);
+    logz_rounds_run(&rr, rts_rbm_round, &j);
 }
 
 /* ---- Ising ---------------------------------------------------------------- */
@@ -343,168 +329,54 @@ static void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const lo
  * updates a thread (sweeps [s0, s1) of a block of chains) with an interrupt
  * check between rounds outside the parallel region; a chain's work and draws
  * do not depend on the rounds. */
-static void rts_ising_run(const ising_model *m, const int *order, const double *a0,
-                          rts_run *r, double *X, logz_stream *st, int nthreads)
+typedef struct {
+    const ising_model *m;
+    const int *order;
+    const double *a0, *df;
+    rts_run *r;
+    double *X, *SCR;
+    logz_stream *st;
+} rts_ising_job;
+
+/* sweeps [s0, s1) of the chains [cA, cZ) (one thread's slice of a round) */
+static void rts_ising_round(void *ctx, long s0, long s1, int cA, int cZ, int tid)
+{
+    const rts_ising_job *j = (const rts_ising_job *) ctx;
+    const ising_model *m = j->m;
+    const double *a0 = j->a0;
+    rts_run *r = j->r;
+    int n = m->n, K = r->K;
+    double *lk = j->SCR + (size_t) 4 * K * tid, *D = lk + K, *D2 = D + K, *q = D2 + K;
+    for (int c = cA; c < cZ; c++) {
+        double *x = j->X + (size_t) n * c;
+        for (int k = 0; k < K; k++) D2[k] = 0.0;
+        for (long sw = s0; sw < s1; sw++) {
+            ising_sweep(m, j->order, a0, r->betas[r->kk[c]], x, &j->st[c]);
+            double delta = ising_energy(m, j->df, x), base = 0.0;
+            for (int i = 0; i < n; i++) base += a0[i] * x[i];
+            for (int k = 0; k < K; k++) {
+                lk[k] = base + r->betas[k] * delta;
+                D[k] = delta;
+            }
+            rts_update(r, c, lk, D, D2, logz_stream_unif(&j->st[c]), q, (int) sw);
+        }
+    }
+}
+
+void rts_ising_run(const ising_model *m, const int *order, const double *a0, rts_run *r,
+                   double *X, logz_stream *st, int nthreads)
 {
     int n = m->n, K = r->K, M = r->M;
     double *df = (double *) R_alloc((size_t) n, sizeof(double));
     double *SCR = (double *) R_alloc((size_t) 4 * K * nthreads, sizeof(double));
     for (int i = 0; i < n; i++) df[i] = m->f[i] - a0[i];
     double per = 2.0 * n + 4.0 * m->ne + 4.0 * K;   /* a chain-sweep */
-    long rs;
-    int cb;
+    rts_ising_job j = {.m = m, .order = order, .a0 = a0, .df = df, .r = r, .X = X, .SCR = SCR,
+                       .st = st};
+    logz_rounds rr = {.total = r->sweeps, .n_items = M, .nthreads = nthreads,
+                      .split = LOGZ_SPLIT_SLICES, .limit_blas = 0};
     logz_round_plan(per, ceil((double) M / nthreads), r->sweeps, RTS_ROUND_WORK, M, 1, nthreads,
-                    &rs, &cb);
-    for (long s0 = 0; s0 < r->sweeps; s0 += rs) {
-        long s1 = s0 + rs < r->sweeps ? s0 + rs : r->sweeps;
-        for (int cA = 0; cA < M; cA += cb) {
-            int cZ = cA + cb < M ? cA + cb : M;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-#endif
-            for (int c = cA; c < cZ; c++) {
-                int tid = 0;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-#endif
-                double *lk = SCR + (size_t) 4 * K * tid, *D = lk + K, *D2 = D + K, *q = D2 + K;
-                double *x = X + (size_t) n * c;
-                for (int k = 0; k < K; k++) D2[k] = 0.0;
-                for (long sw = s0; sw < s1; sw++) {
-                    ising_sweep(m, order, a0, r->betas[r->kk[c]], x, &st[c]);
-                    double delta = ising_energy(m, df, x), base = 0.0;
-                    for (int i = 0; i < n; i++) base += a0[i] * x[i];
-                    for (int k = 0; k < K; k++) {
-                        lk[k] = base + r->betas[k] * delta;
-                        D[k] = delta;
-                    }
-                    rts_update(r, c, lk, D, D2, logz_stream_unif(&st[c]), q, (int) sw);
-                }
-            }
-            R_CheckUserInterrupt();   /* between rounds, outside the parallel region */
-        }
-    }
+                    &rr.units, &rr.items);
+    logz_rounds_run(&rr, rts_ising_round, &j);
 }
 
-/* ---- SEXP glue -------------------------------------------------------------- */
-
-/* The settings of a call from betas (K, increasing) and control (list(threads,
- * sweeps, thin, offset, step, moments, lrz)), checked against state's k (M
- * chains); the output arrays are attached by rts_result_new(). */
-static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
-{
-    if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) error("internal error: bad betas");
-    SEXP k0 = logz_need(state, "k", INTSXP), lrz = logz_need(control, "lrz", REALSXP);
-    int K = LENGTH(betas), M = LENGTH(k0);
-    if (M < 1) error("internal error: no chains");
-    if (LENGTH(lrz) != K) error("internal error: bad log r - log Z_hat");
-    for (int c = 0; c < M; c++)
-        if (INTEGER(k0)[c] < 0 || INTEGER(k0)[c] >= K) error("internal error: bad k");
-    *nthreads = logz_threads(asInteger(logz_need(control, "threads", INTSXP)));
-    int sweeps = asInteger(logz_need(control, "sweeps", INTSXP));
-    int thin = asInteger(logz_need(control, "thin", INTSXP));
-    int offset = asInteger(logz_need(control, "offset", INTSXP));
-    if (sweeps < 1 || offset < 0 || thin < 0) error("internal error: bad sweeps");
-    return (rts_run) {
-        .K = K, .M = M, .sweeps = sweeps, .thin = thin, .offset = offset,
-        .nstore = thin > 0 ? (offset + sweeps) / thin - offset / thin : 0,
-        .moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE,
-        .step = asReal(logz_need(control, "step", REALSXP)),
-        .betas = REAL(betas), .lrz = REAL(lrz)};
-}
-
-/* The chains' streams of state (6 x M doubles), decoded into R_alloc memory. */
-static logz_stream *rts_streams(SEXP state, int M)
-{
-    SEXP streams = logz_need(state, "streams", REALSXP);
-    if (XLENGTH(streams) != 6 * (R_xlen_t) M) error("internal error: bad streams");
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        error("internal error: stream state out of range");
-    return st;
-}
-
-/* The result list(X (nx x M, the entry state's copy), k, streams (6 x M),
- * acc (K x RTS_NSTAT x M, zero), store (K x nstore M), store_k), with r's
- * output pointers set into it. */
-static SEXP rts_result_new(SEXP state, int nx, rts_run *r)
-{
-    int K = r->K, M = r->M;
-    SEXP X0 = logz_need(state, "X", REALSXP), k0 = logz_need(state, "k", INTSXP);
-    if (XLENGTH(X0) != (R_xlen_t) nx * M) error("internal error: bad chain state");
-    const char *names[] = {"X", "k", "streams", "acc", "store", "store_k", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP X = allocMatrix(REALSXP, nx, M);
-    SET_VECTOR_ELT(out, 0, X);
-    memcpy(REAL(X), REAL(X0), sizeof(double) * (size_t) nx * M);
-    SET_VECTOR_ELT(out, 2, allocMatrix(REALSXP, 6, M));
-    SEXP kk = allocVector(INTSXP, M);
-    SET_VECTOR_ELT(out, 1, kk);
-    memcpy(INTEGER(kk), INTEGER(k0), sizeof(int) * M);
-    SEXP acc = alloc3DArray(REALSXP, K, RTS_NSTAT, M);
-    SET_VECTOR_ELT(out, 3, acc);
-    memset(REAL(acc), 0, sizeof(double) * (size_t) K * RTS_NSTAT * M);
-    SEXP so = allocMatrix(REALSXP, K, r->nstore * M);
-    SET_VECTOR_ELT(out, 4, so);
-    SEXP sk = allocVector(INTSXP, (R_xlen_t) r->nstore * M);
-    SET_VECTOR_ELT(out, 5, sk);
-    r->kk = INTEGER(kk);
-    r->acc = REAL(acc);
-    r->store = r->nstore > 0 ? REAL(so) : NULL;
-    r->store_k = INTEGER(sk);
-    UNPROTECT(1);
-    return out;
-}
-
-/* model: list(W, a, b, a0) and, for the sparse products (control$sparse TRUE),
- * the blocked weights BX, BY of ais_rbm_prepare_call(); betas (K,
- * increasing); state: list(X = V (nv x M), k (0-based), streams); control as
- * in rts_unpack(). */
-SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
-{
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    int nthreads;
-    rts_run r = rts_unpack(betas, state, control, &nthreads);
-    logz_rbm_path m;
-    logz_rbm_path_from_list(model, r.M, &m);
-    logz_blocked BXs, BYs, *BX = NULL, *BY = NULL;
-    SEXP sp = logz_get(control, "sparse"), bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-    if (TYPEOF(sp) == LGLSXP && LENGTH(sp) == 1 && LOGICAL(sp)[0] == TRUE) {
-        if (TYPEOF(bx) != REALSXP || TYPEOF(by) != REALSXP ||
-            (size_t) XLENGTH(bx) != logz_blocked_size(m.nh + 2, m.nv) ||
-            (size_t) XLENGTH(by) != logz_blocked_size(m.nv, m.nh))
-            error("internal error: bad blocked weights");
-        logz_blocked_init(&BXs, NULL, m.nh + 2, m.nv, 0, REAL(bx), 0);
-        logz_blocked_init(&BYs, NULL, m.nv, m.nh, 1, REAL(by), 0);
-        BX = &BXs;
-        BY = &BYs;
-    }
-    logz_stream *st = rts_streams(state, r.M);
-    SEXP out = PROTECT(rts_result_new(state, m.nv, &r));
-    rts_rbm_run(&m, BX, BY, &r, REAL(VECTOR_ELT(out, 0)), st, nthreads);
-    logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
-    UNPROTECT(1);
-    return out;
-}
-
-/* model: ising_c_model() list with order and a0; state and control as above
- * (X: n x M spins). */
-SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
-{
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
-    int nthreads;
-    rts_run r = rts_unpack(betas, state, control, &nthreads);
-    ising_model m;
-    ising_model_from_list(model, &m);
-    SEXP order = logz_need(model, "order", INTSXP), a0 = logz_need(model, "a0", REALSXP);
-    if (LENGTH(order) != m.n || LENGTH(a0) != m.n) error("internal error: bad Ising model");
-    for (int i = 0; i < m.n; i++)
-        if (INTEGER(order)[i] < 0 || INTEGER(order)[i] >= m.n)
-            error("internal error: bad sweep order");
-    logz_stream *st = rts_streams(state, r.M);
-    SEXP out = PROTECT(rts_result_new(state, m.n, &r));
-    rts_ising_run(&m, INTEGER(order), REAL(a0), &r, REAL(VECTOR_ELT(out, 0)), st, nthreads);
-    logz_streams_to_double(r.M, st, REAL(VECTOR_ELT(out, 2)));
-    UNPROTECT(1);
-    return out;
-}
