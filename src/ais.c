@@ -146,36 +146,12 @@ static int visible_draw(int nv, const double *c0, const double *y, double beta, 
     return on;
 }
 
-/* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M). Per chain, either an
- * update of the previous product from the units that flipped since (when
- * have_prev and they are fewer than the on[c] active units) or a recomputation
- * from the active units; the choice depends on the chain alone, so results do
- * not depend on the thread count. Rows c of plus/minus (stride ld) hold the
- * flips on entry and serve as the active list otherwise. Block-outer over the
- * chains so a block of weights stays cached. */
+/* out[:, c0:c1) = B S[:, c0:c1) for binary S (see logz_binary_product()). */
 static void sparse_update(const logz_blocked *B, const double *S, double *out, int c0, int c1,
                           int *plus, int *minus, int ld, int *np, int *nm, const int *on,
                           int have_prev, int *full)
 {
-    int rows = B->rows, cols = B->cols;
-    for (int c = c0; c < c1; c++) {
-        full[c] = !have_prev || np[c] + nm[c] >= on[c];
-        if (full[c]) {
-            const double *s = S + (size_t) cols * c;
-            int *act = plus + (size_t) ld * c, n = 0;
-            for (int k = 0; k < cols; k++) {   /* branch-free: states are random */
-                act[n] = k;
-                n += s[k] != 0.0;
-            }
-            np[c] = n;
-            nm[c] = 0;
-        }
-    }
-    for (int blk = 0; blk < B->nblk; blk++)
-        for (int c = c0; c < c1; c++)
-            logz_blocked_accumulate(B, blk, plus + (size_t) ld * c, np[c],
-                                    minus + (size_t) ld * c, nm[c], out + (size_t) rows * c,
-                                    full[c]);
+    logz_binary_product(B, S, out, c0, c1, plus, minus, ld, np, nm, on, have_prev, full);
 }
 
 /* Work a round of ais_rbm_run() does per thread, in multiply-adds (a few

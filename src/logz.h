@@ -161,6 +161,7 @@ void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a,
 typedef struct {
     int rows, cols, nblk;  /* the product is out[rows] = sum_{active k} M[:, k] */
     double *blk;           /* nblk x cols x LOGZ_BLK, zero-padded */
+    int isa;               /* the instruction set of its products (a logz_isa, kernels.h) */
 } logz_blocked;
 size_t logz_blocked_size(int rows, int cols);
 /* Point B at `store` (logz_blocked_size(rows, cols) doubles); if fill, copy M
@@ -170,6 +171,12 @@ void logz_blocked_init(logz_blocked *B, const double *M, int rows, int cols, int
 /* For one block of rows: out = (or +=) sum of the columns in plus - those in minus */
 void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, int np,
                              const int *minus, int nm, double *out, int overwrite);
+/* out[:, c0:c1) = B S[:, c0:c1) for 0/1 states S, from scratch or updated
+ * from the flips in plus/minus rows (see binary_kernels.c) */
+void logz_binary_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
+                         int *plus, int *minus, int ld, int *np, int *nm, const int *on,
+                         int have_prev, int *full);
+SEXP kernel_isa_call(void);   /* kernels_dispatch.c: the instruction set in use */
 
 /* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
 typedef struct {
