@@ -296,3 +296,29 @@ void logz_binary_product(const logz_blocked *B, const double *S, double *out, in
         }
     }
 }
+
+/* W (rows x cols) times the 0/1 columns of S (cols x M), every column from
+ * scratch at the instruction set of the moment: for tests and benchmarks. */
+SEXP binary_product_call(SEXP W, SEXP S)
+{
+    if (!isMatrix(W) || TYPEOF(W) != REALSXP || !isMatrix(S) || TYPEOF(S) != REALSXP)
+        error("internal error: W and S must be double matrices");
+    int rows = nrows(W), cols = ncols(W), M = ncols(S);
+    if (nrows(S) != cols) error("internal error: nrow(S) != ncol(W)");
+    const double *s = REAL(S);
+    for (R_xlen_t i = 0; i < XLENGTH(S); i++)
+        if (s[i] != 0.0 && s[i] != 1.0) error("internal error: S must hold 0 and 1 only");
+    double *store = (double *) R_alloc(logz_blocked_size(rows, cols), sizeof(double));
+    int *plus = (int *) R_alloc((size_t) (cols > 0 ? cols : 1) * (M > 0 ? M : 1), sizeof(int));
+    int *minus = (int *) R_alloc((size_t) (cols > 0 ? cols : 1) * (M > 0 ? M : 1), sizeof(int));
+    int *cnt = (int *) R_alloc((size_t) 4 * (M > 0 ? M : 1), sizeof(int));
+    int *np = cnt, *nm = cnt + M, *on = cnt + 2 * (size_t) M, *full = cnt + 3 * (size_t) M;
+    for (int c = 0; c < M; c++) np[c] = nm[c] = on[c] = 0;
+    logz_blocked B;
+    logz_blocked_init(&B, REAL(W), rows, cols, 1, store, 1);
+    SEXP out = PROTECT(allocMatrix(REALSXP, rows, M));
+    if (rows > 0 && M > 0)
+        logz_binary_product(&B, s, REAL(out), 0, M, plus, minus, cols, np, nm, on, 0, full);
+    UNPROTECT(1);
+    return out;
+}

@@ -15,6 +15,15 @@
 #define LOGZ_DISPATCH 0
 #endif
 
+/* Kernels whose every version gives the same bits (no reassociation, no
+ * rounding that depends on the vector width) are cloned by gcc and chosen by
+ * the loader (glibc ifunc) instead. */
+#if LOGZ_DISPATCH && !defined(__clang__) && defined(__linux__)
+#define LOGZ_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LOGZ_CLONES
+#endif
+
 typedef enum {
     LOGZ_ISA_PORTABLE = 0,     /* the baseline of the build (SSE2 on x86-64) */
     LOGZ_ISA_AVX2 = 1,         /* AVX2 with FMA */

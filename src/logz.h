@@ -150,6 +150,9 @@ typedef struct {
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
 void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
 int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+/* sum_j softplus(t1_j) - softplus(t0_j) given e = exp(-|t|), n <= 512 */
+double logz_softplus_diff(const double *t1, const double *t0, const double *e1, const double *e0,
+                          int n);
 void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
                       double *Wx);                           /* Wx = [W a a0] */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
@@ -176,6 +179,7 @@ void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, in
 void logz_binary_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
                          int *plus, int *minus, int ld, int *np, int *nm, const int *on,
                          int have_prev, int *full);
+SEXP binary_product_call(SEXP W, SEXP S);  /* W S for 0/1 S, all columns from scratch */
 SEXP kernel_isa_call(void);   /* kernels_dispatch.c: the instruction set in use */
 
 /* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
