@@ -298,9 +298,12 @@ void logz_binary_product(const logz_blocked *B, const double *S, double *out, in
 }
 
 /* W (rows x cols) times the 0/1 columns of S (cols x M), every column from
- * scratch at the instruction set of the moment: for tests and benchmarks. */
-SEXP binary_product_call(SEXP W, SEXP S)
+ * scratch at the instruction set of the moment, `reps` times over (for timing
+ * the product apart from the blocking of W): for tests and benchmarks. */
+SEXP binary_product_call(SEXP W, SEXP S, SEXP reps)
 {
+    int nrep = asInteger(reps);
+    if (nrep == NA_INTEGER || nrep < 1) error("internal error: reps must be a positive count");
     if (!isMatrix(W) || TYPEOF(W) != REALSXP || !isMatrix(S) || TYPEOF(S) != REALSXP)
         error("internal error: W and S must be double matrices");
     int rows = nrows(W), cols = ncols(W), M = ncols(S);
@@ -317,8 +320,10 @@ SEXP binary_product_call(SEXP W, SEXP S)
     logz_blocked B;
     logz_blocked_init(&B, REAL(W), rows, cols, 1, store, 1);
     SEXP out = PROTECT(allocMatrix(REALSXP, rows, M));
-    if (rows > 0 && M > 0)
+    for (int r = 0; r < nrep && rows > 0 && M > 0; r++) {
         logz_binary_product(&B, s, REAL(out), 0, M, plus, minus, cols, np, nm, on, 0, full);
+        R_CheckUserInterrupt();
+    }
     UNPROTECT(1);
     return out;
 }

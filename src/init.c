@@ -11,7 +11,7 @@ static const R_CallMethodDef callMethods[] = {
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
     {"ais_rbm_prepare", (DL_FUNC) &ais_rbm_prepare_call, 1},
     {"kernel_isa", (DL_FUNC) &kernel_isa_call, 0},
-    {"binary_product", (DL_FUNC) &binary_product_call, 2},
+    {"binary_product", (DL_FUNC) &binary_product_call, 3},
     {"ais_function", (DL_FUNC) &ais_function_call, 4},
     {"cont_sweep", (DL_FUNC) &cont_sweep_call, 4},
     {"raise_rbm", (DL_FUNC) &raise_rbm_call, 4},

@@ -179,7 +179,7 @@ void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, in
 void logz_binary_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
                          int *plus, int *minus, int ld, int *np, int *nm, const int *on,
                          int have_prev, int *full);
-SEXP binary_product_call(SEXP W, SEXP S);  /* W S for 0/1 S, all columns from scratch */
+SEXP binary_product_call(SEXP W, SEXP S, SEXP reps);  /* W S for 0/1 S, all columns from scratch */
 SEXP kernel_isa_call(void);   /* kernels_dispatch.c: the instruction set in use */
 
 /* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
