@@ -64,11 +64,11 @@ static void store_block(const double *acc, double *out, int n, int overwrite)
 /* ---- gather: one chain, acc = sum of the plus columns - the minus ones ---- */
 #define GATHER_BODY(VT, VL)                                                          \
     VT s[LOGZ_BLK / VL];                                                             \
-    _Pragma("GCC unroll 8") for (int i = 0; i < LOGZ_BLK / VL; i++) s[i] = (VT) {0}; \
+    LOGZ_UNROLL for (int i = 0; i < LOGZ_BLK / VL; i++) s[i] = (VT) {0}; \
     for (int t = 0; t < np; t++) {                                                   \
         const double *col = base + (size_t) plus[t] * LOGZ_BLK;                      \
         PREFETCH_AHEAD(plus, t, np)                                                  \
-        _Pragma("GCC unroll 8") for (int i = 0; i < LOGZ_BLK / VL; i++) {            \
+        LOGZ_UNROLL for (int i = 0; i < LOGZ_BLK / VL; i++) {            \
             VT c;                                                                    \
             memcpy(&c, col + i * VL, sizeof c);                                      \
             s[i] += c;                                                               \
@@ -77,7 +77,7 @@ static void store_block(const double *acc, double *out, int n, int overwrite)
     for (int t = 0; t < nm; t++) {                                                   \
         const double *col = base + (size_t) minus[t] * LOGZ_BLK;                     \
         PREFETCH_AHEAD(minus, t, nm)                                                 \
-        _Pragma("GCC unroll 8") for (int i = 0; i < LOGZ_BLK / VL; i++) {            \
+        LOGZ_UNROLL for (int i = 0; i < LOGZ_BLK / VL; i++) {            \
             VT c;                                                                    \
             memcpy(&c, col + i * VL, sizeof c);                                      \
             s[i] -= c;                                                               \
@@ -145,21 +145,21 @@ void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, in
 #define GROUP_BODY(VT, VL, G, RS)                                                    \
     for (int r0 = 0; r0 < LOGZ_BLK; r0 += RS) {                                      \
         VT a[G][RS / VL];                                                            \
-        _Pragma("GCC unroll 16") for (int g = 0; g < G; g++)                         \
-            _Pragma("GCC unroll 8") for (int i = 0; i < RS / VL; i++) a[g][i] = (VT) {0}; \
+        LOGZ_UNROLL for (int g = 0; g < G; g++)                         \
+            LOGZ_UNROLL for (int i = 0; i < RS / VL; i++) a[g][i] = (VT) {0}; \
         for (int t = 0; t < nu; t++) {                                               \
             int k = uni[t];                                                          \
             const double *col = base + (size_t) k * LOGZ_BLK + r0;                   \
             VT c[RS / VL];                                                           \
-            _Pragma("GCC unroll 8") for (int i = 0; i < RS / VL; i++)                \
+            LOGZ_UNROLL for (int i = 0; i < RS / VL; i++)                \
                 memcpy(&c[i], col + i * VL, sizeof(VT));                             \
-            _Pragma("GCC unroll 16") for (int g = 0; g < G; g++) {                   \
+            LOGZ_UNROLL for (int g = 0; g < G; g++) {                   \
                 VT sv = (VT) {0} + s[g][k];                                          \
-                _Pragma("GCC unroll 8") for (int i = 0; i < RS / VL; i++)            \
+                LOGZ_UNROLL for (int i = 0; i < RS / VL; i++)            \
                     a[g][i] += c[i] * sv;                                            \
             }                                                                        \
         }                                                                            \
-        _Pragma("GCC unroll 16") for (int g = 0; g < G; g++)                         \
+        LOGZ_UNROLL for (int g = 0; g < G; g++)                         \
             memcpy(acc + (size_t) g * LOGZ_BLK + r0, a[g], sizeof(double) * RS);     \
     }
 

@@ -11,8 +11,23 @@
 #define LOGZ_DISPATCH 1
 #define LOGZ_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define LOGZ_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+#if defined(__clang__)
+#define LOGZ_TARGET_AVX512_WIDE LOGZ_TARGET_AVX512
+#else   /* gcc vectorises with 256-bit registers unless told otherwise */
+#define LOGZ_TARGET_AVX512_WIDE \
+    __attribute__((target("avx512f,avx512dq,avx2,fma,prefer-vector-width=512")))
+#endif
 #else
 #define LOGZ_DISPATCH 0
+#endif
+
+/* full unrolling of a short loop with a constant trip count (register tiles) */
+#if defined(__clang__)
+#define LOGZ_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define LOGZ_UNROLL _Pragma("GCC unroll 16")
+#else
+#define LOGZ_UNROLL
 #endif
 
 /* Kernels whose every version gives the same bits (no reassociation, no

@@ -33,8 +33,7 @@ LOGZ_TARGET_AVX2 static void exp_avx2(const double *x, double *y, int n)
 #endif
     EXP_LOOP
 }
-__attribute__((target("avx512f,avx512dq,avx2,fma,prefer-vector-width=512")))
-static void exp_avx512(const double *x, double *y, int n)
+LOGZ_TARGET_AVX512_WIDE static void exp_avx512(const double *x, double *y, int n)
 {
 #ifdef LOGZ_HAVE_MVEC
 #pragma omp simd
