@@ -43,15 +43,17 @@
 #' @param progress show a progress bar (default: in interactive sessions).
 #' @param kernel how the products \eqn{W'v} and \eqn{Wh} are computed:
 #'   `"dense"` (BLAS `dgemm` on each thread's chains), `"sparse"` (sum the
-#'   weight columns of the active units, exploiting 0/1 states; cheaper when few
-#'   units are on, as for MNIST models; each chain's products are updated from
-#'   the units that flipped since the last sweep when those are fewer than the
-#'   active ones) or `"auto"` (sparse for a layer while under 35% of its units
-#'   are on, re-decided every 1% of the schedule; option
-#'   `logz.ais_crossover`). The estimate does not depend on it beyond rounding. The sparse kernel gives
-#'   bit-identical results for any `threads`; with the dense kernel each thread
-#'   calls `dgemm` on its own chains, and BLAS blocking can change the last
-#'   bits.
+#'   weight columns of the active units, exploiting 0/1 states, with kernels for
+#'   AVX-512, AVX2 or plain C chosen at run time; each chain's products are
+#'   updated from the units that flipped since the last sweep when those are
+#'   few) or `"auto"` (sparse for a layer while the fraction of its units that
+#'   are on is under a crossover, re-decided every 1% of the schedule; the
+#'   crossover is option `logz.ais_crossover`, by default 1 (always sparse) with
+#'   AVX-512, 0.5 with AVX2 and 0.1 otherwise). The estimate does not depend on
+#'   it beyond rounding. The sparse kernel gives bit-identical results for any
+#'   `threads` and any of its instruction sets (up to the last bit of `exp()`
+#'   without AVX2); with the dense kernel each thread calls `dgemm` on its own
+#'   chains, and BLAS blocking can change the last bits.
 #' @param workers `NULL` or the number of pieces to split the chains into,
 #'   run through the active [future::plan()] and merged exactly (see
 #'   [scale_out]); `NULL` splits only when a parallel plan is active.

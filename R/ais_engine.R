@@ -84,9 +84,11 @@ ais_rbm_chunk <- function(model, betas, state, control) {
 }
 
 # Fraction of active units below which kernel = "auto" uses the sparse product
-# (option logz.ais_crossover).
+# (option logz.ais_crossover); the default follows the instruction set of the
+# sparse kernels (bench/ais/ais_rbm.R measures where they overtake dgemm).
 ais_crossover <- function() {
-  as.double(logz_option("ais_crossover", 0.35, number = TRUE))
+  default <- c(portable = 0.1, avx2 = 0.5, avx512 = 1)[[kernel_isa()]]
+  as.double(logz_option("ais_crossover", default, number = TRUE))
 }
 
 # Drive a chunked C AIS engine over `betas` (K + 1 values): at most 1% of the

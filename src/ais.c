@@ -23,29 +23,6 @@ typedef logz_rbm_path ais_rbm_model;
 
 #define GROUP 4   /* chains whose streams are drawn in turn (hides RNG latency) */
 
-/* The per-unit loops below are OpenMP SIMD loops, compiled twice (AVX2 and the
- * baseline) with the version picked at run time where GCC supports it. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define LOGZ_CLONES __attribute__((target_clones("avx2", "default"), noinline))
-#else
-#define LOGZ_CLONES
-#endif
-
-/* sum_j [max(t1_j, 0) - max(t0_j, 0)] + log prod_j (1 + e1_j) / (1 + e0_j) over
- * one chunk of at most PROD_CHUNK units (each factor is in [1/2, 2]). */
-LOGZ_CLONES static double softplus_diff_chunk(const double *t1, const double *t0,
-                                              const double *e1, const double *e0, int n)
-{
-    double lin = 0.0, p1 = 1.0, p0 = 1.0;
-#pragma omp simd reduction(+:lin) reduction(*:p1, p0)
-    for (int j = 0; j < n; j++) {
-        lin += (t1[j] > 0 ? t1[j] : 0.0) - (t0[j] > 0 ? t0[j] : 0.0);
-        p1 *= 1.0 + e1[j];
-        p0 *= 1.0 + e0[j];
-    }
-    return lin + log(p1 / p0);
-}
-
 /* Units that switched on (plus) and off (minus) in the last draw of a layer, so
  * the next product with that layer can be updated from them alone. */
 typedef struct {
@@ -93,7 +70,7 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
     double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
     for (int start = 0; start < nh; start += PROD_CHUNK) {
         int n = start + PROD_CHUNK < nh ? PROD_CHUNK : nh - start;
-        lg += softplus_diff_chunk(t1 + start, t0 + start, e1 + start, e0 + start, n);
+        lg += logz_softplus_diff(t1 + start, t0 + start, e1 + start, e0 + start, n);
     }
     if (h) on = draw_state(t1, e1, u, h, nh, ft);
     *nnz = on;
@@ -143,36 +120,12 @@ static int visible_draw(int nv, const double *c0, const double *y, double beta, 
     return on;
 }
 
-/* out[:, c0:c1) = B S[:, c0:c1) for binary S (cols x M). Per chain, either an
- * update of the previous product from the units that flipped since (when
- * have_prev and they are fewer than the on[c] active units) or a recomputation
- * from the active units; the choice depends on the chain alone, so results do
- * not depend on the thread count. Rows c of plus/minus (stride ld) hold the
- * flips on entry and serve as the active list otherwise. Block-outer over the
- * chains so a block of weights stays cached. */
+/* out[:, c0:c1) = B S[:, c0:c1) for binary S (see logz_binary_product()). */
 static void sparse_update(const logz_blocked *B, const double *S, double *out, int c0, int c1,
                           int *plus, int *minus, int ld, int *np, int *nm, const int *on,
                           int have_prev, int *full)
 {
-    int rows = B->rows, cols = B->cols;
-    for (int c = c0; c < c1; c++) {
-        full[c] = !have_prev || np[c] + nm[c] >= on[c];
-        if (full[c]) {
-            const double *s = S + (size_t) cols * c;
-            int *act = plus + (size_t) ld * c, n = 0;
-            for (int k = 0; k < cols; k++) {   /* branch-free: states are random */
-                act[n] = k;
-                n += s[k] != 0.0;
-            }
-            np[c] = n;
-            nm[c] = 0;
-        }
-    }
-    for (int blk = 0; blk < B->nblk; blk++)
-        for (int c = c0; c < c1; c++)
-            logz_blocked_accumulate(B, blk, plus + (size_t) ld * c, np[c],
-                                    minus + (size_t) ld * c, nm[c], out + (size_t) rows * c,
-                                    full[c]);
+    logz_binary_product(B, S, out, c0, c1, plus, minus, ld, np, nm, on, have_prev, full);
 }
 
 /* Work a round of ais_rbm_run() does per thread, in multiply-adds (a few

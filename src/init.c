@@ -10,6 +10,8 @@ static const R_CallMethodDef callMethods[] = {
     {"rbm_train_epoch", (DL_FUNC) &rbm_train_epoch_call, 4},
     {"ais_rbm", (DL_FUNC) &ais_rbm_call, 4},
     {"ais_rbm_prepare", (DL_FUNC) &ais_rbm_prepare_call, 1},
+    {"kernel_isa", (DL_FUNC) &kernel_isa_call, 0},
+    {"binary_product", (DL_FUNC) &binary_product_call, 3},
     {"ais_function", (DL_FUNC) &ais_function_call, 4},
     {"cont_sweep", (DL_FUNC) &cont_sweep_call, 4},
     {"raise_rbm", (DL_FUNC) &raise_rbm_call, 4},

@@ -209,6 +209,9 @@ typedef struct {
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1);
 void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0, int c1);
 int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n);
+/* sum_j softplus(t1_j) - softplus(t0_j) given e = exp(-|t|), n <= 512 */
+double logz_softplus_diff(const double *t1, const double *t0, const double *e1, const double *e0,
+                          int n);
 void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
                       double *Wx);                           /* Wx = [W a a0] */
 void logz_rbm_path_from_list(SEXP model, int M, logz_rbm_path *m); /* list(W, a, b, a0) */
@@ -245,6 +248,7 @@ SEXP raise_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 typedef struct {
     int rows, cols, nblk;  /* the product is out[rows] = sum_{active k} M[:, k] */
     double *blk;           /* nblk x cols x LOGZ_BLK, zero-padded */
+    int isa;               /* the instruction set of its products (a logz_isa, kernels.h) */
 } logz_blocked;
 size_t logz_blocked_size(int rows, int cols);
 /* Point B at `store` (logz_blocked_size(rows, cols) doubles); if fill, copy M
@@ -254,6 +258,13 @@ void logz_blocked_init(logz_blocked *B, const double *M, int rows, int cols, int
 /* For one block of rows: out = (or +=) sum of the columns in plus - those in minus */
 void logz_blocked_accumulate(const logz_blocked *B, int blk, const int *plus, int np,
                              const int *minus, int nm, double *out, int overwrite);
+/* out[:, c0:c1) = B S[:, c0:c1) for 0/1 states S, from scratch or updated
+ * from the flips in plus/minus rows (see binary_kernels.c) */
+void logz_binary_product(const logz_blocked *B, const double *S, double *out, int c0, int c1,
+                         int *plus, int *minus, int ld, int *np, int *nm, const int *on,
+                         int have_prev, int *full);
+SEXP binary_product_call(SEXP W, SEXP S, SEXP reps);  /* W S for 0/1 S, all columns from scratch */
+SEXP kernel_isa_call(void);   /* kernels_dispatch.c: the instruction set in use */
 
 /* ---- ising.c: pairwise binary MRFs (enumeration, Gibbs, AIS) ------------- */
 typedef struct {

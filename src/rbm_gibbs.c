@@ -1,8 +1,10 @@
 /* Pieces of block-Gibbs sampling on the RBM annealing path shared by the AIS
  * (ais.c) and RAISE (raise.c) engines: the two BLAS products on a slice of
  * chains and the Bernoulli draw from logits. */
+#include <math.h>
 #include <string.h>
 #include "logz.h"
+#include "kernels.h"
 
 /* X[:, c0:c1) = [W a a0]' V[:, c0:c1) */
 void logz_rbm_gemm_x(const logz_rbm_path *m, const double *V, double *X, int c0, int c1)
@@ -30,11 +32,8 @@ void logz_rbm_gemm_y(const logz_rbm_path *m, const double *H, double *Y, int c0,
 
 /* s_j ~ Bern(sigmoid(t_j)) given e_j = exp(-|t_j|) and uniforms u:
  * u < sigmoid(t)  <=>  u (1 + e) < (t >= 0 ? 1 : e). Returns the number of ones.
- * An OpenMP SIMD loop, compiled for AVX2 and the baseline where GCC can. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n)
+ * An OpenMP SIMD loop of exact comparisons: every clone gives the same draws. */
+LOGZ_CLONES int logz_bernoulli_logit(const double *t, const double *e, const double *u, double *s, int n)
 {
     int on = 0;
 #pragma omp simd reduction(+:on)
@@ -44,6 +43,44 @@ int logz_bernoulli_logit(const double *t, const double *e, const double *u, doub
         on += v;
     }
     return on;
+}
+
+/* sum_j [max(t1_j, 0) - max(t0_j, 0)] + log prod_j (1 + e1_j) / (1 + e0_j), the
+ * change of sum_j softplus(t_j) from t0 to t1 given e = exp(-|t|), over n <=
+ * 512 units (each factor is in [1/2, 2], so the products cannot overflow).
+ * Eight fixed lanes (unit j in lane j % 8) combined in a fixed order: every
+ * clone, whatever its vector width, gives the same bits. */
+#define SP_LANES 8
+LOGZ_CLONES double logz_softplus_diff(const double *t1, const double *t0, const double *e1,
+                                      const double *e0, int n)
+{
+    double lin[SP_LANES], p1[SP_LANES], p0[SP_LANES];
+    for (int l = 0; l < SP_LANES; l++) {
+        lin[l] = 0.0;
+        p1[l] = p0[l] = 1.0;
+    }
+    int j = 0;
+    for (; j + SP_LANES <= n; j += SP_LANES)
+#pragma omp simd
+        for (int l = 0; l < SP_LANES; l++) {
+            double a = t1[j + l], b = t0[j + l];
+            lin[l] += (a > 0 ? a : 0.0) - (b > 0 ? b : 0.0);
+            p1[l] *= 1.0 + e1[j + l];
+            p0[l] *= 1.0 + e0[j + l];
+        }
+    for (int l = 0; j < n; j++, l++) {
+        double a = t1[j], b = t0[j];
+        lin[l] += (a > 0 ? a : 0.0) - (b > 0 ? b : 0.0);
+        p1[l] *= 1.0 + e1[j];
+        p0[l] *= 1.0 + e0[j];
+    }
+    double L = 0.0, P1 = 1.0, P0 = 1.0;
+    for (int l = 0; l < SP_LANES; l++) {
+        L += lin[l];
+        P1 *= p1[l];
+        P0 *= p0[l];
+    }
+    return L + log(P1 / P0);
 }
 
 /* [W a a0] (nv x (nh + 2), column-major) into Wx. */
