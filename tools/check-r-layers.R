@@ -35,7 +35,7 @@ FILES <- list(
   models = c("ising_input.R", "ising.R", "rbm.R", "gpc.R", "proposal.R", "interval.R",
              "astar_models.R", "astar_target.R", "continuous_target.R", "laplace.R", "bayes_model.R",
              "schedule.R", "validate.R"),
-  engines = c("rng.R", "gumbel.R", "scale.R", "junction_tree.R", "cont_kernel.R",
+  engines = c("contract.R", "kernels.R", "rng.R", "gumbel.R", "scale.R", "junction_tree.R", "cont_kernel.R",
               "exact_engine.R", "ais_engine.R", "ising_engine.R", "ep_log_z.R", "gpc_engine.R",
               "raise_engine.R", "astar_engine.R", "mip_problem.R", "mip_glpk.R", "mip_engine.R",
               "base_check.R", "base.R",
