@@ -160,6 +160,7 @@ contract_scenarios <- function() {
   logz:::arm_store_reserve(store, 6L)
   logz:::arm_store_augment(store, 6L)
   logz:::arm_store_set(store, matrix(1, 1, 2), 0L)
+  logz:::binary_product(matrix(c(0.5, -1, 2, 0.25, 1, -3), 2, 3), matrix(c(1, 0, 1, 0, 1, 1), 3, 2))
   invisible()
 }
 
