@@ -1,7 +1,7 @@
 # The engine of arm() (Fraccaro, Paquet & Winther 2016): the one R wrapper per
 # C routine of the particle store (src/arm.c), Algorithms 1 and 2 run on it,
 # and the result object. The user-facing method and its argument checks are in
-# R/arm.R; print and plot in R/arm_methods.R.
+# R/arm.R; print and plot in R/print.R and R/plot.R.
 
 # The fields of the model list of each sequence, in the variables' order of
 # addition (N variables): gpc list(sigma = N x N matrix K + I, y = N labels

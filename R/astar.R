@@ -1,5 +1,7 @@
-# A* sampling (Maddison, Tarlow & Minka 2014): the samplers (A*, drill-down) and the rejection / OS*
-# baselines. Targets are in astar_target.R, the result methods in astar_samples.R.
+# A* sampling (Maddison, Tarlow & Minka 2014): the samplers (A*, drill-down), the
+# rejection / OS* baselines, and every rejection_sample() method. Targets are in
+# astar_target.R, the engines in astar_engine.R, the result methods in print.R,
+# summary.R and plot_samples.R.
 
 #' A* sampling: exact samples and Gumbel draws of log Z
 #'

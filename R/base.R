@@ -244,7 +244,7 @@ new_logz_base <- function(model, bias, type, how) {
 # RNG, so callers take their `seed` before calling this.
 resolve_base <- function(model, base, threads = 1L) {
   b <- resolve_base_type(model, base, threads)
-  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # R/base_mode.R
+  if (is_rbm(model) && is.null(b$mode_bound)) b$mode_bound <- rbm_mode_bound(model)  # below
   b
 }
 
@@ -299,7 +299,7 @@ base_line <- function(x) {
   sprintf("  base: %s (%s)\n", x$base$type, x$base$how)
 }
 
-# The visible biases of the base (see resolve_base() in R/base.R).
+# The visible biases of the base (see resolve_base()).
 rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
 
 # The pilot runs behind the bases of logz_base(): the Gibbs marginals of the
@@ -314,7 +314,7 @@ rbm_base_bias <- function(model, base) resolve_base(model, base)$bias
 # run, which stays unbiased for Z. A kept base whose pilot sd of log weights
 # exceeds 2 gets a flag (added to every result by with_base()) and a warning.
 rbm_auto_base <- function(model, n_chains, sweeps, smooth, threads, pilot_chains, pilot_steps) {
-  mb <- rbm_mode_bound(model)   # R/base_mode.R (NULL when n_h > 64)
+  mb <- rbm_mode_bound(model)   # below (NULL when n_h > 64)
   cands <- list(model = logz_base(model, "model", n_chains, sweeps, smooth, threads),
                 visible = logz_base(model, "visible", smooth = smooth),
                 uniform = logz_base(model, "uniform"))
@@ -502,7 +502,7 @@ mode_check_starts <- function() {
   as.integer(logz_option("mode_check_starts", 30L, number = TRUE, lower = 0))
 }
 
-# The base fields (see resolve_base() in R/base.R).
+# The base fields (see resolve_base()).
 ising_base_field <- function(model, base) {
   check_ising(model)
   resolve_base(model, base)$bias

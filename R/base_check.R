@@ -13,7 +13,7 @@ mode_check_margin <- function() {
 #   stochastic lower bound (E log Z_hat <= log Z): an estimate more than 1 nat
 #   + 3 se below the highest has missed mass that a pilot found (a pilot from
 #   the uniform base finds a sharp mode that the chosen base misses);
-# * the mode bound of an RBM (R/base_mode.R) is a rigorous lower bound: an
+# * the mode bound of an RBM (R/base.R) is a rigorous lower bound: an
 #   estimate more than mode_check_margin() + 3 se below it missed modes.
 # Each adds a flag and warns (the mode bound only when the estimate had no
 # flag yet); the estimate is unchanged.

@@ -1,5 +1,5 @@
 # Input checks of ising(): node labels, edge lists and weight matrices
-# (validate_ising() in R/validate.R re-checks built objects).
+# (validate_ising() in R/ising.R re-checks built objects).
 
 # Node labels (character or factor `from`/`to`, as igraph edge lists give):
 # NULL when the ends are numeric indices, else the node names (those of a

@@ -2,7 +2,7 @@
 # (src/rts.c), the samplers of each kind of model, the annealing pilot, the
 # initial iterations and final run, the Eq. 12 ladder update, Eq. 16 se, the
 # reliability checks and the result object. The user-facing method and its
-# argument checks are in R/rts.R; print and plot in R/rts_methods.R.
+# argument checks are in R/rts.R; print and plot in R/print.R and R/plot.R.
 
 # A K x 6 x M accumulator array of zeros, named by RTS_STAT.
 rts_acc_new <- function(K, M, data = 0)

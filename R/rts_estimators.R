@@ -4,7 +4,7 @@
 # initial iterations (Rao-Blackwellized or visit counts).
 
 # All estimators from the final run's accumulators (K x 6 x M array named by
-# RTS_STAT, see R/rts_engine.R), as ladders of log Z_k.
+# RTS_STAT, see R/codes.R), as ladders of log Z_k.
 rts_ladders <- function(acc, zeta, log_r, log_z1, betas, which) {
   K <- length(betas)
   s <- rowSums(acc, dims = 2L)   # K x 6

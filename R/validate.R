@@ -98,7 +98,7 @@ validate_comparison <- function(x, name = "x") {
 
 # `x` must be a logz_estimate whose common fields (log Z, se, method, flags)
 # are sound; with `fields`, also those its class's own print and plot methods
-# read (estimate_fields in R/validate.R).
+# read (estimate_fields in R/estimate.R).
 check_estimate <- function(x, name = "x", fields = FALSE) {
   if (inherits(x, "logz_mip")) validate_mip(x, name)
   if (!inherits(x, "logz_estimate"))
