@@ -60,10 +60,11 @@ check-cycles:
 	$(RSCRIPT) tools/check-call-cycles.R src
 
 # The R side's floor plan: every file of R/ in one layer (core, models, engines,
-# verbs, presentation), no call upward, no cycle between files (base R only,
-# nothing to build).
+# verbs, presentation), no call upward, no cycle between files, .Call only in
+# the engines, no file over 600 lines (base R and codetools, nothing to build);
+# --self-test first shows that planted problems of each kind are caught.
 check-layers:
-	$(RSCRIPT) tools/check-r-layers.R R
+	$(RSCRIPT) tools/check-r-layers.R --self-test R
 
 # Benchmarks, one target per paper (bench/README.md lists every script, its
 # output and runtime): each runs the folder's main scripts from the package root,

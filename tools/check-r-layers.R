@@ -18,10 +18,13 @@
 #   * files call each other in a cycle (in any layer), other than the
 #     same-layer recursions declared in CYCLES_OK,
 #   * a file is missing from the table or the table names a file that is gone,
-#   * `.Call` appears outside the engine layer.
+#   * `.Call` appears outside the engine layer,
+#   * a file has more than MAX_LINES lines.
+# `--self-test` first plants problems of each kind in a copy of R/ and fails
+# unless each is reported.
 # Base R and codetools only.
 #
-# Usage: Rscript tools/check-r-layers.R [R-dir]
+# Usage: Rscript tools/check-r-layers.R [--self-test] [R-dir]
 #        Rscript tools/check-r-layers.R --graph [R-dir]   (also prints the file graph)
 
 LAYERS <- c("core", "models", "engines", "verbs", "presentation")
@@ -59,130 +62,172 @@ CYCLES_OK <- list(
   c("astar_models.R", "astar_target.R")
 )
 
+# The longest file allowed.
+MAX_LINES <- 600L
+
 # The one C routine core may call: the interrupt check that every long R loop uses.
 CALL_IN_CORE <- "check_interrupt"
 
+# Every problem of the R files in `rdir`, as lines of text (none: the plan holds).
+check_layers <- function(rdir, show_graph = FALSE) {
+  layer_of <- unlist(lapply(names(FILES), function(l) setNames(rep(l, length(FILES[[l]])), FILES[[l]])))
+  rank_of <- function(f) match(layer_of[f], LAYERS)
+  files <- sort(list.files(rdir, pattern = "\\.[Rr]$"))
+  problems <- character(0)
+  problem <- function(...) problems <<- c(problems, sprintf(...))
+  for (f in files) {
+    n <- length(readLines(file.path(rdir, f), warn = FALSE))
+    if (n > MAX_LINES) problem("%s: %d lines (at most %d)", f, n, MAX_LINES)
+  }
+
+  for (f in setdiff(files, names(layer_of))) problem("%s: in no layer (add it to the table in tools/check-r-layers.R)", f)
+  for (f in setdiff(names(layer_of), files)) problem("%s: in the table but not in %s/", f, rdir)
+  dup <- names(layer_of)[duplicated(names(layer_of))]
+  for (f in dup) problem("%s: in more than one layer", f)
+
+  # Top-level definitions and their free names.
+  is_assign <- function(e) is.call(e) && (identical(e[[1]], as.name("<-")) || identical(e[[1]], as.name("="))) &&
+    (is.name(e[[2]]) || is.character(e[[2]]))
+  defs <- list()      # one row per definition: file, name, names it refers to, whether it uses .Call
+  for (f in files) {
+    exprs <- parse(file.path(rdir, f), keep.source = FALSE)
+    for (e in exprs) {
+      if (is_assign(e)) {
+        name <- as.character(e[[2]])
+        value <- e[[3]]
+        if (is.call(value) && identical(value[[1]], as.name("function"))) {
+          fun <- eval(value, baseenv())
+          refs <- codetools::findGlobals(fun, merge = TRUE)
+        } else refs <- all.names(value)
+      } else {
+        name <- "(top level)"
+        refs <- all.names(e)
+      }
+      calls_c <- ".Call" %in% all.names(e)
+      defs[[length(defs) + 1L]] <- list(file = f, name = name, refs = unique(refs), calls_c = calls_c)
+    }
+  }
+  def_file <- list()
+  for (d in defs) if (d$name != "(top level)") def_file[[d$name]] <- c(def_file[[d$name]], d$file)
+  twice <- Filter(function(x) length(x) > 1L, def_file)
+  for (n in names(twice)) problem("%s: defined in more than one file (%s)", n, paste(twice[[n]], collapse = ", "))
+  owner <- vapply(def_file, `[`, "", 1L)
+
+  edges <- do.call(rbind, lapply(defs, function(d) {
+    to <- setdiff(intersect(d$refs, names(owner)), d$name)
+    if (!length(to)) return(NULL)
+    data.frame(from_file = d$file, from = d$name, to = to, to_file = unname(owner[to]),
+               stringsAsFactors = FALSE)
+  }))
+  edges <- edges[edges$from_file != edges$to_file, , drop = FALSE]
+
+  # .Call only in the engine layer.
+  for (d in defs) if (d$calls_c && !identical(unname(layer_of[d$file]), "engines") &&
+                     !(layer_of[d$file] == "core" && d$name %in% CALL_IN_CORE))
+    problem("%s: %s calls .Call but the file is in layer '%s' (only engines call C)", d$file, d$name, layer_of[d$file])
+
+  # Upward calls.
+  known <- edges$from_file %in% names(layer_of) & edges$to_file %in% names(layer_of)
+  up <- edges[known & rank_of(edges$from_file) < rank_of(edges$to_file), , drop = FALSE]
+  for (i in seq_len(nrow(up)))
+    problem("%s (%s): %s calls %s in %s (%s): an upward call", up$from_file[i], layer_of[up$from_file[i]],
+            up$from[i], up$to[i], up$to_file[i], layer_of[up$to_file[i]])
+
+  # Cycles between files (Tarjan's strongly connected components).
+  fe <- unique(edges[, c("from_file", "to_file")])
+  calls <- split(fe$to_file, factor(fe$from_file, levels = files))
+  index <- setNames(rep(NA_integer_, length(files)), files); low <- index
+  stack <- character(0); onstack <- character(0); counter <- 0L; comps <- list()
+  visit <- function(v) {
+    counter <<- counter + 1L
+    index[v] <<- counter; low[v] <<- counter
+    stack <<- c(stack, v); onstack <<- c(onstack, v)
+    for (w in calls[[v]]) {
+      if (is.na(index[w])) {
+        visit(w)
+        low[v] <<- min(low[v], low[w])
+      } else if (w %in% onstack) low[v] <<- min(low[v], index[w])
+    }
+    if (low[v] == index[v]) {
+      k <- match(v, stack)
+      comp <- stack[k:length(stack)]
+      stack <<- stack[seq_len(k - 1L)]
+      onstack <<- setdiff(onstack, comp)
+      comps[[length(comps) + 1L]] <<- comp
+    }
+  }
+  for (v in files) if (is.na(index[v])) visit(v)
+  why <- function(a, b) {
+    x <- edges[edges$from_file == a & edges$to_file == b, ]
+    paste(sprintf("%s -> %s", x$from, x$to), collapse = ", ")
+  }
+  allowed <- function(cmp) any(vapply(CYCLES_OK, function(ok) setequal(ok, cmp), NA))
+  for (cmp in Filter(function(x) length(x) > 1L, comps)) {
+    if (allowed(cmp)) next
+    path <- cmp[1]
+    repeat {
+      nxt <- intersect(calls[[path[length(path)]]], cmp)[1]
+      if (nxt %in% path) break
+      path <- c(path, nxt)
+    }
+    cyc <- c(path[match(nxt, path):length(path)], nxt)
+    problem("files call each other in a cycle: %s", paste(sort(cmp), collapse = " "))
+    for (i in seq_len(length(cyc) - 1L))
+      problems <- c(problems, sprintf("    %s -> %s (%s)", cyc[i], cyc[i + 1L], why(cyc[i], cyc[i + 1L])))
+  }
+
+  if (show_graph) {
+    for (f in files) {
+      x <- edges[edges$from_file == f, ]
+      if (!nrow(x)) next
+      cat(sprintf("%s [%s]\n", f, layer_of[f]))
+      for (t in unique(x$to_file))
+        cat(sprintf("    -> %s [%s]: %s\n", t, layer_of[t], paste(unique(x$to[x$to_file == t]), collapse = " ")))
+    }
+  }
+  list(problems = problems, files = length(files), edges = nrow(fe))
+}
+
+# A check must be able to fail: plant an upward call, a .Call outside the
+# engines, a cycle between two files of one layer and a file in no layer in a
+# copy of R/, and require each to be reported.
+self_test <- function(rdir) {
+  tmp <- file.path(tempfile("check-r-layers-"), "R")
+  dir.create(tmp, recursive = TRUE)
+  file.copy(list.files(rdir, full.names = TRUE), tmp)
+  plant <- function(file, code) cat("\n", code, "\n", file = file.path(tmp, file), append = TRUE, sep = "")
+  plant("utils.R", "planted_upward <- function(model) ais(model)")
+  plant("ais.R", "planted_call <- function() .Call(C_check_interrupt)")
+  plant("print.R", "planted_ping <- function() planted_pong()")
+  plant("summary.R", "planted_pong <- function() planted_ping()")
+  plant("planted_nowhere.R", "planted_alone <- function() NULL")
+  got <- check_layers(tmp)$problems
+  want <- c("utils.R \\(core\\): planted_upward calls ais in ais.R \\(verbs\\): an upward call",
+            "ais.R: planted_call calls .Call but the file is in layer 'verbs'",
+            "files call each other in a cycle: print.R summary.R",
+            "planted_nowhere.R: in no layer")
+  missed <- want[!vapply(want, function(w) any(grepl(w, got)), NA)]
+  unlink(dirname(tmp), recursive = TRUE)
+  if (length(missed)) {
+    cat("check-r-layers --self-test: planted problems not reported:\n", paste0("  ", missed, "\n"), sep = "")
+    quit(status = 1)
+  }
+  cat(sprintf("check-r-layers --self-test: the %d planted problems are reported\n", length(want)))
+}
+
 args <- commandArgs(trailingOnly = TRUE)
 show_graph <- "--graph" %in% args
-args <- setdiff(args, "--graph")
+run_self_test <- "--self-test" %in% args
+args <- setdiff(args, c("--graph", "--self-test"))
 rdir <- if (length(args)) args[1] else "R"
-
-layer_of <- unlist(lapply(names(FILES), function(l) setNames(rep(l, length(FILES[[l]])), FILES[[l]])))
-rank_of <- function(f) match(layer_of[f], LAYERS)
-files <- sort(list.files(rdir, pattern = "\\.[Rr]$"))
-problems <- character(0)
-problem <- function(...) problems <<- c(problems, sprintf(...))
-
-for (f in setdiff(files, names(layer_of))) problem("%s: in no layer (add it to the table in tools/check-r-layers.R)", f)
-for (f in setdiff(names(layer_of), files)) problem("%s: in the table but not in %s/", f, rdir)
-dup <- names(layer_of)[duplicated(names(layer_of))]
-for (f in dup) problem("%s: in more than one layer", f)
-
-# Top-level definitions and their free names.
-is_assign <- function(e) is.call(e) && (identical(e[[1]], as.name("<-")) || identical(e[[1]], as.name("="))) &&
-  (is.name(e[[2]]) || is.character(e[[2]]))
-defs <- list()      # one row per definition: file, name, names it refers to, whether it uses .Call
-for (f in files) {
-  exprs <- parse(file.path(rdir, f), keep.source = FALSE)
-  for (e in exprs) {
-    if (is_assign(e)) {
-      name <- as.character(e[[2]])
-      value <- e[[3]]
-      if (is.call(value) && identical(value[[1]], as.name("function"))) {
-        fun <- eval(value, baseenv())
-        refs <- codetools::findGlobals(fun, merge = TRUE)
-      } else refs <- all.names(value)
-    } else {
-      name <- "(top level)"
-      refs <- all.names(e)
-    }
-    calls_c <- ".Call" %in% all.names(e)
-    defs[[length(defs) + 1L]] <- list(file = f, name = name, refs = unique(refs), calls_c = calls_c)
-  }
-}
-def_file <- list()
-for (d in defs) if (d$name != "(top level)") def_file[[d$name]] <- c(def_file[[d$name]], d$file)
-twice <- Filter(function(x) length(x) > 1L, def_file)
-for (n in names(twice)) problem("%s: defined in more than one file (%s)", n, paste(twice[[n]], collapse = ", "))
-owner <- vapply(def_file, `[`, "", 1L)
-
-edges <- do.call(rbind, lapply(defs, function(d) {
-  to <- setdiff(intersect(d$refs, names(owner)), d$name)
-  if (!length(to)) return(NULL)
-  data.frame(from_file = d$file, from = d$name, to = to, to_file = unname(owner[to]),
-             stringsAsFactors = FALSE)
-}))
-edges <- edges[edges$from_file != edges$to_file, , drop = FALSE]
-
-# .Call only in the engine layer.
-for (d in defs) if (d$calls_c && !identical(unname(layer_of[d$file]), "engines") &&
-                   !(layer_of[d$file] == "core" && d$name %in% CALL_IN_CORE))
-  problem("%s: %s calls .Call but the file is in layer '%s' (only engines call C)", d$file, d$name, layer_of[d$file])
-
-# Upward calls.
-known <- edges$from_file %in% names(layer_of) & edges$to_file %in% names(layer_of)
-up <- edges[known & rank_of(edges$from_file) < rank_of(edges$to_file), , drop = FALSE]
-for (i in seq_len(nrow(up)))
-  problem("%s (%s): %s calls %s in %s (%s): an upward call", up$from_file[i], layer_of[up$from_file[i]],
-          up$from[i], up$to[i], up$to_file[i], layer_of[up$to_file[i]])
-
-# Cycles between files (Tarjan's strongly connected components).
-fe <- unique(edges[, c("from_file", "to_file")])
-calls <- split(fe$to_file, factor(fe$from_file, levels = files))
-index <- setNames(rep(NA_integer_, length(files)), files); low <- index
-stack <- character(0); onstack <- character(0); counter <- 0L; comps <- list()
-visit <- function(v) {
-  counter <<- counter + 1L
-  index[v] <<- counter; low[v] <<- counter
-  stack <<- c(stack, v); onstack <<- c(onstack, v)
-  for (w in calls[[v]]) {
-    if (is.na(index[w])) {
-      visit(w)
-      low[v] <<- min(low[v], low[w])
-    } else if (w %in% onstack) low[v] <<- min(low[v], index[w])
-  }
-  if (low[v] == index[v]) {
-    k <- match(v, stack)
-    comp <- stack[k:length(stack)]
-    stack <<- stack[seq_len(k - 1L)]
-    onstack <<- setdiff(onstack, comp)
-    comps[[length(comps) + 1L]] <<- comp
-  }
-}
-for (v in files) if (is.na(index[v])) visit(v)
-why <- function(a, b) {
-  x <- edges[edges$from_file == a & edges$to_file == b, ]
-  paste(sprintf("%s -> %s", x$from, x$to), collapse = ", ")
-}
-allowed <- function(cmp) any(vapply(CYCLES_OK, function(ok) setequal(ok, cmp), NA))
-for (cmp in Filter(function(x) length(x) > 1L, comps)) {
-  if (allowed(cmp)) next
-  path <- cmp[1]
-  repeat {
-    nxt <- intersect(calls[[path[length(path)]]], cmp)[1]
-    if (nxt %in% path) break
-    path <- c(path, nxt)
-  }
-  cyc <- c(path[match(nxt, path):length(path)], nxt)
-  problem("files call each other in a cycle: %s", paste(sort(cmp), collapse = " "))
-  for (i in seq_len(length(cyc) - 1L))
-    problems <- c(problems, sprintf("    %s -> %s (%s)", cyc[i], cyc[i + 1L], why(cyc[i], cyc[i + 1L])))
-}
-
-if (show_graph) {
-  for (f in files) {
-    x <- edges[edges$from_file == f, ]
-    if (!nrow(x)) next
-    cat(sprintf("%s [%s]\n", f, layer_of[f]))
-    for (t in unique(x$to_file))
-      cat(sprintf("    -> %s [%s]: %s\n", t, layer_of[t], paste(unique(x$to[x$to_file == t]), collapse = " ")))
-  }
-}
+if (run_self_test) self_test(rdir)
+res <- check_layers(rdir, show_graph)
+problems <- res$problems
 
 if (length(problems)) {
   cat(sprintf("check-r-layers: %d problem(s) in %s/:\n", sum(!startsWith(problems, "    ")), rdir))
   cat(paste0("  ", problems), sep = "\n")
   quit(status = 1)
 }
-cat(sprintf("check-r-layers: %d files in %d layers, %d cross-file references, none upward, no cycle\n",
-            length(files), length(LAYERS), nrow(fe)))
+cat(sprintf("check-r-layers: %d files in %d layers, %d file-to-file references, none upward, no cycle\n",
+            res$files, length(LAYERS), res$edges))
