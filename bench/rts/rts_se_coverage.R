@@ -1,4 +1,4 @@
-# The setting of the coverage test in tests/testthat/test-rts-se.R ("the
+# The setting of the coverage test in tests/testthat/test-rts_groups.R ("the
 # default se of rts() covers ..."): rts() on 3 x 5 Ising grids
 # (ising_grid(3, 5, coupling = 1.2, field = 0.1), whose couplings and fields
 # are drawn after set.seed(model seed); exact log Z by enumeration of 2^15

@@ -1,5 +1,5 @@
 # Each function in `calls`, applied to `obj`, must stop with an error matching
-# `pattern` (test-validate.R, test-adversarial_3.R).
+# `pattern` (test-validate.R, test-integration-edited-objects.R).
 expect_refused <- function(calls, obj, pattern) {
   for (nm in names(calls)) {
     err <- tryCatch({

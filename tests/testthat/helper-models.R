@@ -53,7 +53,7 @@ bench_rbm <- function(name) {
 }
 
 # The error message of `expr` under an elapsed-time limit (seconds), or
-# "finished" (test-interrupts.R, test-interrupts_more.R, test-mip-threads.R).
+# "finished" (test-integration-interrupts*.R, test-mip_engine.R).
 stops_on_time_limit <- function(expr, elapsed = 1) {
   setTimeLimit(elapsed = elapsed, transient = TRUE)
   on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
@@ -64,10 +64,27 @@ stops_on_time_limit <- function(expr, elapsed = 1) {
 }
 
 # A GP classifier on n points in 2-d whose labels follow x1 with noise, drawn
-# under set.seed(seed) (test-arm.R, test-arm_reseed.R).
+# under set.seed(seed) (test-arm.R, test-arm_fresh.R).
 arm_gpc_model <- function(n, seed, lengthscale = 1.5, amplitude = 2) {
   set.seed(seed)
   d <- data.frame(x1 = rnorm(n), x2 = rnorm(n))
   d$y <- ifelse(d$x1 + 0.7 * rnorm(n) > 0, 1, -1)
   gpc(y ~ x1 + x2, d, lengthscale = lengthscale, amplitude = amplitude)
+}
+
+# Independent brute-force reference: all 2^n states in R.
+brute_force <- function(m) {
+  v <- m$values
+  X <- as.matrix(expand.grid(rep(list(v), m$n)))
+  e <- m$edges
+  lf <- drop(X %*% m$field)
+  for (k in seq_len(nrow(e))) lf <- lf + e$weight[k] * X[, e$from[k]] * X[, e$to[k]]
+  lz <- log(sum(exp(lf - max(lf)))) + max(lf)
+  p <- exp(lf - lz)
+  hi <- X == v[2]
+  list(log_z = lz, p = p, X = X, node = unname(colSums(p * hi)),
+       p11 = vapply(seq_len(nrow(e)), function(k) sum(p * (hi[, e$from[k]] & hi[, e$to[k]])),
+                    numeric(1)),
+       mean_product = vapply(seq_len(nrow(e)), function(k) sum(p * X[, e$from[k]] * X[, e$to[k]]),
+                             numeric(1)))
 }

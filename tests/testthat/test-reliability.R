@@ -242,7 +242,7 @@ flag_cases <- function() {
       arm(g, particles = 10, progress = FALSE)
     }),
     arm_reseed = list(flag = "^fresh reseed blocks lowered log Z by [0-9.]+ nats > 1$", run = function() {
-      # fresh blocks from the uniform base on two equal modes (test-arm_reseed.R)
+      # fresh blocks from the uniform base on two equal modes (test-arm_fresh.R)
       s <- rep(c(1, -1), length.out = 24)
       m <- rbm(matrix(4 * s, 24, 1), a = -2 * s, b = 0)
       set.seed(4)

@@ -1,4 +1,4 @@
-# Cross-cutting (no R file of its own), continuing test-interrupts.R: R clears
+# Cross-cutting (no R file of its own), continuing test-integration-interrupts.R: R clears
 # its time limits as it signals a time-limit error, so a handler that swallows
 # errors (requireNamespace(), tryCatch(error = )) on the way would let the rest
 # of a long call run with no limit; and loops whose single units of work are

@@ -1,8 +1,8 @@
-# Bad input to the newest arguments and result classes: each class of defect
-# the adversarial pass found (an edited result reaching its methods, a broken
-# bayes_model, an argument that did nothing, a misspelling with no hint, an
-# error from inside the user's function that named nothing) stops with an
-# error that names the argument or field.
+# Cross-cutting (no R file of its own): edited objects and bad arguments across
+# the result classes. Each class of defect (an edited result reaching its
+# methods, a broken bayes_model, an argument that would do nothing, a
+# misspelling, an error from inside the user's function) stops with an error
+# that names the argument or field.
 
 quiet <- function(expr) {
   grDevices::pdf(NULL)

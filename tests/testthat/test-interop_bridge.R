@@ -1,0 +1,33 @@
+# Estimates as bridgesampling results: logml(), error_measures(), bf().
+
+test_that("logml(), error_measures() and bf() treat estimates as bridgesampling results", {
+  skip_if_not_installed("bridgesampling")
+  set.seed(48)
+  g1 <- ising_grid(3, 3, coupling = 0.2)
+  g2 <- ising_grid(3, 3, coupling = 0.5)
+  a1 <- ais(g1, schedule_linear(50), n_chains = 30, progress = FALSE)
+  e2 <- log_partition(g2, method = "exact")
+  expect_identical(bridgesampling::logml(a1), a1$log_z)
+  em <- bridgesampling::error_measures(a1)
+  expect_named(em, c("re2", "cv", "percentage"))
+  expect_equal(em$cv, a1$se)
+  expect_equal(em$re2, a1$se^2)
+  expect_identical(bridgesampling::error_measures(e2)$cv, 0)
+  b <- bridgesampling::bf(a1, e2)
+  expect_s3_class(b, "bf_bridge")
+  expect_equal(b$bf, exp(a1$log_z - exact_log_z(g2)))
+  expect_false(b$log)
+  expect_identical(attr(b, "model_names"), c("a1", "e2"))
+  lb <- bridgesampling::bf(a1, e2, log = TRUE)
+  expect_equal(lb$bf, a1$log_z - exact_log_z(g2))
+  expect_output(print(lb), "Estimated log Bayes factor in favor of a1 over e2")
+  # the same object bridgesampling's own bf() gives for bridge objects
+  fake <- function(l) structure(list(logml = l, method = "normal"), class = "bridge")
+  ref <- bridgesampling::bf(fake(a1$log_z), fake(exact_log_z(g2)), log = TRUE)
+  expect_equal(unclass(lb)[c("bf", "log")], unclass(ref)[c("bf", "log")])
+  expect_identical(class(lb), class(ref))
+  # a bridge object as x2
+  expect_equal(bridgesampling::bf(a1, fake(1), log = TRUE)$bf, a1$log_z - 1)
+  expect_error(bridgesampling::bf(a1, 3), "`x2` must be a logz_estimate")
+  expect_error(bridgesampling::bf(a1, e2, log = NA), "`log`")
+})
