@@ -65,15 +65,16 @@
     var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, null);
     var nodes = [], n;
     while ((n = walker.nextNode())) {
-      if (/\\\(|\\\[/.test(n.nodeValue) && !n.parentNode.closest("pre, code, script, style"))
+      if (/\\\(|\\\[|\$\$/.test(n.nodeValue) && !n.parentNode.closest("pre, code, script, style"))
         nodes.push(n);
     }
     nodes.forEach(function (node) {
-      var parts = node.nodeValue.split(/\\\(([\s\S]+?)\\\)|\\\[([\s\S]+?)\\\]/);
+      // inline \( \), display \[ \] and display $$ $$ (pkgdown's form of \deqn)
+      var parts = node.nodeValue.split(/\\\(([\s\S]+?)\\\)|\\\[([\s\S]+?)\\\]|\$\$([\s\S]+?)\$\$/);
       var frag = document.createDocumentFragment();
-      for (var i = 0; i < parts.length; i += 3) {
+      for (var i = 0; i < parts.length; i += 4) {
         if (parts[i]) frag.appendChild(document.createTextNode(parts[i]));
-        var inl = parts[i + 1], disp = parts[i + 2];
+        var inl = parts[i + 1], disp = parts[i + 2] !== undefined ? parts[i + 2] : parts[i + 3];
         if (inl === undefined && disp === undefined) continue;
         var el = document.createElement(disp !== undefined ? "div" : "span");
         el.className = "math-text";
@@ -89,4 +90,40 @@
     if (window.MathJax && MathJax.Hub && MathJax.Hub.Queue) MathJax.Hub.Queue(fallback);
     setTimeout(fallback, 1500);
   });
+})();
+
+// Opened from disk without a network, the scripts the site loads from CDNs are
+// missing: the contents panel (bootstrap-toc) is then built here from the page's
+// headings, and the search box (fuse.js) says that it needs a network.
+(function () {
+  function localToc() {
+    var nav = document.getElementById("toc");
+    if (!nav || nav.querySelector("a")) return;
+    var heads = document.querySelectorAll("main h2[id], main h3[id], main .section h2, main .section h3");
+    if (!heads.length) return;
+    var ul = document.createElement("ul");
+    ul.className = "nav nav-pills flex-column";
+    heads.forEach(function (h) {
+      var id = h.id || (h.parentNode && h.parentNode.id);
+      if (!id) return;
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.className = "nav-link";
+      a.href = "#" + id;
+      a.textContent = h.textContent.replace(/\s+/g, " ").trim();
+      if (h.tagName === "H3") a.style.paddingLeft = "1.5em";
+      li.appendChild(a);
+      ul.appendChild(li);
+    });
+    nav.appendChild(ul);
+  }
+  function searchNote() {
+    var box = document.getElementById("search-input");
+    if (box && typeof window.Fuse === "undefined") {
+      box.placeholder = "Search needs a network";
+      box.disabled = true;
+      box.title = "The search scripts load from a CDN; this page was opened without a network.";
+    }
+  }
+  window.addEventListener("load", function () { setTimeout(function () { localToc(); searchNote(); }, 300); });
 })();
