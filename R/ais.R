@@ -49,7 +49,7 @@
 #'   few) or `"auto"` (sparse for a layer while the fraction of its units that
 #'   are on is under a crossover, re-decided every 1% of the schedule; the
 #'   crossover is option `logz.ais_crossover`, by default 1 (always sparse) with
-#'   AVX-512, 0.5 with AVX2 and 0.1 otherwise). The estimate does not depend on
+#'   AVX-512, 0.5 with AVX2 and 0.35 otherwise). The estimate does not depend on
 #'   it beyond rounding. The sparse kernel gives bit-identical results for any
 #'   `threads` and any of its instruction sets (up to the last bit of `exp()`
 #'   without AVX2); with the dense kernel each thread calls `dgemm` on its own
@@ -255,9 +255,10 @@ ais_rbm_chunk <- function(model, betas, state, control) {
 
 # Fraction of active units below which kernel = "auto" uses the sparse product
 # (option logz.ais_crossover); the default follows the instruction set of the
-# sparse kernels (bench/ais/ais_rbm.R measures where they overtake dgemm).
+# sparse kernels (bench/ais/binary_crossover.R measures their products against
+# dgemm); the portable one keeps auto sparse on MNIST-like visible layers.
 ais_crossover <- function() {
-  default <- c(portable = 0.1, avx2 = 0.5, avx512 = 1)[[kernel_isa()]]
+  default <- c(portable = 0.35, avx2 = 0.5, avx512 = 1)[[kernel_isa()]]
   as.double(logz_option("ais_crossover", default, number = TRUE))
 }
 

@@ -24,7 +24,7 @@
 #'   \item{`logz.ais_crossover`}{the fraction of active units below which
 #'     [ais()]'s `kernel = "auto"` uses the sparse product on an RBM. Default
 #'     1 (always sparse) where the sparse kernels run on AVX-512, 0.5 on AVX2,
-#'     0.1 otherwise. The Gibbs kernels pick the best of AVX-512, AVX2 and
+#'     0.35 otherwise. The Gibbs kernels pick the best of AVX-512, AVX2 and
 #'     plain C the CPU supports when a run starts; the environment variable
 #'     `LOGZ_ISA` (`"portable"`, `"avx2"` or `"avx512"`) caps that choice.}
 #'   \item{`logz.chunk_work`}{the work (about chains x units x steps) of one
