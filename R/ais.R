@@ -49,7 +49,7 @@
 #'   few) or `"auto"` (sparse for a layer while the fraction of its units that
 #'   are on is under a crossover, re-decided every 1% of the schedule; the
 #'   crossover is option `logz.ais_crossover`, by default 1 (always sparse) with
-#'   AVX-512, 0.5 with AVX2 and 0.1 otherwise). The estimate does not depend on
+#'   AVX-512, 0.5 with AVX2 and 0.35 otherwise). The estimate does not depend on
 #'   it beyond rounding. The sparse kernel gives bit-identical results for any
 #'   `threads` and any of its instruction sets (up to the last bit of `exp()`
 #'   without AVX2); with the dense kernel each thread calls `dgemm` on its own

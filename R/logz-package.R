@@ -24,7 +24,9 @@
 #'   \item{`logz.ais_crossover`}{the fraction of active units below which
 #'     [ais()]'s `kernel = "auto"` uses the sparse product on an RBM. Default
 #'     1 (always sparse) where the sparse kernels run on AVX-512, 0.5 on AVX2,
-#'     0.1 otherwise.}
+#'     0.35 otherwise. The Gibbs kernels pick the best of AVX-512, AVX2 and
+#'     plain C the CPU supports when a run starts; the environment variable
+#'     `LOGZ_ISA` (`"portable"`, `"avx2"` or `"avx512"`) caps that choice.}
 #'   \item{`logz.chunk_work`}{the work (about chains x units x steps) of one
 #'     call into C between interrupt and progress checks. Default `5e7`.}
 #'   \item{`logz.max_bytes`}{the memory limit of the size checks, in bytes
