@@ -234,7 +234,7 @@
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
-                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
+                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL) {
@@ -255,7 +255,12 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
+  pairwise <- p$kind == MIP_KIND[["pairwise"]]
+  if (lp_solver == "roof" && !pairwise)
+    stop_no_call(paste0("`lp_solver = \"roof\"` needs a pairwise model (an ising model or an rbm), ",
+                        "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or \"auto\")."))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
+  use_roof <- bound == "lp" && !use_cut && (lp_solver == "roof" || (lp_solver == "auto" && pairwise))
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
@@ -264,6 +269,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
+                  roof = use_roof,
                   threads = threads, dive = heuristic == "dive", proposal = q,
                   share = MIP_SHARE[["idle"]])
   pieces <- resolve_pieces(workers, n)
@@ -276,7 +282,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
-    "simple bound" else if (use_cut) "LP bound by min cut" else "LP bound by GLPK"),
+    "simple bound" else if (use_cut) "LP bound by min cut" else if (use_roof)
+    "LP bound by roof duality" else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
   out
@@ -316,10 +323,15 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   c0 <- p$c0                # searched without the constant, added back at the end
   p$c0 <- 0
   cm <- mip_c_model(p)
+  # the LP bound: min cut (attractive), else roof duality (pairwise), else GLPK
   if (is.null(control$cut)) control$cut <- control$bound_lp == 1L && mip_attractive(p)
   control$cut <- as.integer(control$cut)
-  if (control$bound_lp && !control$cut) need_glpk(glpk_what(p, control$perturb))
-  lp <- if (control$bound_lp && !control$cut) mip_lp(p, encoding) else NULL
+  if (is.null(control$roof))
+    control$roof <- control$bound_lp == 1L && !control$cut && p$kind == MIP_KIND[["pairwise"]]
+  control$roof <- as.integer(control$roof)
+  glpk <- control$bound_lp && !control$cut && !control$roof
+  if (glpk) need_glpk(glpk_what(p, control$perturb))
+  lp <- if (glpk) mip_lp(p, encoding) else NULL
   control$order <- as.integer(order)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
@@ -366,7 +378,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
   mip_check_streams(streams)
   types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
-             perturb = "integer", dive = "integer", cut = "integer", order = "integer",
+             perturb = "integer", dive = "integer", cut = "integer", roof = "integer",
+             order = "integer",
              selftest = "integer", trace_cap = "integer", threads = "integer",
              node_limit = "double", time_limit = "double")
   bad <- names(types)[vapply(names(types), function(f) !identical(typeof(control[[f]]), types[[f]]),
@@ -376,7 +389,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
-  if (control$bound_lp && !control$cut && !is.list(lp))
+  if (control$cut && control$roof) mip_internal_error("both the cut and the roof-dual bound")
+  if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))
     mip_internal_error("the GLPK bound needs the LP list")
   .Call(C_mip_sample, cm, lp, streams, control)
 }
@@ -384,7 +398,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
 # What needs GLPK, for need_glpk()'s message.
 glpk_what <- function(p, perturb = 1L) {
   sprintf("The LP bound (`bound = \"lp\"`) of %s on %s", if (perturb) "mip_sample()" else
-    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else "a model that is not attractive")
+    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else
+    "a pairwise model with `lp_solver = \"glpk\"`")
 }
 
 # Stack the engine results of pieces run in sequence (see scale_out): the

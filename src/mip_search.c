@@ -10,8 +10,9 @@
  * Its LP relaxation (built in R, R/mip_problem.R) has ncol >= n columns, the
  * first n being x in [0, 1], the others auxiliary (edge indicators), and value
  * LP = glp objective + lp_c0 >= max v over the integer points. The bound of a
- * node is that LP (by GLPK, mip_glpk.c, or by a minimum cut, mip_cut.c) or
- * the paper's simple per-factor bound (mip_value.c).
+ * node is that LP (by GLPK, mip_glpk.c, by a minimum cut, mip_cut.c, or by
+ * roof duality, mip_roof.c) or the paper's simple per-factor bound
+ * (mip_value.c).
  *
  * The engine works on plain C types and never calls error(): it returns a
  * status code in mip_result. Its loop may be shared by several threads
@@ -308,11 +309,15 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
     } else if (C->bound_lp) {
         /* the simple bound (never below the LP's) sometimes prunes without a
          * GLPK solve; a min cut is cheap enough not to need it */
-        if (!C->cut && mip_simple_bound(M, sp) + gP <= vs) return NODE_DISCARD;
+        int flow = C->cut || C->roof;
+        if (!flow && mip_simple_bound(M, sp) + gP <= vs) return NODE_DISCARD;
         lp[0]++;
         int s;
         if (C->cut) {
             bnd = mip_cut_solve(C->cut, sp, C->cut_c0, Ws->tau);
+            s = MIP_LP_OPTIMAL;
+        } else if (C->roof) {
+            bnd = mip_roof_solve(C->roof, sp, Ws->tau);
             s = MIP_LP_OPTIMAL;
         } else s = mip_lp_solve(Ws, L, n, sp, &bnd);
         if (s == MIP_LP_INTERRUPTED) return NODE_INTERRUPTED;
@@ -327,7 +332,7 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
             bnd += 1e-7 * (1.0 + fabs(bnd));
             /* a cut bound within its rounding slack of pruning (ties: a tree
              * model under the tree proposal): the simple bound decides */
-            if (C->cut && raw + gP <= vs && bnd + gP > vs && mip_simple_bound(M, sp) + gP <= vs)
+            if (flow && raw + gP <= vs && bnd + gP > vs && mip_simple_bound(M, sp) + gP <= vs)
                 return NODE_DISCARD;
         }
     } else {
