@@ -349,7 +349,8 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
     if (have_tau && C->branching != MIP_BRANCH_FIRST) {
         double bestfrac = 1e-6, bestdiff = -1.0;
         int xf = -1, xd = -1;
-        for (int j = 0; j < n; j++) {
+        for (int k = 0; k < n; k++) {
+            int j = C->roof ? C->order[k] : k;   /* roof dual: ties (1/2) by the static order */
             if (sp[j] & MIP_FIXED) continue;
             double t = Ws->tau[j], fr = fmin(t, 1.0 - t);
             if (fr > bestfrac) { bestfrac = fr; xf = j; }
