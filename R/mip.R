@@ -234,7 +234,7 @@
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
-                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof"),
+                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL) {
@@ -256,9 +256,10 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   pairwise <- p$kind == MIP_KIND[["pairwise"]]
-  if (lp_solver == "roof" && !pairwise)
-    stop_no_call(paste0("`lp_solver = \"roof\"` needs a pairwise model (an ising model or an rbm), ",
-                        "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or \"auto\")."))
+  if (lp_solver %in% c("roof", "cycle") && !pairwise)
+    stop_no_call(sprintf(paste0("`lp_solver = \"%s\"` needs a pairwise model (an ising model or an rbm), ",
+                                "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or ",
+                                "\"auto\")."), lp_solver))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
   use_roof <- bound == "lp" && !use_cut && (lp_solver == "roof" || (lp_solver == "auto" && pairwise))
   threads <- check_threads(threads)
@@ -269,7 +270,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  roof = use_roof,
+                  roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
                   share = MIP_SHARE[["idle"]])
   pieces <- resolve_pieces(workers, n)
@@ -283,7 +284,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
     "simple bound" else if (use_cut) "LP bound by min cut" else if (use_roof)
-    "LP bound by roof duality" else "LP bound by GLPK"),
+    "LP bound by roof duality" else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
+    else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
   out
@@ -329,9 +331,10 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   if (is.null(control$roof))
     control$roof <- control$bound_lp == 1L && !control$cut && p$kind == MIP_KIND[["pairwise"]]
   control$roof <- as.integer(control$roof)
+  control$cycle <- as.integer(isTRUE(control$cycle) && control$bound_lp == 1L)
   glpk <- control$bound_lp && !control$cut && !control$roof
   if (glpk) need_glpk(glpk_what(p, control$perturb))
-  lp <- if (glpk) mip_lp(p, encoding) else NULL
+  lp <- if (glpk) mip_lp(p, if (control$cycle) "mccormick" else encoding) else NULL
   control$order <- as.integer(order)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
@@ -378,7 +381,7 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
   mip_check_streams(streams)
   types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
-             perturb = "integer", dive = "integer", cut = "integer", roof = "integer",
+             perturb = "integer", dive = "integer", cut = "integer", roof = "integer", cycle = "integer",
              order = "integer",
              selftest = "integer", trace_cap = "integer", threads = "integer",
              node_limit = "double", time_limit = "double")
@@ -389,7 +392,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
-  if (control$cut && control$roof) mip_internal_error("both the cut and the roof-dual bound")
+  if (control$cut + control$roof + control$cycle > 1L)
+    mip_internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
   if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))
     mip_internal_error("the GLPK bound needs the LP list")
   .Call(C_mip_sample, cm, lp, streams, control)

@@ -130,7 +130,7 @@ static void control_from_list(SEXP control, const mip_value_model *M, mip_contro
         .node_limit = asReal(logz_need(control, "node_limit", REALSXP)),
         .time_limit = asReal(logz_need(control, "time_limit", REALSXP)),
         .order = INTEGER(order),
-        .cut = NULL, .cut_c0 = 0.0, .roof = NULL, .lq = NULL, .q1 = NULL, .tree = NULL
+        .cut = NULL, .cut_c0 = 0.0, .roof = NULL, .cycle = NULL, .lq = NULL, .q1 = NULL, .tree = NULL
     };
     SEXP lq = logz_get(control, "logq");
     if (lq != R_NilValue) {
@@ -149,6 +149,11 @@ static void control_from_list(SEXP control, const mip_value_model *M, mip_contro
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");
     if (C->bound_lp && cut) C->cut = cut_from_model(M, &C->cut_c0);
     if (C->bound_lp && roof) C->roof = roof_from_model(M);
+    if (C->bound_lp && asInteger(logz_need(control, "cycle", INTSXP))) {
+        if (cut || roof || M->kind != MIP_KIND_PAIRWISE)
+            error("internal error: triangle cuts need GLPK's LP of a pairwise model");
+        C->cycle = mip_cycle_new(M);
+    }
 }
 
 static logz_stream *streams_from_matrix(SEXP streams, int *ns)

@@ -13,6 +13,7 @@
  *   mip_cut.c     the exact LP bound of attractive pairwise models (min cut)
  *   mip_roof.c    the LP bound of any binary pairwise model by roof duality
  *                 (a min cut of mip_cut.c on two nodes per variable)
+ *   mip_cycle.c   triangle (cycle) inequalities separated on an LP solution
  *   mip_tree.c    the tree-structured proposal (log q of a region, draws)
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
  *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
@@ -162,6 +163,16 @@ mip_roof *mip_roof_clone(const mip_roof *R);
 double mip_roof_solve(mip_roof *R, const unsigned char *st, double *tau);
 void mip_roof_bounds(mip_roof *R, int n, const int *fix, int J, double *out, double *tau);
 
+/* ---- mip_cycle.c --------------------------------------------------------------- */
+typedef struct {
+    int n;
+    int *start, *nb, *col;      /* per variable: neighbours above it (sorted), their y columns */
+} mip_cycle;
+
+mip_cycle *mip_cycle_new(const mip_value_model *M);
+int mip_cycle_separate(const mip_cycle *Y, const double *x, double tol, int maxcuts,
+                       int *nz, int *cols, double *coef, double *rhs);
+
 /* ---- mip_tree.c ---------------------------------------------------------------- */
 typedef struct {
     int n;
@@ -194,6 +205,9 @@ void mip_lp_close(mip_work *W);
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
 int mip_lp_bounds(mip_work *W, const mip_lp_def *L, int n, const int *fix, int J, double *out);
+void mip_lp_reset(mip_work *W, const mip_lp_def *L);
+int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int n,
+                       const unsigned char *st, double target, double *val);
 
 /* ---- mip_search.c -------------------------------------------------------------- */
 typedef struct {
@@ -202,6 +216,7 @@ typedef struct {
     int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
     mip_roof *roof;          /* non-NULL: LP bound by roof duality (pairwise) */
+    const mip_cycle *cycle;  /* non-NULL: GLPK's LP with triangle cuts (pairwise) */
     double cut_c0;
     double node_limit, time_limit;
     const int *order;        /* static variable order (0-based) for "first" */

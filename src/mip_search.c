@@ -319,7 +319,8 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
         } else if (C->roof) {
             bnd = mip_roof_solve(C->roof, sp, Ws->tau);
             s = MIP_LP_OPTIMAL;
-        } else s = mip_lp_solve(Ws, L, n, sp, &bnd);
+        } else if (C->cycle) s = mip_lp_solve_cycle(Ws, L, C->cycle, n, sp, vs - gP, &bnd);
+        else s = mip_lp_solve(Ws, L, n, sp, &bnd);
         if (s == MIP_LP_INTERRUPTED) return NODE_INTERRUPTED;
         if (s == MIP_LP_TIME_LIMIT) { lp[0]--; return NODE_KEEP_OPEN; }
         if (s == MIP_LP_INFEASIBLE) return NODE_DISCARD;
@@ -563,6 +564,7 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     W->nheap = 0; W->nfree = 0; W->nused = 0;
     W->deadline = t0 + C->time_limit;
     memset(R, 0, sizeof *R);
+    if (C->cycle) mip_lp_reset(W, L);   /* GLPK searches are not shared: W bounds every node */
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = MIP_OUT_OF_MEMORY; return; }
     unsigned char *st = W->state + (size_t) root * n;
