@@ -328,10 +328,11 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   # the LP bound: min cut (attractive), else roof duality (pairwise), else GLPK
   if (is.null(control$cut)) control$cut <- control$bound_lp == 1L && mip_attractive(p)
   control$cut <- as.integer(control$cut)
-  if (is.null(control$roof))
-    control$roof <- control$bound_lp == 1L && !control$cut && p$kind == MIP_KIND[["pairwise"]]
-  control$roof <- as.integer(control$roof)
   control$cycle <- as.integer(isTRUE(control$cycle) && control$bound_lp == 1L)
+  if (is.null(control$roof))
+    control$roof <- control$bound_lp == 1L && !control$cut && !control$cycle &&
+      p$kind == MIP_KIND[["pairwise"]]
+  control$roof <- as.integer(control$roof)
   glpk <- control$bound_lp && !control$cut && !control$roof
   if (glpk) need_glpk(glpk_what(p, control$perturb))
   lp <- if (glpk) mip_lp(p, if (control$cycle) "mccormick" else encoding) else NULL

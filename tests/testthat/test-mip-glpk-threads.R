@@ -15,7 +15,7 @@ frustrated <- function(n, seed, sd = 0.8) {
 
 glpk_ctl <- function(threads = 2L, ...) {
   utils::modifyList(list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
-                         perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE,
+                         perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE, roof = FALSE,
                          threads = as.integer(threads)), list(...))
 }
 
