@@ -16,6 +16,8 @@
  *   mip_cycle.c   triangle (cycle) inequalities separated on an LP solution
  *   mip_tree.c    the tree-structured proposal (log q of a region, draws)
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
+ *   mip_branch.c  ICM (the dive's target) and forced branching on an
+ *                 integral LP solution
  *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
  *                 with the join/release of threads sharing it
  *   mip_batch.c   a batch of samples over threads (sample_job, run_samples),
@@ -208,6 +210,11 @@ int mip_lp_bounds(mip_work *W, const mip_lp_def *L, int n, const int *fix, int J
 void mip_lp_reset(mip_work *W, const mip_lp_def *L);
 int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int n,
                        const unsigned char *st, double target, double *val);
+
+/* ---- mip_branch.c -------------------------------------------------------------- */
+void mip_icm(const mip_value_model *M, unsigned char *x, double *rowact);
+int mip_flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
+                         int fallback);
 
 /* ---- mip_search.c -------------------------------------------------------------- */
 typedef struct {

@@ -184,25 +184,6 @@ static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control 
     return Q;
 }
 
-/* ICM on v: flip single variables while v improves (at most 8 sweeps). */
-static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
-{
-    double v = mip_value(M, x, rowact);
-    for (int sweep = 0; sweep < 8; sweep++) {
-        int improved = 0;
-        for (int i = 0; i < M->n; i++) {
-            x[i] ^= 1;
-            double w = mip_value(M, x, rowact);
-            if (w > v && (v == R_NegInf || w > v + 1e-12 * (1.0 + fabs(v)))) {
-                v = w;
-                improved = 1;
-            }
-            else x[i] ^= 1;
-        }
-        if (!improved) break;
-    }
-}
-
 /* The dive: from the bounded root P, split along the target
  * h = ICM(round(tau)) until the leaf {h}; every sibling goes to the open list
  * with the root's bound. The leaf's sigma is h with its own Gumbel, so the
@@ -216,7 +197,7 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
     int n = M->n;
     unsigned char *h = W->dive;
     for (int j = 0; j < n; j++) h[j] = W->tau[j] > 0.5;
-    icm(M, h, W->rowact);
+    mip_icm(M, h, W->rowact);
     for (;;) {
         unsigned char *sp = W->state + (size_t) P * n;
         int x = -1, agree = 0;
@@ -237,36 +218,6 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
     return 0;
 }
 
-
-/* Forced branching on an integral LP solution tau of a pairwise model (every
- * min-cut bound): among the free variables where tau differs from sigma,
- * the one whose flip lowers o(tau) most. The inheriting child (x = sigma_x)
- * loses tau, and its bound falls at least to the best configuration without
- * it, which a large single-flip loss suggests is much lower: more pruning.
- * O(n + m). */
-static int flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
-                            int fallback)
-{
-    int n = M->n, x = fallback;
-    double *dl = W->flip;
-    for (int j = 0; j < n; j++) {
-        int tj = W->tau[j] > 0.5;
-        dl[j] = M->node[2 * j + tj] - M->node[2 * j + 1 - tj];
-    }
-    for (int e = 0; e < M->m; e++) {
-        int a = M->from[e], b = M->to[e], ta = W->tau[a] > 0.5, tb = W->tau[b] > 0.5;
-        const double *t = M->edge + 4 * e;
-        dl[a] += t[2 * ta + tb] - t[2 * (1 - ta) + tb];
-        dl[b] += t[2 * ta + tb] - t[2 * ta + 1 - tb];
-    }
-    double best = R_NegInf;
-    for (int j = 0; j < n; j++)
-        if (!(sp[j] & MIP_FIXED) && (W->tau[j] > 0.5) != (sp[j] & MIP_SIGMA) && dl[j] > best) {
-            best = dl[j];
-            x = j;
-        }
-    return x;
-}
 
 static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
 {
@@ -363,7 +314,7 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
          * most_fractional on the first free variable in the static order */
         x = xf >= 0 ? xf : (C->branching == MIP_BRANCH_AUTO ? xd : -1);
         if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == MIP_KIND_PAIRWISE)
-            x = flip_loss_branch(M, Ws, sp, xd);
+            x = mip_flip_loss_branch(M, Ws, sp, xd);
     }
     if (x < 0) {
         for (int k = 0; k < n; k++)
