@@ -15,7 +15,7 @@
 # CPU-s per node and per bound evaluation are comparable); interleaved by n.
 # Part 2, exact samples: 3 samples (seeds 1, 2, 3) per n, each capped at the
 # nodes of MIP_MIXED_CPU (default 60) CPU-s at the rate measured in part 1
-# (x 1.5); a sample counts as exact when its search finished within that many
+# (x 1.2); a sample counts as exact when its search finished within that many
 # CPU-s. A solver's sweep stops at the first n with a sample that is not (the
 # other samples of that n are not run). The sizes of each sweep are set by
 # environment variables (defaults below), so that a loaded machine can run a
@@ -95,7 +95,7 @@ rate <- function(f, n, s) {            # CPU-s per node, from part 1 (nearest n 
 runs <- list()
 for (f in names(plan$exact)) for (s in names(plan$exact[[f]])) for (n in plan$exact[[f]][[s]]) {
   m <- make[[f]](n)
-  cap <- ceiling(1.5 * cpu_cap / rate(f, n, s))
+  cap <- ceiling(1.2 * cpu_cap / rate(f, n, s))
   ok <- TRUE
   for (seed in 1:3) {
     r <- cbind(family = f, n = n, run1(m, s, seed, cap), node_cap = cap)
@@ -126,7 +126,7 @@ if (nrow(both)) {
 }
 for (f in names(plan$exact)) for (s in names(plan$exact[[f]])) {
   ok <- tab[tab$family == f & tab$solver == s & tab$exact == "3/3", ]
-  cat(sprintf("Largest %s n with 3 of 3 samples exact within %g CPU-s, %s: %s\n", f, cpu_cap, s,
+  cat(sprintf("Largest %s n of the plan with 3 of 3 samples exact within %g CPU-s, %s: %s\n", f, cpu_cap, s,
               if (nrow(ok)) max(ok$n) else "none"))
 }
 
