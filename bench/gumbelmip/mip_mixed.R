@@ -126,8 +126,8 @@ if (nrow(both)) {
 }
 for (f in names(plan$exact)) for (s in names(plan$exact[[f]])) {
   ok <- tab[tab$family == f & tab$solver == s & tab$exact == "3/3", ]
-  cat(sprintf("Largest %s n of the plan with 3 of 3 samples exact within %g CPU-s, %s: %s\n", f, cpu_cap, s,
-              if (nrow(ok)) max(ok$n) else "none"))
+  cat(sprintf("Largest %s n of the plan with 3 of 3 samples exact within %g CPU-s, %s: %s\n",
+              f, cpu_cap, s, if (nrow(ok)) max(ok$n) else "none"))
 }
 
 cat("\nAttractive clique (bench/gumbelmip/mip.R's model, n = 60): \"auto\" picks the min cut;\n")
