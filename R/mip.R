@@ -39,8 +39,26 @@
 #' non-negative weights -- the LP is tight and its optimum is the maximum of
 #' the sub-problem, which a minimum s-t cut computes exactly (Kolmogorov &
 #' Zabih 2004); `lp_solver = "cut"` does that (Dinic's max-flow), with the
-#' cut's source side as the (integral) LP solution. `"auto"` (default) uses
-#' the cut on attractive pairwise models and GLPK otherwise.
+#' cut's source side as the (integral) LP solution. For pairwise models with
+#' couplings of both signs (frustrated Ising models, RBMs) `lp_solver =
+#' "roof"` computes the same LP bound by roof duality (Boros & Hammer 2002):
+#' with a second copy \eqn{t} of the variables standing for \eqn{1 - s}, every
+#' term is split into two supermodular halves, one in \eqn{s} and one in
+#' \eqn{t}, and the maximum of the resulting attractive model on \eqn{2p}
+#' variables -- one minimum cut on the same max-flow, two nodes per free
+#' variable (QPBO; Kolmogorov & Rother 2007) -- equals the local-polytope LP;
+#' its cut gives the half-integral LP solution \eqn{\tau = (s + 1 - t)/2},
+#' whose fractional (1/2) variables are branched on first, ties in the static
+#' order. `lp_solver = "cycle"` tightens GLPK's LP of a pairwise model by the
+#' triangle inequalities of the cut polytope (Barahona & Mahjoub 1986; Sontag
+#' & Jaakkola 2007), \eqn{s_i + s_j + s_k - y_{ij} - y_{ik} - y_{jk} \le 1} and
+#' \eqn{y_{ij} + y_{ik} - y_{jk} - s_i \le 0} over the triangles of the
+#' model's edges, in the product variables \eqn{y_{ij} = s_i s_j}: a few rounds
+#' of the most violated ones, separated on each LP solution, kept in the LP
+#' for the rest of the sample. The bound is never looser than the local
+#' polytope's, and each bound costs several GLPK solves. `"auto"` (default)
+#' uses the cut on attractive pairwise models, roof duality on every other
+#' pairwise model ([ising], [rbm]) and GLPK on a [mip_model()].
 #' **Simple bound** (`bound = "simple"`, the paper's A*-like baseline): every
 #' factor's largest value consistent with the fixed variables, summed.
 #'
@@ -61,20 +79,23 @@
 #' LP solution). So the samples under [set.seed()] are the same for any
 #' `threads`, `workers` split, `node_selection` and `progress`. Samples run
 #' in parallel (OpenMP), each thread taking the next sample. With the simple
-#' bound or the min-cut LP, when fewer samples are left than threads, idle
+#' bound, the min-cut LP or roof duality, when fewer samples are left than threads, idle
 #' threads join a running search (under a lock; `diagnostics$shared_nodes`
 #' counts the sub-problems they bounded), which can change `nodes`,
 #' `lp_solves` and times but not the samples. With a finite `node_limit`
 #' searches are not shared (the nodes reached by the limit would depend on
 #' timing); a finite `time_limit` makes early-stopped samples depend on
-#' timing for any `threads`. With GLPK (models that are not attractive) every
+#' timing for any `threads`. With GLPK (`lp_solver = "glpk"` or `"cycle"`, or a
+#' [mip_model()]) every
 #' thread solves its own LP, with its own GLPK environment and error trap;
 #' a sample's search is not shared, so `threads` helps only with several
 #' samples. This needs a GLPK built with thread-local environments
 #' (`glp_config("TLS")` not `NULL`, as in Debian's and Ubuntu's GLPK 5.0);
 #' with any other GLPK the LPs are solved on one thread, with a message.
 #' `threads` in the result is the number of threads that ran. A GLPK
-#' failure on any thread stops every thread and becomes an R error.
+#' failure on any thread stops every thread and becomes an R error. With
+#' `"cycle"` every sample starts from the LP without cuts, so the cuts a
+#' search meets do not depend on the samples searched before it.
 #'
 #' **Primal heuristic** (`heuristic = "dive"`; not in the paper). After the
 #' root's LP bound the search rounds the LP solution, improves it by ICM
@@ -127,7 +148,7 @@
 #' then stops every thread with an error.
 #'
 #' **GLPK is optional** at build time (see [logz_has_glpk()]): without it the
-#' LP bound of models that are not attractive stops with an error saying how
+#' LP bound by GLPK (`"glpk"`, `"cycle"`, a [mip_model()]) stops with an error saying how
 #' to get GLPK; the min-cut LP and the simple bound need no GLPK.
 #'
 #' **Scale.** Values \eqn{v(x) + \gamma} are compared in double precision, so
@@ -154,7 +175,10 @@
 #'   used with the simple bound).
 #' @param encoding LP encoding for pairwise models: `"compact"` or `"local"`
 #'   (GLPK only).
-#' @param lp_solver `"auto"`, `"glpk"` or `"cut"` (see LP solver).
+#' @param lp_solver the solver of the LP bound (see LP bound): `"auto"`,
+#'   `"glpk"`, `"cut"` (attractive pairwise models only), `"roof"` (pairwise
+#'   models only) or `"cycle"` (GLPK with triangle cuts; pairwise models
+#'   only).
 #' @param heuristic `"dive"` (default) or `"none"`: the primal heuristic
 #'   (see Primal heuristic).
 #' @param proposal the base measure of the Gumbel perturbations (see
@@ -195,7 +219,8 @@
 #'   model that is not an ising model; `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
 #'   mip_model with no feasible binary point; log-weights too large (see
-#'   Scale); the LP bound of a model that is not attractive when logz was
+#'   Scale); `lp_solver = "cut"` on a model that is not attractive, `"roof"`
+#'   or `"cycle"` on a [mip_model()]; the LP bound by GLPK when logz was
 #'   built without GLPK; GLPK failures (raised as R errors with GLPK's
 #'   message; R does not abort); an interrupt or time limit.
 #' @references
@@ -205,6 +230,14 @@
 #'   families, and variational inference (the local polytope).
 #' * Kolmogorov, V. and Zabih, R. (2004). What energy functions can be minimized via
 #'   graph cuts? IEEE TPAMI 26.
+#' * Boros, E. and Hammer, P. L. (2002). Pseudo-Boolean optimization. Discrete
+#'   Applied Mathematics 123 (roof duality).
+#' * Kolmogorov, V. and Rother, C. (2007). Minimizing nonsubmodular functions with
+#'   graph cuts -- a review. IEEE TPAMI 29 (QPBO).
+#' * Barahona, F. and Mahjoub, A. R. (1986). On the cut polytope. Mathematical
+#'   Programming 36.
+#' * Sontag, D. and Jaakkola, T. (2007). New outer bounds on the marginal polytope.
+#'   NIPS.
 #' * Makhorin, A. GNU Linear Programming Kit.
 #' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS (Sec. 3-4:
 #'   Gumbel processes with a base measure; the proposal).
@@ -233,7 +266,7 @@
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
-                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut"),
+                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL) {
@@ -254,7 +287,13 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   if (lp_solver == "cut" && !attractive)
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
+  pairwise <- p$kind == MIP_KIND[["pairwise"]]
+  if (lp_solver %in% c("roof", "cycle") && !pairwise)
+    stop_no_call(sprintf(paste0("`lp_solver = \"%s\"` needs a pairwise model (an ising model or an rbm), ",
+                                "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or ",
+                                "\"auto\")."), lp_solver))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
+  use_roof <- bound == "lp" && !use_cut && (lp_solver == "roof" || (lp_solver == "auto" && pairwise))
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
@@ -263,6 +302,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
+                  roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
                   share = MIP_SHARE[["idle"]])
   pieces <- resolve_pieces(workers, n)
@@ -275,7 +315,9 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   if (any(res$value == -Inf))
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
-    "simple bound" else if (use_cut) "LP bound by min cut" else "LP bound by GLPK"),
+    "simple bound" else if (use_cut) "LP bound by min cut" else if (use_roof)
+    "LP bound by roof duality" else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
+    else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
   out
@@ -287,7 +329,7 @@ mip_serial_note <- function(res, threads) {
   if (isTRUE(res$lp_serial) && threads > 1L)
     message(sprintf(paste0("mip_sample(): the LPs were solved on 1 thread, not %d: this GLPK keeps ",
                            "one global environment (glp_config(\"TLS\") is NULL; see ?mip_sample, ",
-                           "Reproducibility and threads). Threads work with the min-cut LP and ",
+                           "Reproducibility and threads). Threads work with the min-cut LP, roof duality and ",
                            "the simple bound."), threads))
   invisible(res)
 }

@@ -83,10 +83,17 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
   c0 <- p$c0                # searched without the constant, added back at the end
   p$c0 <- 0
   cm <- mip_c_model(p)
+  # the LP bound: min cut (attractive), else roof duality (pairwise), else GLPK
   if (is.null(control$cut)) control$cut <- control$bound_lp == 1L && mip_attractive(p)
   control$cut <- as.integer(control$cut)
-  if (control$bound_lp && !control$cut) need_glpk(glpk_what(p, control$perturb))
-  lp <- if (control$bound_lp && !control$cut) mip_lp(p, encoding) else NULL
+  control$cycle <- as.integer(isTRUE(control$cycle) && control$bound_lp == 1L)
+  if (is.null(control$roof))
+    control$roof <- control$bound_lp == 1L && !control$cut && !control$cycle &&
+      p$kind == MIP_KIND[["pairwise"]]
+  control$roof <- as.integer(control$roof)
+  glpk <- control$bound_lp && !control$cut && !control$roof
+  if (glpk) need_glpk(glpk_what(p, control$perturb))
+  lp <- if (glpk) mip_lp(p, if (control$cycle) "mccormick" else encoding) else NULL
   control$order <- as.integer(order)
   control$selftest <- as.integer(selftest)
   control$trace_cap <- 64L
@@ -133,7 +140,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
   mip_check_streams(streams)
   types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
-             perturb = "integer", dive = "integer", cut = "integer", order = "integer",
+             perturb = "integer", dive = "integer", cut = "integer", roof = "integer", cycle = "integer",
+             order = "integer",
              selftest = "integer", trace_cap = "integer", threads = "integer",
              node_limit = "double", time_limit = "double")
   bad <- names(types)[vapply(names(types), function(f) !identical(typeof(control[[f]]), types[[f]]),
@@ -143,7 +151,9 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
-  if (control$bound_lp && !control$cut && !is.list(lp))
+  if (control$cut + control$roof + control$cycle > 1L)
+    mip_internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
+  if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))
     mip_internal_error("the GLPK bound needs the LP list")
   .Call(C_mip_sample, cm, lp, streams, control)
 }
@@ -151,7 +161,8 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
 # What needs GLPK, for need_glpk()'s message.
 glpk_what <- function(p, perturb = 1L) {
   sprintf("The LP bound (`bound = \"lp\"`) of %s on %s", if (perturb) "mip_sample()" else
-    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else "a model that is not attractive")
+    "a MAP search", if (p$kind == MIP_KIND[["linear"]]) "a mip_model()" else
+    "a pairwise model with `lp_solver = \"glpk\"`")
 }
 
 # Stack the engine results of pieces run in sequence (see scale_out): the

@@ -6,14 +6,15 @@
 #' Was logz built with GNU GLPK?
 #'
 #' GLPK (the GNU Linear Programming Kit) solves the LP relaxations of
-#' [mip_sample()] (`bound = "lp"`) on models that are not attractive, of
-#' [perturb_and_map()] and [blocked_gibbs()] on such models, and of
-#' [rejection_sample()] on discrete models. It is optional at build time:
+#' [mip_sample()] (`bound = "lp"`) on a [mip_model()] and with `lp_solver =
+#' "glpk"` or `"cycle"`, of [perturb_and_map()] and [blocked_gibbs()] on a
+#' [mip_model()], and of [rejection_sample()] on discrete models. It is optional at build time:
 #' `configure` links it when `glpk.h` and `-lglpk` are found and prints a note
 #' otherwise (`LOGZ_NO_GLPK=1` forces a build without it; Windows builds,
 #' `configure.win`, never use it). Without GLPK, those calls stop with an error
-#' saying how to get it; the min-cut LP bound (attractive pairwise models, e.g.
-#' Ising models with non-negative weights) and `bound = "simple"` need no GLPK.
+#' saying how to get it; the LP bounds of pairwise models by a min cut
+#' (attractive models, e.g. Ising models with non-negative weights) or by roof
+#' duality (any signs) and `bound = "simple"` need no GLPK.
 #'
 #' @return `TRUE` or `FALSE`.
 #' @seealso [mip_sample()]
@@ -32,8 +33,8 @@ need_glpk <- function(what) {
     what, " needs the GNU Linear Programming Kit (GLPK), but logz was built without it. ",
     "Install GLPK (Debian/Ubuntu: apt-get install libglpk-dev; Fedora: dnf install glpk-devel; ",
     "macOS: brew install glpk; conda: conda install -c conda-forge glpk) and reinstall logz. ",
-    "Without GLPK, use `bound = \"simple\"`, or the min-cut LP bound on attractive models ",
-    "(every edge's t11 - t10 - t01 + t00 >= 0; Ising: all weights >= 0)."))
+    "Without GLPK, use `bound = \"simple\"`, or on pairwise models (ising, rbm) ",
+    "`lp_solver = \"roof\"` (any signs) or \"cut\" (attractive)."))
 }
 
 # LP bounds for partial assignments (rows of `fix`: NA free, else 0/1): one
@@ -52,4 +53,15 @@ mip_cut_bounds <- function(p, fix) {
   fix <- t(matrix(as.integer(fix), ncol = p$n))
   mip_check_fix(fix, p$n)
   .Call(C_mip_cut_bounds, mip_check_c_model(mip_c_model(p)), fix)
+}
+
+# The roof-dual bound (the local-polytope LP value, any pairwise model) of each
+# partial assignment (rows of fix: 0/1 fixed, NA free) and its half-integral LP
+# solution (one row per partial assignment), for tests; no GLPK needed.
+mip_roof_bounds <- function(p, fix) {
+  if (p$kind != MIP_KIND[["pairwise"]]) mip_internal_error("the roof-dual bound needs a pairwise model")
+  fix <- t(matrix(as.integer(fix), ncol = p$n))
+  mip_check_fix(fix, p$n)
+  r <- .Call(C_mip_roof_bounds, mip_check_c_model(mip_c_model(p)), fix)
+  list(value = r$value, tau = t(r$tau))
 }

@@ -110,7 +110,7 @@ mip_c_model <- function(p) {
 # "compact": one column y_e = s_i s_j per edge, linearised by y <= s_i,
 #   y <= s_j (needed when the edge's interaction is positive) and
 #   y >= s_i + s_j - 1, y >= 0 (when negative); the same bound, fewer rows.
-mip_lp <- function(p, encoding = c("compact", "local")) {
+mip_lp <- function(p, encoding = c("compact", "local", "mccormick")) {
   encoding <- match_arg(encoding, "encoding")
   n <- p$n
   if (p$kind == MIP_KIND[["linear"]]) {
@@ -144,6 +144,7 @@ mip_lp <- function(p, encoding = c("compact", "local")) {
   aj <- e[2, ] - e[1, ]      # s_to
   b <- e[4, ] - e[3, ] - e[2, ] + e[1, ]
   a <- a + rowsum_to(p$from, ai, n) + rowsum_to(p$to, aj, n)
+  if (encoding == "mccormick") return(mip_lp_mccormick(p, a, b, c0))
   keep <- which(b != 0)
   k <- length(keep)
   ycol <- n + seq_len(k) - 1L
@@ -160,6 +161,24 @@ mip_lp <- function(p, encoding = c("compact", "local")) {
   nr <- 2L * np + (k - np)
   list(obj = c(a, b[keep]), clo = rep(0, n + k), chi = rep(1, n + k),
        rlo = c(rep(-Inf, 2L * np), rep(-1, k - np)), rhi = c(rep(0, 2L * np), rep(Inf, k - np)),
+       ia = as.integer(ia), ja = as.integer(ja), ar = ar, c0 = c0)
+}
+
+# The compact LP with every edge's y = s_i s_j (column n + e, in edge order,
+# also when b_e = 0) under all three linearisation rows y <= s_i, y <= s_j,
+# y >= s_i + s_j - 1: the LP that the triangle cuts of src/mip_cycle.c tighten.
+mip_lp_mccormick <- function(p, a, b, c0) {
+  n <- p$n
+  m <- length(b)
+  y <- n + seq_len(m) - 1L
+  fi <- p$from - 1L
+  ti <- p$to - 1L
+  r <- 3L * (seq_len(m) - 1L)
+  ia <- c(r, r, r + 1L, r + 1L, r + 2L, r + 2L, r + 2L)
+  ja <- c(y, fi, y, ti, y, fi, ti)
+  ar <- rep(c(1, -1, 1, -1, 1, -1, -1), each = m)
+  list(obj = c(a, b), clo = rep(0, n + m), chi = rep(1, n + m),
+       rlo = rep(c(-Inf, -Inf, -1), m), rhi = rep(c(0, 0, Inf), m),
        ia = as.integer(ia), ja = as.integer(ja), ar = ar, c0 = c0)
 }
 

@@ -32,6 +32,7 @@ static const R_CallMethodDef callMethods[] = {
     {"mip_sample", (DL_FUNC) &mip_sample_call, 4},
     {"mip_lp_bounds", (DL_FUNC) &mip_lp_bounds_call, 3},
     {"mip_cut_bounds", (DL_FUNC) &mip_cut_bounds_call, 2},
+    {"mip_roof_bounds", (DL_FUNC) &mip_roof_bounds_call, 2},
     {"mip_tree", (DL_FUNC) &mip_tree_call, 3},
     {"mip_glpk_version", (DL_FUNC) &mip_glpk_version_call, 0},
     {"mip_has_glpk", (DL_FUNC) &mip_has_glpk_call, 0},

@@ -443,6 +443,7 @@ SEXP interval_eval_call(SEXP prog, SEXP lower, SEXP upper);
 SEXP mip_sample_call(SEXP model, SEXP lp, SEXP streams, SEXP control);
 SEXP mip_lp_bounds_call(SEXP model, SEXP lp, SEXP fix);
 SEXP mip_cut_bounds_call(SEXP model, SEXP fix);
+SEXP mip_roof_bounds_call(SEXP model, SEXP fix);
 SEXP mip_tree_call(SEXP tree, SEXP fix, SEXP streams);
 SEXP mip_glpk_version_call(void);
 SEXP mip_has_glpk_call(void);

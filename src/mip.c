@@ -104,6 +104,12 @@ static mip_cut *cut_from_model(const mip_value_model *M, double *c0)
     return G;
 }
 
+static mip_roof *roof_from_model(const mip_value_model *M)
+{
+    if (M->kind != MIP_KIND_PAIRWISE) error("internal error: the roof-dual bound needs a pairwise model");
+    return mip_roof_from_model(M);
+}
+
 /* The search control of R's control list (and the proposal); *lp_bound set
  * when GLPK bounds (the LP list is then read). */
 static void control_from_list(SEXP control, const mip_value_model *M, mip_control *C)
@@ -124,7 +130,7 @@ static void control_from_list(SEXP control, const mip_value_model *M, mip_contro
         .node_limit = asReal(logz_need(control, "node_limit", REALSXP)),
         .time_limit = asReal(logz_need(control, "time_limit", REALSXP)),
         .order = INTEGER(order),
-        .cut = NULL, .cut_c0 = 0.0, .lq = NULL, .q1 = NULL, .tree = NULL
+        .cut = NULL, .cut_c0 = 0.0, .roof = NULL, .cycle = NULL, .lq = NULL, .q1 = NULL, .tree = NULL
     };
     SEXP lq = logz_get(control, "logq");
     if (lq != R_NilValue) {
@@ -137,9 +143,17 @@ static void control_from_list(SEXP control, const mip_value_model *M, mip_contro
     }
     C->tree = tree_from_list(logz_get(control, "tree"), n);
     int cut = asInteger(logz_need(control, "cut", INTSXP));
-    if (C->bound_lp && !cut && !mip_lp_available())
+    int roof = asInteger(logz_need(control, "roof", INTSXP));
+    if (cut && roof) error("internal error: both the cut and the roof-dual bound");
+    if (C->bound_lp && !cut && !roof && !mip_lp_available())
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");
     if (C->bound_lp && cut) C->cut = cut_from_model(M, &C->cut_c0);
+    if (C->bound_lp && roof) C->roof = roof_from_model(M);
+    if (C->bound_lp && asInteger(logz_need(control, "cycle", INTSXP))) {
+        if (cut || roof || M->kind != MIP_KIND_PAIRWISE)
+            error("internal error: triangle cuts need GLPK's LP of a pairwise model");
+        C->cycle = mip_cycle_new(M);
+    }
 }
 
 static logz_stream *streams_from_matrix(SEXP streams, int *ns)
@@ -185,7 +199,7 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     model_from_list(cm, &M);
     int n = M.n;
     control_from_list(control, &M, &C);
-    if (C.bound_lp && !C.cut) lp_from_list(lpdef, n, &L);
+    if (C.bound_lp && !C.cut && !C.roof) lp_from_list(lpdef, n, &L);
     int ns;
     logz_stream *rs = streams_from_matrix(streams, &ns);
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
@@ -275,6 +289,24 @@ SEXP mip_cut_bounds_call(SEXP cm, SEXP fix)
     mip_cut *G = cut_from_model(&M, &c0);
     SEXP out = PROTECT(allocVector(REALSXP, J));
     mip_cut_bounds(G, c0, n, INTEGER(fix), J, REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
+/* mip_roof_bounds_call(model, fix (n x J, NA free)): the roof-dual bound
+ * (the local-polytope LP value) of each partial assignment and its
+ * half-integral LP solution (n x J), for tests. */
+SEXP mip_roof_bounds_call(SEXP cm, SEXP fix)
+{
+    mip_value_model M;
+    model_from_list(cm, &M);
+    int n = M.n, J = fix_columns(fix, n);
+    mip_roof *R = roof_from_model(&M);
+    const char *nm[] = {"value", "tau", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, nm));
+    SET_VECTOR_ELT(out, 0, allocVector(REALSXP, J));
+    SET_VECTOR_ELT(out, 1, allocMatrix(REALSXP, n, J));
+    mip_roof_bounds(R, n, INTEGER(fix), J, REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1)));
     UNPROTECT(1);
     return out;
 }

@@ -8,10 +8,16 @@
  *                 polling for interrupts and time limits, mip_sleep()
  *   mip_key.c     node keys and the random stream of each node
  *   mip_shared.c  the state threads share while searching one sample: lock
- *   mip_value.c   v(x) and the simple per-factor bound
+ *   mip_value.c   v(x), the canonical form of pairwise tables and the simple
+ *                 per-factor bound
  *   mip_cut.c     the exact LP bound of attractive pairwise models (min cut)
+ *   mip_roof.c    the LP bound of any binary pairwise model by roof duality
+ *                 (a min cut of mip_cut.c on two nodes per variable)
+ *   mip_cycle.c   triangle (cycle) inequalities separated on an LP solution
  *   mip_tree.c    the tree-structured proposal (log q of a region, draws)
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
+ *   mip_branch.c  ICM (the dive's target) and forced branching on an
+ *                 integral LP solution
  *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
  *                 with the join/release of threads sharing it
  *   mip_batch.c   a batch of samples over threads (sample_job, run_samples),
@@ -123,6 +129,7 @@ void mip_node_stream(uint64_t key, logz_stream *s);
 /* ---- mip_value.c --------------------------------------------------------------- */
 double mip_value(const mip_value_model *M, const unsigned char *st, double *rowact);
 double mip_simple_bound(const mip_value_model *M, const unsigned char *st);
+double mip_canonical(const mip_value_model *M, double *a, double *b);
 
 /* ---- mip_cut.c ----------------------------------------------------------------- */
 typedef struct {
@@ -143,6 +150,30 @@ mip_cut *mip_cut_from_model(const mip_value_model *M, double *c0_out);
 double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau);
 mip_cut *mip_cut_clone(const mip_cut *G);
 void mip_cut_bounds(mip_cut *G, double c0, int n, const int *fix, int J, double *out);
+
+/* ---- mip_roof.c ---------------------------------------------------------------- */
+typedef struct {
+    int n;
+    double c0;                  /* constant of the doubled model */
+    mip_cut *G;                 /* the doubled attractive model: s (0..n-1), t = 1 - s (n..2n-1) */
+    unsigned char *st2;         /* per-solve scratch (2n) */
+    double *tau2;
+} mip_roof;
+
+mip_roof *mip_roof_from_model(const mip_value_model *M);
+mip_roof *mip_roof_clone(const mip_roof *R);
+double mip_roof_solve(mip_roof *R, const unsigned char *st, double *tau);
+void mip_roof_bounds(mip_roof *R, int n, const int *fix, int J, double *out, double *tau);
+
+/* ---- mip_cycle.c --------------------------------------------------------------- */
+typedef struct {
+    int n;
+    int *start, *nb, *col;      /* per variable: neighbours above it (sorted), their y columns */
+} mip_cycle;
+
+mip_cycle *mip_cycle_new(const mip_value_model *M);
+int mip_cycle_separate(const mip_cycle *Y, const double *x, double tol, int maxcuts,
+                       int *nz, int *cols, double *coef, double *rhs);
 
 /* ---- mip_tree.c ---------------------------------------------------------------- */
 typedef struct {
@@ -176,6 +207,14 @@ void mip_lp_close(mip_work *W);
 int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *st, double *val);
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L);
 int mip_lp_bounds(mip_work *W, const mip_lp_def *L, int n, const int *fix, int J, double *out);
+void mip_lp_reset(mip_work *W, const mip_lp_def *L);
+int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int n,
+                       const unsigned char *st, double target, double *val);
+
+/* ---- mip_branch.c -------------------------------------------------------------- */
+void mip_icm(const mip_value_model *M, unsigned char *x, double *rowact);
+int mip_flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
+                         int fallback);
 
 /* ---- mip_search.c -------------------------------------------------------------- */
 typedef struct {
@@ -183,6 +222,8 @@ typedef struct {
     mip_branching branching;
     int dive;                /* primal heuristic: dive to ICM(round(root LP)) */
     mip_cut *cut;            /* non-NULL: LP bound by minimum cut (attractive) */
+    mip_roof *roof;          /* non-NULL: LP bound by roof duality (pairwise) */
+    const mip_cycle *cycle;  /* non-NULL: GLPK's LP with triangle cuts (pairwise) */
     double cut_c0;
     double node_limit, time_limit;
     const int *order;        /* static variable order (0-based) for "first" */

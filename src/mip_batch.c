@@ -31,7 +31,7 @@ typedef struct {
     const mip_lp_def *L;
     mip_batch *B;
     mip_work **Wt;           /* per thread: its work space */
-    mip_control *Ct;         /* per thread: its control (its own min-cut graph) */
+    mip_control *Ct;         /* per thread: its control (its own min-cut or roof graph) */
     mip_shared *S;           /* per thread: the search it owns */
     double *tball;           /* per sample: trace_cap rows of 4 */
     int *tlen, *sstat;       /* per sample: trace rows, status */
@@ -190,7 +190,7 @@ static void run_thread(sample_job *J, int t, int glpk)
 int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
                   const mip_control *C)
 {
-    int n = M->n, ns = B->ns, glpk = C->bound_lp && !C->cut;
+    int n = M->n, ns = B->ns, glpk = C->bound_lp && !C->cut && !C->roof;
     B->lp_error = NULL;
     B->lp_serial = glpk && (B->no_tls || !mip_lp_threads_ok());
     /* each thread has its own work space, cut graph or GLPK problem; each
@@ -216,6 +216,7 @@ int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip
         if (mip_work_search(Wt[t], M)) oom = 1;
         Ct[t] = *C;
         if (C->cut) Ct[t].cut = mip_cut_clone(C->cut);
+        if (C->roof) Ct[t].roof = mip_roof_clone(C->roof);
     }
     int cap = B->trace_cap, ns1 = ns > 0 ? ns : 1;
     double *tball = (double *) R_alloc((size_t) 4 * cap * ns1, sizeof(double));

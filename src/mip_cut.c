@@ -151,19 +151,12 @@ mip_cut *mip_cut_from_model(const mip_value_model *M, double *c0_out)
     int n = M->n;
     double *a = (double *) R_alloc(n > 0 ? n : 1, sizeof(double));
     double *b = (double *) R_alloc(M->m > 0 ? M->m : 1, sizeof(double));
-    double c0 = M->c0;
-    for (int i = 0; i < n; i++) { a[i] = M->node[2 * i + 1] - M->node[2 * i]; c0 += M->node[2 * i]; }
-    for (int e = 0; e < M->m; e++) {
-        const double *t = M->edge + 4 * e;
-        c0 += t[0];
-        a[M->from[e]] += t[2] - t[0];
-        a[M->to[e]] += t[1] - t[0];
-        b[e] = t[3] - t[2] - t[1] + t[0];
+    double c0 = mip_canonical(M, a, b);
+    for (int e = 0; e < M->m; e++)
         if (b[e] < 0) {
             if (b[e] < -1e-12) return NULL;
             b[e] = 0.0;
         }
-    }
     mip_cut *G = (mip_cut *) R_alloc(1, sizeof(mip_cut));
     mip_cut_build(G, n, M->m, M->from, M->to, a, b);
     *c0_out = c0;

@@ -17,6 +17,8 @@
  * trap; a thread frees its environment when it is done (mip_lp_env_free()).
  * Only mip_lp_bounds() (R's thread) allocates through R: the others run on
  * any thread. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
 #include "mip.h"
@@ -120,6 +122,8 @@ static int simplex_polled(mip_work *W, const glp_smcp *parm)
     }
 }
 
+static int lp_resolve(mip_work *W, const mip_lp_def *L, int n, double *val);
+
 /* Set the bounds of the binary columns to the node's fixings (only those that
  * changed) and solve by the dual simplex from the current basis.
  * Returns MIP_LP_OPTIMAL (*val, W->tau filled), MIP_LP_INFEASIBLE,
@@ -135,6 +139,14 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
         else glp_set_col_bnds(LP(W), j + 1, GLP_FX, (double) want, (double) want);
         W->cur[j] = want;
     }
+    return lp_resolve(W, L, n, val);
+}
+
+/* Solve W's LP by the dual simplex from the current basis (the primal
+ * simplex from the standard basis if that fails); *val and W->tau as for
+ * mip_lp_solve(). */
+static int lp_resolve(mip_work *W, const mip_lp_def *L, int n, double *val)
+{
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
@@ -155,6 +167,80 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
     *val = glp_get_obj_val(LP(W)) + L->c0;
     for (int j = 0; j < n; j++) W->tau[j] = glp_get_col_prim(LP(W), j + 1);
     return MIP_LP_OPTIMAL;
+}
+
+/* Drop the cut rows (those after L's rows) and restart from the standard
+ * basis: every sample's search starts from L's LP, so the cuts and bases it
+ * meets do not depend on the samples its thread searched before. */
+void mip_lp_reset(mip_work *W, const mip_lp_def *L)
+{
+    int nr = glp_get_num_rows(LP(W));
+    if (nr > L->nrow) {
+        int k = nr - L->nrow;
+        int *num = malloc(sizeof(int) * ((size_t) k + 1));
+        if (num) {
+            for (int r = 0; r < k; r++) num[r + 1] = L->nrow + r + 1;
+            glp_del_rows(LP(W), k, num);
+            free(num);
+        }
+    }
+    glp_std_basis(LP(W));
+}
+
+/* Delete the cut rows whose slack is basic (inactive) when more than keep
+ * cut rows are in the LP. */
+static void purge_cuts(mip_work *W, const mip_lp_def *L, int keep)
+{
+    int nr = glp_get_num_rows(LP(W)), k = nr - L->nrow;
+    if (k <= keep) return;
+    int *num = malloc(sizeof(int) * ((size_t) k + 1)), d = 0;
+    if (!num) return;
+    for (int r = L->nrow + 1; r <= nr; r++)
+        if (glp_get_row_stat(LP(W), r) == GLP_BS) num[++d] = r;
+    if (d > 0) glp_del_rows(LP(W), d, num);
+    free(num);
+}
+
+/* The LP bound of the node st tightened by triangle inequalities
+ * (mip_cycle.c; L in the "mccormick" encoding): at most CYCLE_ROUNDS rounds
+ * of separation on the LP solution, at most n + 10 cuts a round (the most
+ * violated), until none is violated, the bound falls to target (the node is
+ * pruned) or stalls; inactive cuts are dropped beyond 50 n cut rows. Returns as
+ * mip_lp_solve(); MIP_LP_OPTIMAL with the last LP's value and tau. */
+#define CYCLE_ROUNDS 3
+int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int n,
+                       const unsigned char *st, double target, double *val)
+{
+    int s = mip_lp_solve(W, L, n, st, val);
+    if (s != MIP_LP_OPTIMAL) return s;
+    int ncol = L->ncol, maxcuts = n + 10;
+    double *x = malloc(sizeof(double) * ((size_t) ncol + 1));
+    int *nz = malloc(sizeof(int) * (size_t) maxcuts);
+    int *cols = malloc(sizeof(int) * 6 * (size_t) maxcuts);
+    double *coef = malloc(sizeof(double) * 6 * (size_t) maxcuts);
+    double *rhs = malloc(sizeof(double) * (size_t) maxcuts);
+    int ind[7];
+    double v7[7];
+    if (!x || !nz || !cols || !coef || !rhs) s = MIP_LP_FAILED;
+    for (int round = 0; s == MIP_LP_OPTIMAL && round < CYCLE_ROUNDS; round++) {
+        if (*val <= target) break;
+        for (int j = 0; j < ncol; j++) x[j] = glp_get_col_prim(LP(W), j + 1);
+        int k = mip_cycle_separate(Y, x, 1e-6, maxcuts, nz, cols, coef, rhs);
+        if (k < 0) { s = MIP_LP_FAILED; break; }
+        if (k == 0) break;
+        purge_cuts(W, L, 50 * n);
+        int r0 = glp_add_rows(LP(W), k);
+        for (int r = 0; r < k; r++) {
+            for (int t = 0; t < nz[r]; t++) { ind[t + 1] = cols[6 * r + t] + 1; v7[t + 1] = coef[6 * r + t]; }
+            glp_set_mat_row(LP(W), r0 + r, nz[r], ind, v7);
+            glp_set_row_bnds(LP(W), r0 + r, GLP_UP, 0.0, rhs[r]);
+        }
+        double prev = *val;
+        s = lp_resolve(W, L, n, val);
+        if (s == MIP_LP_OPTIMAL && prev - *val < 1e-6 * (1.0 + fabs(*val))) break;
+    }
+    free(x); free(nz); free(cols); free(coef); free(rhs);
+    return s;
 }
 
 /* W's LP (the calling thread's GLPK problem); 1 if out of memory. */
@@ -201,6 +287,15 @@ int mip_lp_solve(mip_work *W, const mip_lp_def *L, int n, const unsigned char *s
 }
 
 void mip_lp_selftest(mip_work *W, const mip_lp_def *L) { (void) W; (void) L; }
+
+void mip_lp_reset(mip_work *W, const mip_lp_def *L) { (void) W; (void) L; }
+
+int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int n,
+                       const unsigned char *st, double target, double *val)
+{
+    (void) W; (void) L; (void) Y; (void) n; (void) st; (void) target; (void) val;
+    return MIP_LP_FAILED;
+}
 
 #endif
 

@@ -10,8 +10,9 @@
  * Its LP relaxation (built in R, R/mip_problem.R) has ncol >= n columns, the
  * first n being x in [0, 1], the others auxiliary (edge indicators), and value
  * LP = glp objective + lp_c0 >= max v over the integer points. The bound of a
- * node is that LP (by GLPK, mip_glpk.c, or by a minimum cut, mip_cut.c) or
- * the paper's simple per-factor bound (mip_value.c).
+ * node is that LP (by GLPK, mip_glpk.c, by a minimum cut, mip_cut.c, or by
+ * roof duality, mip_roof.c) or the paper's simple per-factor bound
+ * (mip_value.c).
  *
  * The engine works on plain C types and never calls error(): it returns a
  * status code in mip_result. Its loop may be shared by several threads
@@ -183,25 +184,6 @@ static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control 
     return Q;
 }
 
-/* ICM on v: flip single variables while v improves (at most 8 sweeps). */
-static void icm(const mip_value_model *M, unsigned char *x, double *rowact)
-{
-    double v = mip_value(M, x, rowact);
-    for (int sweep = 0; sweep < 8; sweep++) {
-        int improved = 0;
-        for (int i = 0; i < M->n; i++) {
-            x[i] ^= 1;
-            double w = mip_value(M, x, rowact);
-            if (w > v && (v == R_NegInf || w > v + 1e-12 * (1.0 + fabs(v)))) {
-                v = w;
-                improved = 1;
-            }
-            else x[i] ^= 1;
-        }
-        if (!improved) break;
-    }
-}
-
 /* The dive: from the bounded root P, split along the target
  * h = ICM(round(tau)) until the leaf {h}; every sibling goes to the open list
  * with the root's bound. The leaf's sigma is h with its own Gumbel, so the
@@ -215,7 +197,7 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
     int n = M->n;
     unsigned char *h = W->dive;
     for (int j = 0; j < n; j++) h[j] = W->tau[j] > 0.5;
-    icm(M, h, W->rowact);
+    mip_icm(M, h, W->rowact);
     for (;;) {
         unsigned char *sp = W->state + (size_t) P * n;
         int x = -1, agree = 0;
@@ -236,36 +218,6 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
     return 0;
 }
 
-
-/* Forced branching on an integral LP solution tau of a pairwise model (every
- * min-cut bound): among the free variables where tau differs from sigma,
- * the one whose flip lowers o(tau) most. The inheriting child (x = sigma_x)
- * loses tau, and its bound falls at least to the best configuration without
- * it, which a large single-flip loss suggests is much lower: more pruning.
- * O(n + m). */
-static int flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
-                            int fallback)
-{
-    int n = M->n, x = fallback;
-    double *dl = W->flip;
-    for (int j = 0; j < n; j++) {
-        int tj = W->tau[j] > 0.5;
-        dl[j] = M->node[2 * j + tj] - M->node[2 * j + 1 - tj];
-    }
-    for (int e = 0; e < M->m; e++) {
-        int a = M->from[e], b = M->to[e], ta = W->tau[a] > 0.5, tb = W->tau[b] > 0.5;
-        const double *t = M->edge + 4 * e;
-        dl[a] += t[2 * ta + tb] - t[2 * (1 - ta) + tb];
-        dl[b] += t[2 * ta + tb] - t[2 * ta + 1 - tb];
-    }
-    double best = R_NegInf;
-    for (int j = 0; j < n; j++)
-        if (!(sp[j] & MIP_FIXED) && (W->tau[j] > 0.5) != (sp[j] & MIP_SIGMA) && dl[j] > best) {
-            best = dl[j];
-            x = j;
-        }
-    return x;
-}
 
 static void trace_add(mip_trace *T, double nodes, double t, double v, double U)
 {
@@ -308,13 +260,18 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
     } else if (C->bound_lp) {
         /* the simple bound (never below the LP's) sometimes prunes without a
          * GLPK solve; a min cut is cheap enough not to need it */
-        if (!C->cut && mip_simple_bound(M, sp) + gP <= vs) return NODE_DISCARD;
+        int flow = C->cut || C->roof;
+        if (!flow && mip_simple_bound(M, sp) + gP <= vs) return NODE_DISCARD;
         lp[0]++;
         int s;
         if (C->cut) {
             bnd = mip_cut_solve(C->cut, sp, C->cut_c0, Ws->tau);
             s = MIP_LP_OPTIMAL;
-        } else s = mip_lp_solve(Ws, L, n, sp, &bnd);
+        } else if (C->roof) {
+            bnd = mip_roof_solve(C->roof, sp, Ws->tau);
+            s = MIP_LP_OPTIMAL;
+        } else if (C->cycle) s = mip_lp_solve_cycle(Ws, L, C->cycle, n, sp, vs - gP, &bnd);
+        else s = mip_lp_solve(Ws, L, n, sp, &bnd);
         if (s == MIP_LP_INTERRUPTED) return NODE_INTERRUPTED;
         if (s == MIP_LP_TIME_LIMIT) { lp[0]--; return NODE_KEEP_OPEN; }
         if (s == MIP_LP_INFEASIBLE) return NODE_DISCARD;
@@ -327,7 +284,7 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
             bnd += 1e-7 * (1.0 + fabs(bnd));
             /* a cut bound within its rounding slack of pruning (ties: a tree
              * model under the tree proposal): the simple bound decides */
-            if (C->cut && raw + gP <= vs && bnd + gP > vs && mip_simple_bound(M, sp) + gP <= vs)
+            if (flow && raw + gP <= vs && bnd + gP > vs && mip_simple_bound(M, sp) + gP <= vs)
                 return NODE_DISCARD;
         }
     } else {
@@ -344,7 +301,8 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
     if (have_tau && C->branching != MIP_BRANCH_FIRST) {
         double bestfrac = 1e-6, bestdiff = -1.0;
         int xf = -1, xd = -1;
-        for (int j = 0; j < n; j++) {
+        for (int k = 0; k < n; k++) {
+            int j = C->roof ? C->order[k] : k;   /* roof dual: ties (1/2) by the static order */
             if (sp[j] & MIP_FIXED) continue;
             double t = Ws->tau[j], fr = fmin(t, 1.0 - t);
             if (fr > bestfrac) { bestfrac = fr; xf = j; }
@@ -356,7 +314,7 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
          * most_fractional on the first free variable in the static order */
         x = xf >= 0 ? xf : (C->branching == MIP_BRANCH_AUTO ? xd : -1);
         if (x == xd && xf < 0 && bestdiff > 0.5 && M->kind == MIP_KIND_PAIRWISE)
-            x = flip_loss_branch(M, Ws, sp, xd);
+            x = mip_flip_loss_branch(M, Ws, sp, xd);
     }
     if (x < 0) {
         for (int k = 0; k < n; k++)
@@ -557,6 +515,7 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     W->nheap = 0; W->nfree = 0; W->nused = 0;
     W->deadline = t0 + C->time_limit;
     memset(R, 0, sizeof *R);
+    if (C->cycle) mip_lp_reset(W, L);   /* GLPK searches are not shared: W bounds every node */
     int root = pool_alloc(W, n);
     if (root < 0) { R->status = MIP_OUT_OF_MEMORY; return; }
     unsigned char *st = W->state + (size_t) root * n;

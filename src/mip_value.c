@@ -1,5 +1,6 @@
-/* GumbelMIP: the log-weight v(x) of a configuration and the paper's simple
- * per-factor bound. See mip_search.c for the model. */
+/* GumbelMIP: the log-weight v(x) of a configuration, the canonical form of a
+ * pairwise model's tables and the paper's simple per-factor bound. See
+ * mip_search.c for the model. */
 #include <math.h>
 #include <string.h>
 #include "mip.h"
@@ -23,6 +24,22 @@ double mip_value(const mip_value_model *M, const unsigned char *st, double *rowa
         }
     }
     return v;
+}
+
+/* The canonical form v(s) = c0 + a's + sum_e b_e s_i s_j of a pairwise
+ * model's tables (a: n, b: m); returns c0 (with M->c0). */
+double mip_canonical(const mip_value_model *M, double *a, double *b)
+{
+    double c0 = M->c0;
+    for (int i = 0; i < M->n; i++) { a[i] = M->node[2 * i + 1] - M->node[2 * i]; c0 += M->node[2 * i]; }
+    for (int e = 0; e < M->m; e++) {
+        const double *t = M->edge + 4 * e;
+        c0 += t[0];
+        a[M->from[e]] += t[2] - t[0];
+        a[M->to[e]] += t[1] - t[0];
+        b[e] = t[3] - t[2] - t[1] + t[0];
+    }
+    return c0;
 }
 
 /* The paper's A*-like baseline: each factor's largest value consistent with

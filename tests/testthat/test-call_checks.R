@@ -155,6 +155,7 @@ contract_scenarios <- function() {
   mip_sample(g, 2, proposal = "tree", progress = FALSE)
   if (logz_has_glpk()) logz:::mip_lp_bounds(logz:::mip_problem(g), matrix(NA_integer_, 1L, 3L))
   logz:::mip_cut_bounds(logz:::mip_problem(att), matrix(NA_integer_, 1L, 3L))
+  logz:::mip_roof_bounds(logz:::mip_problem(g), matrix(NA_integer_, 1L, 3L))
   sp <- logz:::arm_spec_ising(g, 1:3)
   store <- logz:::arm_store_new(sp$type, sp$cm, 4L)
   logz:::arm_store_reserve(store, 6L)

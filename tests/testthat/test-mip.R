@@ -200,7 +200,7 @@ test_that("GLPK failures become R errors and leave GLPK usable", {
   m <- ising_clique(4, coupling = 0.5)
   p <- logz:::mip_problem(m)
   ctl <- list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
-              perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE)
+              perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE, roof = FALSE)
   expect_error(logz:::mip_run(p, 1L, ctl, selftest = TRUE), "GLPK failed.*column number out of range")
   s <- mip_sample(m, 5, progress = FALSE)
   expect_true(all(s$exact))

@@ -15,7 +15,7 @@ frustrated <- function(n, seed, sd = 0.8) {
 
 glpk_ctl <- function(threads = 2L, ...) {
   utils::modifyList(list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
-                         perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE,
+                         perturb = 1L, node_limit = Inf, time_limit = Inf, cut = FALSE, roof = FALSE,
                          threads = as.integer(threads)), list(...))
 }
 
@@ -25,7 +25,7 @@ test_that("threads = 2 with GLPK: exact samples (chi-square, Gumbel(log Z) value
   expect_false(logz:::mip_attractive(logz:::mip_problem(m)))
   en <- mip_enumerate(m)
   set.seed(2)
-  s <- mip_sample(m, 2000, threads = 2, progress = FALSE)
+  s <- mip_sample(m, 2000, lp_solver = "glpk", threads = 2, progress = FALSE)
   expect_match(s$method, "GLPK")
   expect_identical(s$threads, 2L)
   expect_true(all(s$exact))
@@ -46,13 +46,13 @@ test_that("GLPK threads: reproducible under set.seed and the same for any thread
   skip_if_no_glpk()
   m <- frustrated(10, 4)
   set.seed(5)
-  a <- mip_sample(m, 40, threads = 1, progress = FALSE)
+  a <- mip_sample(m, 40, lp_solver = "glpk", threads = 1, progress = FALSE)
   set.seed(5)
-  b <- mip_sample(m, 40, threads = 2, progress = FALSE)
+  b <- mip_sample(m, 40, lp_solver = "glpk", threads = 2, progress = FALSE)
   set.seed(5)
-  d <- mip_sample(m, 40, threads = 2, progress = FALSE)
+  d <- mip_sample(m, 40, lp_solver = "glpk", threads = 2, progress = FALSE)
   set.seed(5)
-  utils::capture.output(e <- mip_sample(m, 40, threads = 3, progress = TRUE))   # chunks of samples
+  utils::capture.output(e <- mip_sample(m, 40, lp_solver = "glpk", threads = 3, progress = TRUE))   # chunks of samples
   expect_identical(a$threads, 1L)
   expect_identical(b$threads, 2L)
   for (x in list(b, d, e)) {
@@ -63,7 +63,7 @@ test_that("GLPK threads: reproducible under set.seed and the same for any thread
   expect_true(all(b$diagnostics$shared_nodes == 0))
   # fewer samples than threads: the threads that run, no sharing
   set.seed(5)
-  one <- mip_sample(m, 1, threads = 2, progress = FALSE)
+  one <- mip_sample(m, 1, lp_solver = "glpk", threads = 2, progress = FALSE)
   expect_identical(one$threads, 1L)
   expect_identical(one$value, a$value[1])
 })
@@ -79,7 +79,7 @@ test_that("GLPK errors on any thread become R errors and leave GLPK usable", {
                  "GLPK failed.*column number out of range")
   }
   set.seed(7)
-  s <- mip_sample(m, 10, threads = 2, progress = FALSE)
+  s <- mip_sample(m, 10, lp_solver = "glpk", threads = 2, progress = FALSE)
   expect_true(all(s$exact))
   expect_identical(s$threads, 2L)
 })
@@ -106,7 +106,8 @@ test_that("GLPK threads: searches stopped by time_limit give valid anytime resul
   skip_if_no_glpk()
   m <- frustrated(40, 11, sd = 0.3)
   set.seed(12)
-  s <- suppressWarnings(mip_sample(m, 4, time_limit = 0.1, threads = 2, progress = FALSE),
+  s <- suppressWarnings(mip_sample(m, 4, lp_solver = "glpk", time_limit = 0.1, threads = 2,
+                                   progress = FALSE),
                         classes = "logz_unreliable")
   expect_identical(s$threads, 2L)
   expect_false(all(s$exact))

@@ -116,20 +116,24 @@ stops_within <- function(expr) {
   list(msg = msg, time = proc.time()[["elapsed"]] - t0)
 }
 
-test_that("long GumbelMIP runs stop at a time limit: GLPK, threads, MAPs, blocked Gibbs", {
+test_that("long GumbelMIP runs stop at a time limit: GLPK, roof dual, cuts, threads, MAPs, blocked Gibbs", {
   skip_on_cran()
   set.seed(4)
   mixed60 <- ising_clique(60, coupling = 0.2, type = "mixed")
   runs <- list(
     mip_cut_threads = quote(mip_sample(ising_clique(60, coupling = 0.2), 100, threads = 2,
                                        progress = FALSE)),
+    mip_roof_threads = quote(mip_sample(ising_clique(60, coupling = 0.5, type = "mixed"), 100,
+                                        threads = 2, progress = FALSE)),
     mip_simple_threads = quote(mip_sample(ising_clique(40, coupling = 0.3), 100, bound = "simple",
                                           threads = 2, progress = FALSE)),
     blocked_gibbs = quote(blocked_gibbs(ising_clique(20, coupling = 0.3), 5, 1e6,
                                         progress = FALSE)))
   if (logz_has_glpk()) runs <- c(runs, list(
-    mip_glpk = quote(mip_sample(mixed60, 100, progress = FALSE)),
-    mip_glpk_threads = quote(mip_sample(mixed60, 100, threads = 2, progress = FALSE)),
+    mip_glpk = quote(mip_sample(mixed60, 100, lp_solver = "glpk", progress = FALSE)),
+    mip_glpk_threads = quote(mip_sample(mixed60, 100, lp_solver = "glpk", threads = 2,
+                                        progress = FALSE)),
+    mip_cycle = quote(mip_sample(mixed60, 100, lp_solver = "cycle", progress = FALSE)),
     perturb_and_map = quote(perturb_and_map(mixed60, 1000, progress = FALSE)),
     rejection = quote(rejection_sample(ising_clique(18, coupling = 1.5, type = "mixed"), 1e6))))
   for (nm in names(runs)) {
