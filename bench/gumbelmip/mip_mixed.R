@@ -21,6 +21,11 @@
 # environment variables (defaults below), so that a loaded machine can run a
 # shorter plan; the plan run is printed.
 # Run: nice -n 10 Rscript bench/gumbelmip/mip_mixed.R > bench/gumbelmip/mip_mixed.out
+# The committed output ran this plan (the defaults reach sizes that take hours on
+# a loaded machine):
+#   MIP_MIXED_COST_CLIQUE=20,30,40 MIP_MIXED_ROOF_CLIQUE=20,25,30,35,40
+#   MIP_MIXED_GLPK_CLIQUE=20,25 MIP_MIXED_CYCLE_CLIQUE=20,25 MIP_MIXED_ROOF_RBM=20,30,40,50,60
+#   MIP_MIXED_GLPK_RBM=20,30,40 MIP_MIXED_CYCLE_RBM=20,30 nice -n 10 Rscript bench/gumbelmip/mip_mixed.R
 suppressPackageStartupMessages(library(logz))
 source("bench/gumbelmip/mip_common.R")
 mip_bench_header("GumbelMIP on mixed-sign cliques and RBMs: GLPK, roof duality, GLPK with triangle cuts")
