@@ -155,6 +155,28 @@
 #' g2 <- function(x) -as.vector(S %*% x) + c(1 - 2 * plogis(x[1]), 0)
 #' ais(f2, gradient = g2, start = c(0, 0), schedule = schedule_geometric(50), n_chains = 50)
 #' @rdname ais_function
+#' @usage
+#' \method{ais}{function}(
+#'   model,
+#'   base = "laplace",
+#'   schedule = NULL,
+#'   n_chains = 100L,
+#'   sweeps_per_step = 1L,
+#'   vectorized = FALSE,
+#'   gradient = NULL,
+#'   kernel = NULL,
+#'   n_leapfrog = 10L,
+#'   start = NULL,
+#'   step_size = NULL,
+#'   adapt = c("pilot", "online", "none"),
+#'   pilot_chains = NULL,
+#'   target_accept = NULL,
+#'   progress = interactive(),
+#'   target_se = NULL,
+#'   max_time = 600,
+#'   max_evaluations = Inf,
+#'   ...
+#' )
 #' @export
 ais.function <- function(model, base = "laplace", schedule = NULL,
                          n_chains = 100L, sweeps_per_step = 1L, vectorized = FALSE,

@@ -362,6 +362,31 @@ rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sw
 #'   runs in R with R's RNG; the other kernels in C with a stream per chain.
 #'   The result's `x` holds the chains' final states and `counts` the density
 #'   and gradient evaluations (the Laplace fit's included).
+#' @usage
+#' \method{rts}{function}(
+#'   model,
+#'   base = "laplace",
+#'   K = 100L,
+#'   betas = NULL,
+#'   prior = NULL,
+#'   n_chains = 100L,
+#'   sweeps = 1000L,
+#'   init_iter = 10L,
+#'   init_sweeps = 50L,
+#'   tol = 0.1,
+#'   estimators = c("rts", "ts", "ti", "ti_rb", "mbar"),
+#'   mbar_samples = 5000L,
+#'   vectorized = FALSE,
+#'   step_size = 0.5,
+#'   metropolis_steps = 1L,
+#'   gradient = NULL,
+#'   kernel = NULL,
+#'   n_leapfrog = 10L,
+#'   start = NULL,
+#'   progress = interactive(),
+#'   c_hat = c("rao_blackwell", "visits"),
+#'   ...
+#' )
 #' @export
 rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior = NULL,
                          n_chains = 100L, sweeps = 1000L, init_iter = 10L, init_sweeps = 50L,

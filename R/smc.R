@@ -295,6 +295,34 @@ smc.default <- function(model, ...) {
 }
 
 #' @rdname smc
+#' @usage
+#' \method{smc}{function}(
+#'   model,
+#'   base = "laplace",
+#'   gradient = NULL,
+#'   kernel = NULL,
+#'   particles = 250L,
+#'   replicates = 8L,
+#'   schedule = c("pilot", "adaptive"),
+#'   cess = 0.9,
+#'   resample_threshold = 0.5,
+#'   move_steps = 2L,
+#'   n_leapfrog = NULL,
+#'   vectorized = FALSE,
+#'   start = NULL,
+#'   target_accept = NULL,
+#'   target_se = NULL,
+#'   max_time = 600,
+#'   max_evaluations = Inf,
+#'   max_steps = 1000L,
+#'   refit_base = TRUE,
+#'   mode_starts = NULL,
+#'   estimator = c("auto", "bridge", "smc"),
+#'   bridge_draws = NULL,
+#'   workers = NULL,
+#'   progress = interactive(),
+#'   ...
+#' )
 #' @export
 smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL,
                          particles = 250L, replicates = 8L, schedule = c("pilot", "adaptive"),
