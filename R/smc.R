@@ -76,7 +76,9 @@
 #' \eqn{r \leftarrow [\frac{1}{N_2}\sum_j l(y_j)/(s_1 l(y_j) + s_2 r)] /
 #' [\sum_i W_i/(s_1 l(x_i) + s_2 r)]}, \eqn{y_j \sim q}, \eqn{x_i} the
 #' particles with normalised weights \eqn{W_i}, \eqn{s_1 = N_1/(N_1+N_2)} with
-#' \eqn{N_1} their ESS. Each replicate gets its own \eqn{q}, chosen with the
+#' \eqn{N_1} their ESS. Every draw from \eqn{q} counts in \eqn{N_2}, also
+#' one where \eqn{f} is 0 (a log density of `-Inf` outside a bounded
+#' support), which adds 0 to the sum. Each replicate gets its own \eqn{q}, chosen with the
 #' particles of the other replicates only (so that it is independent of the
 #' particles it bridges to): among the base, the Gaussian and Student-t (10
 #' df) of its Laplace fit, and the moment-matched Gaussian and Student-t (10
@@ -96,8 +98,11 @@
 #' particle side, Fruehwirth-Schnatter 2004, Eq. 16 without autocorrelation,
 #' and \eqn{C} the evaluations per replicate so far), at most \eqn{C}.
 #' With `estimator = "auto"` the reported `log_z` and `se` are the bridge's
-#' when its iteration converged, it has an se (2 or more replicates) and that
-#' se is at most the SMC estimate's; `estimator` in the result says which.
+#' when its iteration converged, it has an se (2 or more replicates), that
+#' se is at most the SMC estimate's, and the two estimates of the same runs
+#' agree within 2 combined se (\eqn{|b - s| \le 2 \sqrt{se_b^2 + se_s^2}});
+#' otherwise the SMC estimate's, and a disagreement is flagged (see
+#' "Reliability flags"); `estimator` in the result says which.
 #'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
@@ -167,6 +172,19 @@
 #' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
 #'   points (for a `bayes_model`, given to [bayes_model()]).
 #' @param start for the Laplace base: a point where the log density is finite.
+#' @param lower,upper for a function target: known bounds of its support
+#'   (`NULL`, default: none), each a number or a vector of length `d`, `-Inf`
+#'   / `Inf` for an open side, `lower < upper`. With either, the run works in
+#'   unconstrained coordinates \eqn{y}, as Stan does: \eqn{x = l + e^y} (lower
+#'   bound only), \eqn{x = u - e^y} (upper only), \eqn{x = l + (u - l)\,
+#'   \mathrm{logit}^{-1}(y)} (both), on the log density
+#'   \eqn{\log f(x(y)) + \log |dx/dy|}, which has the same \eqn{Z}; `model`
+#'   and `gradient` stay on their own scale (`gradient` is carried by the
+#'   chain rule), and `start` must lie strictly inside. Needs the Laplace
+#'   `base` (fitted in \eqn{y}); the returned particles `x` are on the
+#'   model's scale and `bounds` holds the two vectors. Without bounds, a log
+#'   density of `-Inf` outside the support is still correct, at the cost of
+#'   the draws wasted there.
 #' @param target_accept the acceptance rate the step aims at, in (0, 1);
 #'   default 0.3 for `"rwm"`, 0.57 for `"mala"`, 0.65 for `"hmc"`.
 #' @param target_se `NULL` (run `replicates` replicates), or the se of log Z
@@ -228,13 +246,16 @@
 #'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); the bridge and SMC estimates of
-#'   the same runs more than 3 combined se apart (\eqn{|b - s| > 3
-#'   \sqrt{se_b^2 + se_s^2}}: one of them is off); with `estimator =
+#'   the same runs more than 2 combined se apart (\eqn{|b - s| > 2
+#'   \sqrt{se_b^2 + se_s^2}}: one of them is off; the flag names the one
+#'   reported); with `estimator =
 #'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
 #'   estimate); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
 #' @section Errors: those of [ais.function()] for a function target (bad
-#'   `base`, `start`, `gradient`, values of `model`); `kernel = "mala"` or
+#'   `base`, `start`, `gradient`, values of `model`); `lower`/`upper` not
+#'   numbers of length 1 or `d`, not below one another, with a proposal
+#'   `base`, or with a `start` outside them; `kernel = "mala"` or
 #'   `"hmc"` without gradients; numeric arguments out of range; a run that
 #'   does not reach beta = 1 in `max_steps` temperatures; a log density that
 #'   is `-Inf` at every particle drawn at beta = 0.
@@ -297,7 +318,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          particles = 250L, replicates = 8L, schedule = c("pilot", "adaptive"),
                          cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
-                         target_accept = NULL, target_se = NULL, max_time = 600,
+                         lower = NULL, upper = NULL, target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
                          mode_starts = NULL, estimator = c("auto", "bridge", "smc"),
                          bridge_draws = NULL, workers = NULL, progress = interactive(), ...) {
@@ -311,6 +332,13 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   check_flag(vectorized, "vectorized")
   if (!is.null(mode_starts))
     mode_starts <- check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
+  bounds <- NULL
+  if (!is.null(lower) || !is.null(upper)) {
+    bounds <- smc_bounds(model, gradient, vectorized, lower, upper, base, start)
+    model <- bounds$model
+    gradient <- bounds$gradient
+    start <- bounds$start
+  }
   base <- resolve_function_base(base, model, start, gradient, vectorized)
   if (is.null(base$laplace) && isTRUE(mode_starts > 0L))
     stop_no_call(sprintf(paste0("`mode_starts` = %d applies only from a Laplace base (`base` = ",
@@ -389,7 +417,30 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fit$modes_found <- length(search$modes)
     carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
   }
+  if (!is.null(bounds)) {
+    fit$x <- bounds$to_x(fit$x)
+    fit$bounds <- bounds$box
+    fit$base$how <- paste0(fit$base$how, "; in the unconstrained coordinates of `lower`/`upper` ",
+                           "(log and logit transforms, with their Jacobian)")
+  }
   smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
+}
+
+# The target of smc.function() moved off the bounds `lower`/`upper` (see
+# bounded_target()), with `start` moved too: needs a Laplace base and `start`.
+smc_bounds <- function(model, gradient, vectorized, lower, upper, base, start) {
+  if (!(identical(base, "laplace") || identical(base, "laplace_normal")))
+    stop_no_call(paste0("`lower`/`upper` need `base` = \"laplace\" or \"laplace_normal\" (fitted in ",
+                        "the unconstrained coordinates); for a proposal `base`, leave them out and ",
+                        "give a base that is 0 outside the support."))
+  if (!is.numeric(start) || !length(start) || anyNA(start))
+    stop_no_call(sprintf("`lower`/`upper` need `start`, a point inside the bounds, not %s.",
+                         describe(start)))
+  box <- check_bounds(lower, upper, length(start))
+  bt <- bounded_target(model, gradient, vectorized, box$lower, box$upper)
+  bt$start <- bt$to_y(as.double(start))
+  bt$box <- box
+  bt
 }
 
 #' @rdname smc
