@@ -346,6 +346,10 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   p0 <- base$proposal
   d <- p0$dim
   kernel <- resolve_kernel(kernel, gradient, d)
+  if (!is.null(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
+  if (!missing(refit_base) && is.null(base$laplace))
+    stop_no_call(paste0("`refit_base` applies only from a Laplace base (`base` = \"laplace\", ",
+                        "\"laplace_normal\" or a laplace_base() fit); leave it out with a proposal `base`."))
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
   ctl$schedule <- match_arg(schedule, "schedule")
@@ -465,6 +469,7 @@ smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replica
   if (kernel != "rwm" && !model$has_gradient)
     stop_no_call(sprintf("`kernel = \"%s\"` needs the model's `gradient_prior` and `gradient_lik`.",
                          kernel))
+  if (!is.null(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
   ctl$schedule <- match_arg(schedule, "schedule")
