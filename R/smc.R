@@ -46,9 +46,16 @@
 #' which can be far from the mass of the target (a hierarchical model's mode
 #' lies in the neck of its funnel, at a small group scale). Two steps before
 #' the replicates therefore adjust the default Laplace base (their
-#' evaluations are counted). A multi-start mode search (`mode_starts`
-#' optimisations by [laplace_base()] from points drawn from the base with
-#' its scale multiplied by 5) looks for separate modes; when it finds one
+#' evaluations are counted). A multi-start mode search looks for separate
+#' modes: it draws a screen of \eqn{\min(4000, 400 + 100 d)} points from the
+#' base with its scale multiplied by 5 (one density evaluation each) and
+#' runs the optimiser of [laplace_base()] from batches of `mode_starts` of
+#' them, half those where \eqn{\log f} most exceeds the Laplace
+#' approximations of the modes known so far (mass that no known mode
+#' explains, such as a narrow mode's basin), half at random, skipping points
+#' next to a mode already found; a further batch runs while the last one
+#' found a new mode (at most 4 batches), so the search grows with what it
+#' finds. When it finds one
 #' with at least 1% of the Laplace mass of the modes found, the base is
 #' widened to the Gaussian with the mean and covariance of the mixture of
 #' their Laplace fits, so that the particles start in reach of each mode.
@@ -63,9 +70,10 @@
 #' mode that the final particles of the replicates hold less than half the
 #' Laplace share of, the estimate is flagged. A mode the search does not find
 #' goes unflagged: a narrow one far from the base, whose basin the
-#' over-dispersed starts rarely fall in, is missed by the search and the
+#' over-dispersed screen rarely reaches, is missed by the search and the
 #' particles alike, and log Z then lacks its mass with an se that does not
-#' show it (more `mode_starts`, or a `base` that covers it).
+#' show it (more `mode_starts`, or a `base` that covers it); the result says
+#' so in `mode_search_note` whenever the search found no other mode.
 #'
 #' **The bridge estimate (function targets).** The final weighted particles
 #' of the replicates are approximate draws from \eqn{f/Z}; with draws from a
@@ -198,9 +206,10 @@
 #'   moment-matched fit of the pilot's particles when it fits them better
 #'   (see "The base of a function target"), `FALSE` to keep it.
 #' @param mode_starts for a function target with a Laplace base: the number
-#'   of starts of the multi-start mode search (>= 0; 0 skips it); `NULL`
-#'   (default) for 24 with a `gradient`, 8 without (each search then
-#'   differentiates numerically, at `2 d` evaluations a gradient).
+#'   of starts per batch of the multi-start mode search (>= 0; 0 skips
+#'   it); `NULL` (default) for \eqn{\max(24, 4d)} with a `gradient`,
+#'   \eqn{\max(8, d)} without (each search then differentiates numerically,
+#'   at `2 d` evaluations a gradient).
 #' @param estimator for a function target: `"auto"` (default; the bridge
 #'   estimate when its diagnostics allow, see "The bridge estimate"),
 #'   `"bridge"` (the bridge estimate whenever it converged) or `"smc"` (the
@@ -239,7 +248,9 @@
 #'   `replicate_evaluations` (density plus gradient evaluations of each
 #'   replicate), `base` (for a function target: `type`, `how`, and after a refit
 #'   `refit`, the two variances compared), `modes_found` (the separate modes
-#'   the search found), `time`, `seed`, `call`, `flags`, `reliable`.
+#'   the search found), `mode_search` (its `starts`, `screened` points and
+#'   `batches`), `mode_search_note` (when it found no other mode: what the
+#'   run could not see), `time`, `seed`, `call`, `flags`, `reliable`.
 #' @section Reliability flags: a run to `target_se` that a cap stopped
 #'   first ("target se ... not reached"); a mode found by the mode search
 #'   whose Laplace share (at least 0.01) is more than twice the weight the
@@ -373,7 +384,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   laplace0 <- base$laplace
   search <- list(modes = list())
   if (!is.null(laplace0)) {
-    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else mode_starts
+    starts <- if (is.null(mode_starts)) if (is.null(gradient)) max(8L, d) else max(24L, 4L * d)
+              else mode_starts
     search <- smc_mode_search(model, gradient, vectorized, laplace0, starts)
     extra <- extra + search$evaluations
     base$laplace <- smc_cover_modes(laplace0, search$modes)
@@ -419,6 +431,11 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                                 classes = "logz_unreliable")
     fit$x <- laplace_to_x(base$laplace, fit$x)
     fit$modes_found <- length(search$modes)
+    fit$mode_search <- search$search
+    fit$mode_search_note <- if (!length(search$modes) && starts > 0L) sprintf(paste0(
+      "the mode search found no other mode (%d starts from %d over-dispersed points screened by ",
+      "importance weight): a mode whose basin none of them reached is not seen by the run or its ",
+      "checks"), as.integer(search$search[["starts"]]), as.integer(search$search[["screened"]]))
     carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
   }
   if (!is.null(bounds)) {
