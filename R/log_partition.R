@@ -57,8 +57,12 @@
 #'     posteriors from the prior (`method = "smc"`, which also gives the
 #'     thermodynamic-integration and stepping-stone estimates of the prior
 #'     path) must cross the whole information gain from prior to posterior,
-#'     and cost many times more temperatures for the same error; without
-#'     gradients "auto" runs the power posteriors.}
+#'     and cost many times more temperatures for the same error. Without
+#'     gradients "auto" takes the same road (the Laplace fit by numerical
+#'     differences, random-walk moves from that base); only when the Laplace
+#'     fit fails (a Hessian that is not positive definite, a mode search that
+#'     leaves the support or diverges) does it run the power posteriors, and
+#'     the result's `base$how` says why.}
 #' }
 #' `"mip"` and `"rts"` are never picked automatically: GumbelMIP's cost grows
 #' quickly with the number of variables, and RTS needs a good initial
@@ -146,7 +150,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                          paste0('"', allowed, '"', collapse = ", ")))
   # an unused argument is an error of the chosen estimator; under "auto", say
   # which one was chosen (e.g. `n_chains` when the exact value was cheap)
-  run <- if (auto && kind == "bayes" && model$has_gradient) function() bayes_joint_smc(model, ...)
+  run <- if (auto && kind == "bayes") function() bayes_joint_auto(model, ...)
     else function() log_partition(model, method, exact_max, ...)
   if (auto) return(withCallingHandlers(run(),
     error = function(e) {
