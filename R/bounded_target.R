@@ -97,3 +97,20 @@ bounded_target <- function(model, gradient, vectorized, lower, upper) {
        }
   list(model = f, gradient = g, to_x = to_x, to_y = to_y, log_jac = log_jac)
 }
+
+# The target of smc.function() moved off the bounds `lower`/`upper` (see
+# bounded_target()), with `start` moved too: needs a Laplace base and `start`.
+smc_bounds <- function(model, gradient, vectorized, lower, upper, base, start) {
+  if (!(identical(base, "laplace") || identical(base, "laplace_normal")))
+    stop_no_call(paste0("`lower`/`upper` need `base` = \"laplace\" or \"laplace_normal\" (fitted in ",
+                        "the unconstrained coordinates); for a proposal `base`, leave them out and ",
+                        "give a base that is 0 outside the support."))
+  if (!is.numeric(start) || !length(start) || anyNA(start))
+    stop_no_call(sprintf("`lower`/`upper` need `start`, a point inside the bounds, not %s.",
+                         describe(start)))
+  box <- check_bounds(lower, upper, length(start))
+  bt <- bounded_target(model, gradient, vectorized, box$lower, box$upper)
+  bt$start <- bt$to_y(as.double(start))
+  bt$box <- box
+  bt
+}

@@ -216,3 +216,36 @@ log_partition_stanfit <- function(model, method, exact_max, ..., base = "draws",
   stan_estimate(est, model, base, df, stanfit_model, start, sys.call(-1L), ...,
                 is_smc = method == "smc")
 }
+
+# log_partition()'s "auto" for a bayes_model(): the log joint from the
+# Laplace base (bayes_joint_smc()), with or without gradients; the power
+# posteriors from the prior (smc() on the model) only when the Laplace fit
+# fails, saying why in base$how.
+bayes_joint_auto <- function(model, ...) {
+  fallback <- NULL
+  fit <- tryCatch(bayes_joint_smc(model, ...), error = function(e) {
+    msg <- conditionMessage(e)
+    if (!grepl("^(the Hessian of -log f|the mode search (left|diverged))", msg)) stop(e)
+    fallback <<- msg
+    NULL
+  })
+  if (!is.null(fit)) return(fit)
+  args <- list(...)
+  args <- args[names(args) %in% names(formals(smc.logz_bayes_model))]
+  fit <- do.call(smc, c(list(model), args))
+  fit$base$how <- paste0(fit$base$how, "; chosen because the Laplace fit of the log joint failed: ",
+                         fallback)
+  fit
+}
+
+# smc() on the log joint of a bayes_model from the Laplace base (started at
+# the best of 20 prior draws unless `start` is given).
+bayes_joint_smc <- function(model, start = NULL, ...) {
+  j <- bayes_joint(model)
+  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
+             start = if (is.null(start)) j$start else start, ...)
+  if (is.null(start))
+    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
+  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
+  fit
+}

@@ -447,23 +447,6 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
 }
 
-# The target of smc.function() moved off the bounds `lower`/`upper` (see
-# bounded_target()), with `start` moved too: needs a Laplace base and `start`.
-smc_bounds <- function(model, gradient, vectorized, lower, upper, base, start) {
-  if (!(identical(base, "laplace") || identical(base, "laplace_normal")))
-    stop_no_call(paste0("`lower`/`upper` need `base` = \"laplace\" or \"laplace_normal\" (fitted in ",
-                        "the unconstrained coordinates); for a proposal `base`, leave them out and ",
-                        "give a base that is 0 outside the support."))
-  if (!is.numeric(start) || !length(start) || anyNA(start))
-    stop_no_call(sprintf("`lower`/`upper` need `start`, a point inside the bounds, not %s.",
-                         describe(start)))
-  box <- check_bounds(lower, upper, length(start))
-  bt <- bounded_target(model, gradient, vectorized, box$lower, box$upper)
-  bt$start <- bt$to_y(as.double(start))
-  bt$box <- box
-  bt
-}
-
 #' @rdname smc
 #' @export
 smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replicates = 8L,
@@ -607,37 +590,4 @@ smc_flag <- function(fit, carried) {
 #' @export
 smc.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
   stan_estimate(smc, model, base, df, stanfit_model, start, match.call(), ..., is_smc = TRUE)
-}
-
-# smc() on the log joint of a bayes_model from the Laplace base (started at
-# the best of 20 prior draws unless `start` is given).
-# log_partition()'s "auto" for a bayes_model(): the log joint from the
-# Laplace base (bayes_joint_smc()), with or without gradients; the power
-# posteriors from the prior (smc() on the model) only when the Laplace fit
-# fails, saying why in base$how.
-bayes_joint_auto <- function(model, ...) {
-  fallback <- NULL
-  fit <- tryCatch(bayes_joint_smc(model, ...), error = function(e) {
-    msg <- conditionMessage(e)
-    if (!grepl("^(the Hessian of -log f|the mode search (left|diverged))", msg)) stop(e)
-    fallback <<- msg
-    NULL
-  })
-  if (!is.null(fit)) return(fit)
-  args <- list(...)
-  args <- args[names(args) %in% names(formals(smc.logz_bayes_model))]
-  fit <- do.call(smc, c(list(model), args))
-  fit$base$how <- paste0(fit$base$how, "; chosen because the Laplace fit of the log joint failed: ",
-                         fallback)
-  fit
-}
-
-bayes_joint_smc <- function(model, start = NULL, ...) {
-  j <- bayes_joint(model)
-  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
-             start = if (is.null(start)) j$start else start, ...)
-  if (is.null(start))
-    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
-  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
-  fit
 }
