@@ -243,6 +243,11 @@ smooth_steps <- function(v) {
 # kept in the result.
 resolve_function_base <- function(base, model, start, gradient, vectorized) {
   validate_model(base, "base")
+  if (inherits(base, "logz_proposal") && !is.null(start))
+    stop_no_call(sprintf(paste0("`start` (length %d) does not apply to a proposal `base` (%d-D), ",
+                                "which is where the run starts; leave `start` out, or use ",
+                                "`base` = \"laplace\" to fit a base at the mode found from `start`."),
+                         length(start), base$dim))
   if (inherits(base, "logz_proposal"))
     return(list(proposal = base, laplace = NULL, evaluations = c(density = 0, gradient = 0),
                  record = list(type = "proposal", how = "given")))

@@ -190,7 +190,8 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                                       max_evaluations = !missing(max_evaluations)))
   if (!is.null(target_se))
     return(ais_function_to_target(mget(setdiff(names(formals(ais.function)), c("...", "target_se",
-                                         "max_time", "max_evaluations"))), call,
+                                         "max_time", "max_evaluations",
+                                         if (missing(n_leapfrog)) "n_leapfrog"))), call,
                                   check_target_se(target_se, max_time, max_evaluations)))
   check_flag(progress, "progress")
   check_gradient_arg(gradient)
@@ -201,6 +202,7 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
     as_schedule(schedule)
   n_chains <- check_count(n_chains, "n_chains", min = 2L)
   sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
+  if (!missing(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
   n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
   if (kernel == "mala") n_leapfrog <- 1L
   adapt <- match_arg(adapt, "adapt")

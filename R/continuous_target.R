@@ -26,6 +26,14 @@ kernel_target_accept <- function(kernel, rwm)
 kernel_log_step0 <- function(kernel, d)
   if (kernel == "rwm") log(2.38 / sqrt(d)) else log(1 / d^0.25)
 
+# Stop when `arg`, which tunes HMC only, was given with another kernel.
+check_hmc_only <- function(kernel, arg) {
+  if (kernel != "hmc")
+    stop_no_call(sprintf("`%s` applies only to `kernel = \"hmc\"`, not to the kernel of this run, \"%s\"; leave it out.",
+                         arg, kernel))
+  invisible(TRUE)
+}
+
 check_gradient_arg <- function(gradient) {
   if (!is.null(gradient) && !is.function(gradient))
     stop_no_call(sprintf("`gradient` must be NULL or a function returning the gradient of the log density, not %s.",

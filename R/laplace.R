@@ -34,7 +34,11 @@
 #'   code was 0), `evaluations` (calls of `model` and `gradient` by optim and
 #'   optimHess, per point).
 #' @section Errors: `start` not finite or of the wrong length; `model` not
-#'   finite at `start`; a mode search that diverges (the log density grows
+#'   finite at `start`; `gradient` disagreeing with central finite
+#'   differences of `model` at `start` (checked before the search); a search
+#'   that leaves the support (the log density `-Inf` where it stops, where it
+#'   asks for the gradient, or within the Hessian's finite-difference steps,
+#'   1e-3, of the mode); a mode search that diverges (the log density grows
 #'   without bound: the target is not normalisable); a Hessian that is not
 #'   positive definite at the mode (a flat direction or a saddle): give the
 #'   estimator an explicit `base` then.
@@ -75,16 +79,38 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
   if (!is.finite(lf0))
     stop_no_call(sprintf("`model` is -Inf at `start` (%s): start from a point in the support.",
                          format_point(start)))
+  # the gradient is checked where the search starts, before it can mislead it
+  if (!is.null(gradient)) {
+    check_gradient_fd(model, gradient, matrix(as.double(start), 1L), vectorized, d)
+    n_f <- n_f + 2 * d + 1
+    n_g <- n_g + 1
+  }
   big <- -log(.Machine$double.xmin)
   negf <- function(x) {
     v <- f1(x)
     if (v == -Inf) big else -v
   }
-  neggr <- if (!is.null(g1)) function(x) -g1(x)
+  # the search and the Hessian's differences stay where log f is finite:
+  # a gradient asked for outside the support is an error that says so
+  neggr <- if (!is.null(g1)) function(x) {
+    if (f1(x) == -Inf) laplace_left_support(x, "the gradient was asked for")
+    -g1(x)
+  }
   opt <- stats::optim(as.double(start), negf, neggr, method = "BFGS",
                       control = list(maxit = 1000L, reltol = 1e-12))
   mode <- opt$par
   lf <- f1(mode)
+  if (all(is.finite(mode)) && lf == -Inf)
+    laplace_left_support(mode, "it stopped")
+  # optimHess() differences with steps of 1e-3
+  if (all(is.finite(mode)) && is.finite(lf)) {
+    steps <- rbind(sweep(diag(1e-3, d), 2L, mode, "+"), sweep(diag(-1e-3, d), 2L, mode, "+"))
+    out <- which(vapply(seq_len(2L * d), function(i) f1(steps[i, ]) == -Inf, TRUE))
+    if (length(out))
+      laplace_left_support(steps[out[1], ], sprintf(
+        "the mode (%s) is within 1e-3 of the edge of the support, where the Hessian's differences reach",
+        format_point(mode)))
+  }
   if (!all(is.finite(mode)) || !is.finite(lf) || lf > 1e300)
     stop_no_call(sprintf(paste0("the mode search diverged (last point (%s), log density %s): the ",
                                 "target may not be normalisable; give a `base` proposal instead."),
@@ -106,6 +132,15 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
                  converged = opt$convergence == 0L, dim = d,
                  evaluations = c(density = n_f, gradient = n_g)),
             class = "logz_laplace")
+}
+
+# Stop: the mode search reached a point x where the log density is -Inf.
+laplace_left_support <- function(x, what) {
+  stop_no_call(sprintf(paste0("the mode search left the support: %s at (%s), where the log density ",
+                              "is -Inf. The mode may lie on (or the target be cut by) a bound: ",
+                              "state the bounds (`lower`/`upper` of smc() and log_partition(), ",
+                              "which fit in unconstrained coordinates) or give `base` as a ",
+                              "proposal that is 0 outside the support."), what, format_point(x)))
 }
 
 # The standard base in the whitened coordinates z of a logz_laplace.

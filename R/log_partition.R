@@ -50,8 +50,12 @@
 #'     posteriors from the prior (`method = "smc"`, which also gives the
 #'     thermodynamic-integration and stepping-stone estimates of the prior
 #'     path) must cross the whole information gain from prior to posterior,
-#'     and cost many times more temperatures for the same error; without
-#'     gradients "auto" runs the power posteriors.}
+#'     and cost many times more temperatures for the same error. Without
+#'     gradients "auto" takes the same road (the Laplace fit by numerical
+#'     differences, random-walk moves from that base); only when the Laplace
+#'     fit fails (a Hessian that is not positive definite, a mode search that
+#'     leaves the support or diverges) does it run the power posteriors, and
+#'     the result's `base$how` says why.}
 #' }
 #' `"mip"` and `"rts"` are never picked automatically: GumbelMIP's cost grows
 #' quickly with the number of variables, and RTS needs a good initial
@@ -141,7 +145,7 @@ log_partition <- function(model, method = c("auto", "exact", "ais", "rts", "arm"
                          paste0('"', allowed, '"', collapse = ", ")))
   # an unused argument is an error of the chosen estimator; under "auto", say
   # which one was chosen (e.g. `n_chains` when the exact value was cheap)
-  run <- if (auto && kind == "bayes" && model$has_gradient) function() bayes_joint_smc(model, ...)
+  run <- if (auto && kind == "bayes") function() bayes_joint_auto(model, ...)
     else function() log_partition(model, method, exact_max, ...)
   if (auto) return(withCallingHandlers(run(),
     error = function(e) {
@@ -206,4 +210,37 @@ log_partition_stanfit <- function(model, method, exact_max, ..., base = "draws",
   est <- function(f, ...) log_partition(f, method = method, ...)
   stan_estimate(est, model, base, df, stanfit_model, start, sys.call(-1L), ...,
                 is_smc = method == "smc")
+}
+
+# log_partition()'s "auto" for a bayes_model(): the log joint from the
+# Laplace base (bayes_joint_smc()), with or without gradients; the power
+# posteriors from the prior (smc() on the model) only when the Laplace fit
+# fails, saying why in base$how.
+bayes_joint_auto <- function(model, ...) {
+  fallback <- NULL
+  fit <- tryCatch(bayes_joint_smc(model, ...), error = function(e) {
+    msg <- conditionMessage(e)
+    if (!grepl("^(the Hessian of -log f|the mode search (left|diverged))", msg)) stop(e)
+    fallback <<- msg
+    NULL
+  })
+  if (!is.null(fit)) return(fit)
+  args <- list(...)
+  args <- args[names(args) %in% names(formals(smc.logz_bayes_model))]
+  fit <- do.call(smc, c(list(model), args))
+  fit$base$how <- paste0(fit$base$how, "; chosen because the Laplace fit of the log joint failed: ",
+                         fallback)
+  fit
+}
+
+# smc() on the log joint of a bayes_model from the Laplace base (started at
+# the best of 20 prior draws unless `start` is given).
+bayes_joint_smc <- function(model, start = NULL, ...) {
+  j <- bayes_joint(model)
+  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
+             start = if (is.null(start)) j$start else start, ...)
+  if (is.null(start))
+    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
+  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
+  fit
 }

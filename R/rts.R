@@ -292,6 +292,22 @@ rts.rbm <- rts_discrete
 rts.ising <- rts_discrete
 
 # Validate the arguments shared by every rts() method.
+# Refuse, naming `K`, a run whose arrays would not fit in memory, before any
+# is allocated: per temperature, the chains' statistics (6 per chain) and the
+# samples stored for MBAR (`mbar_samples`), and with "mbar" its Newton
+# solve's K x K matrices (three at a time).
+rts_check_memory <- function(K, n_chains, mbar_samples, estimators) {
+  num <- function(x) if (is.numeric(x) && length(x) == 1L && !is.na(x)) as.double(x) else 1
+  K <- as.double(K)
+  mbar <- is.character(estimators) && "mbar" %in% estimators
+  bytes <- 8 * (K * (6 * num(n_chains) + if (mbar) num(mbar_samples) else 0) +
+                  if (mbar) 3 * K^2 else 0)
+  check_memory(bytes, sprintf(paste0("`K` = %s temperatures (with `n_chains` = %s%s)"), format(K),
+                              format(num(n_chains)),
+                              if (mbar) paste0(", `mbar_samples` = ", format(num(mbar_samples)),
+                                               " and the MBAR estimator's K x K matrices") else ""))
+}
+
 rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sweeps, tol,
                            estimators, mbar_samples, threads, progress) {
   if (is.null(betas)) {
@@ -325,6 +341,7 @@ rts_check_args <- function(K, betas, prior, n_chains, sweeps, init_iter, init_sw
                          paste0('"', rts_estimator_names, '"', collapse = ", "),
                          paste(format(estimators), collapse = ", ")))
   check_flag(progress, "progress")
+  rts_check_memory(K, n_chains, mbar_samples, estimators)
   list(K = K, betas = betas, prior = prior, n_chains = check_count(n_chains, "n_chains"),
        sweeps = check_count(sweeps, "sweeps"),
        init_iter = check_count(init_iter, "init_iter", min = 0L),
@@ -407,6 +424,7 @@ rts.function <- function(model, base = "laplace", K = 100L, betas = NULL, prior 
   kernel <- resolve_kernel(kernel, gradient, b$proposal$dim)
   step_size <- check_number(step_size, "step_size", lower = 0, lower_open = TRUE)
   metropolis_steps <- check_count(metropolis_steps, "metropolis_steps")
+  if (!missing(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
   n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
   if (kernel == "mala") n_leapfrog <- 1L
   seed <- rng_state()

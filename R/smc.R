@@ -46,9 +46,16 @@
 #' which can be far from the mass of the target (a hierarchical model's mode
 #' lies in the neck of its funnel, at a small group scale). Two steps before
 #' the replicates therefore adjust the default Laplace base (their
-#' evaluations are counted). A multi-start mode search (`mode_starts`
-#' optimisations by [laplace_base()] from points drawn from the base with
-#' its scale multiplied by 5) looks for separate modes; when it finds one
+#' evaluations are counted). A multi-start mode search looks for separate
+#' modes: it draws a screen of \eqn{\min(5000, 1000 + 200 d)} points from the
+#' base with its scale multiplied by 5 (one density evaluation each) and
+#' runs the optimiser of [laplace_base()] from batches of `mode_starts` of
+#' them, half those where \eqn{\log f} most exceeds the Laplace
+#' approximations of the modes known so far (mass that no known mode
+#' explains, such as a narrow mode's basin), half at random, skipping points
+#' next to a mode already found; a further batch runs while the last one
+#' found a new mode (at most 4 batches), so the search grows with what it
+#' finds. When it finds one
 #' with at least 1% of the Laplace mass of the modes found, the base is
 #' widened to the Gaussian with the mean and covariance of the mixture of
 #' their Laplace fits, so that the particles start in reach of each mode.
@@ -63,9 +70,10 @@
 #' mode that the final particles of the replicates hold less than half the
 #' Laplace share of, the estimate is flagged. A mode the search does not find
 #' goes unflagged: a narrow one far from the base, whose basin the
-#' over-dispersed starts rarely fall in, is missed by the search and the
+#' over-dispersed screen rarely reaches, is missed by the search and the
 #' particles alike, and log Z then lacks its mass with an se that does not
-#' show it (more `mode_starts`, or a `base` that covers it).
+#' show it (more `mode_starts`, or a `base` that covers it); the result says
+#' so in `mode_search_note` whenever the search found no other mode.
 #'
 #' **The bridge estimate (function targets).** The final weighted particles
 #' of the replicates are approximate draws from \eqn{f/Z}; with draws from a
@@ -76,7 +84,9 @@
 #' \eqn{r \leftarrow [\frac{1}{N_2}\sum_j l(y_j)/(s_1 l(y_j) + s_2 r)] /
 #' [\sum_i W_i/(s_1 l(x_i) + s_2 r)]}, \eqn{y_j \sim q}, \eqn{x_i} the
 #' particles with normalised weights \eqn{W_i}, \eqn{s_1 = N_1/(N_1+N_2)} with
-#' \eqn{N_1} their ESS. Each replicate gets its own \eqn{q}, chosen with the
+#' \eqn{N_1} their ESS. Every draw from \eqn{q} counts in \eqn{N_2}, also
+#' one where \eqn{f} is 0 (a log density of `-Inf` outside a bounded
+#' support), which adds 0 to the sum. Each replicate gets its own \eqn{q}, chosen with the
 #' particles of the other replicates only (so that it is independent of the
 #' particles it bridges to): among the base, the Gaussian and Student-t (10
 #' df) of its Laplace fit, and the moment-matched Gaussian and Student-t (10
@@ -96,8 +106,11 @@
 #' particle side, Fruehwirth-Schnatter 2004, Eq. 16 without autocorrelation,
 #' and \eqn{C} the evaluations per replicate so far), at most \eqn{C}.
 #' With `estimator = "auto"` the reported `log_z` and `se` are the bridge's
-#' when its iteration converged, it has an se (2 or more replicates) and that
-#' se is at most the SMC estimate's; `estimator` in the result says which.
+#' when its iteration converged, it has an se (2 or more replicates), that
+#' se is at most the SMC estimate's, and the two estimates of the same runs
+#' agree within 2 combined se (\eqn{|b - s| \le 2 \sqrt{se_b^2 + se_s^2}});
+#' otherwise the SMC estimate's, and a disagreement is flagged (see
+#' "Reliability flags"); `estimator` in the result says which.
 #'
 #' **Replicates and se.** `replicates` independent runs (on the active
 #' [future::plan()] when it has several workers, or with `workers`) give
@@ -167,6 +180,19 @@
 #' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
 #'   points (for a `bayes_model`, given to [bayes_model()]).
 #' @param start for the Laplace base: a point where the log density is finite.
+#' @param lower,upper for a function target: known bounds of its support
+#'   (`NULL`, default: none), each a number or a vector of length `d`, `-Inf`
+#'   / `Inf` for an open side, `lower < upper`. With either, the run works in
+#'   unconstrained coordinates \eqn{y}, as Stan does: \eqn{x = l + e^y} (lower
+#'   bound only), \eqn{x = u - e^y} (upper only), \eqn{x = l + (u - l)\,
+#'   \mathrm{logit}^{-1}(y)} (both), on the log density
+#'   \eqn{\log f(x(y)) + \log |dx/dy|}, which has the same \eqn{Z}; `model`
+#'   and `gradient` stay on their own scale (`gradient` is carried by the
+#'   chain rule), and `start` must lie strictly inside. Needs the Laplace
+#'   `base` (fitted in \eqn{y}); the returned particles `x` are on the
+#'   model's scale and `bounds` holds the two vectors. Without bounds, a log
+#'   density of `-Inf` outside the support is still correct, at the cost of
+#'   the draws wasted there.
 #' @param target_accept the acceptance rate the step aims at, in (0, 1);
 #'   default 0.3 for `"rwm"`, 0.57 for `"mala"`, 0.65 for `"hmc"`.
 #' @param target_se `NULL` (run `replicates` replicates), or the se of log Z
@@ -180,9 +206,10 @@
 #'   moment-matched fit of the pilot's particles when it fits them better
 #'   (see "The base of a function target"), `FALSE` to keep it.
 #' @param mode_starts for a function target with a Laplace base: the number
-#'   of starts of the multi-start mode search (>= 0; 0 skips it); `NULL`
-#'   (default) for 24 with a `gradient`, 8 without (each search then
-#'   differentiates numerically, at `2 d` evaluations a gradient).
+#'   of starts per batch of the multi-start mode search (>= 0; 0 skips
+#'   it); `NULL` (default) for \eqn{\max(24, 4d)} with a `gradient`,
+#'   \eqn{\max(8, d)} without (each search then differentiates numerically,
+#'   at `2 d` evaluations a gradient).
 #' @param estimator for a function target: `"auto"` (default; the bridge
 #'   estimate when its diagnostics allow, see "The bridge estimate"),
 #'   `"bridge"` (the bridge estimate whenever it converged) or `"smc"` (the
@@ -221,20 +248,25 @@
 #'   `replicate_evaluations` (density plus gradient evaluations of each
 #'   replicate), `base` (for a function target: `type`, `how`, and after a refit
 #'   `refit`, the two variances compared), `modes_found` (the separate modes
-#'   the search found), `time`, `seed`, `call`, `flags`, `reliable`.
+#'   the search found), `mode_search` (its `starts`, `screened` points and
+#'   `batches`), `mode_search_note` (when it found no other mode: what the
+#'   run could not see), `time`, `seed`, `call`, `flags`, `reliable`.
 #' @section Reliability flags: a run to `target_se` that a cap stopped
 #'   first ("target se ... not reached"); a mode found by the mode search
 #'   whose Laplace share (at least 0.01) is more than twice the weight the
 #'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); the bridge and SMC estimates of
-#'   the same runs more than 3 combined se apart (\eqn{|b - s| > 3
-#'   \sqrt{se_b^2 + se_s^2}}: one of them is off); with `estimator =
+#'   the same runs more than 2 combined se apart (\eqn{|b - s| > 2
+#'   \sqrt{se_b^2 + se_s^2}}: one of them is off; the flag names the one
+#'   reported); with `estimator =
 #'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
 #'   estimate); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
 #' @section Errors: those of [ais.function()] for a function target (bad
-#'   `base`, `start`, `gradient`, values of `model`); `kernel = "mala"` or
+#'   `base`, `start`, `gradient`, values of `model`); `lower`/`upper` not
+#'   numbers of length 1 or `d`, not below one another, with a proposal
+#'   `base`, or with a `start` outside them; `kernel = "mala"` or
 #'   `"hmc"` without gradients; numeric arguments out of range; a run that
 #'   does not reach beta = 1 in `max_steps` temperatures; a log density that
 #'   is `-Inf` at every particle drawn at beta = 0.
@@ -328,7 +360,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                          particles = 250L, replicates = 8L, schedule = c("pilot", "adaptive"),
                          cess = 0.9, resample_threshold = 0.5, move_steps = 2L,
                          n_leapfrog = NULL, vectorized = FALSE, start = NULL,
-                         target_accept = NULL, target_se = NULL, max_time = 600,
+                         lower = NULL, upper = NULL, target_accept = NULL, target_se = NULL, max_time = 600,
                          max_evaluations = Inf, max_steps = 1000L, refit_base = TRUE,
                          mode_starts = NULL, estimator = c("auto", "bridge", "smc"),
                          bridge_draws = NULL, workers = NULL, progress = interactive(), ...) {
@@ -342,6 +374,13 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   check_flag(vectorized, "vectorized")
   if (!is.null(mode_starts))
     mode_starts <- check_count(mode_starts, "mode_starts", min = 0L, max = 10000L)
+  bounds <- NULL
+  if (!is.null(lower) || !is.null(upper)) {
+    bounds <- smc_bounds(model, gradient, vectorized, lower, upper, base, start)
+    model <- bounds$model
+    gradient <- bounds$gradient
+    start <- bounds$start
+  }
   base <- resolve_function_base(base, model, start, gradient, vectorized)
   if (is.null(base$laplace) && isTRUE(mode_starts > 0L))
     stop_no_call(sprintf(paste0("`mode_starts` = %d applies only from a Laplace base (`base` = ",
@@ -349,6 +388,10 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   p0 <- base$proposal
   d <- p0$dim
   kernel <- resolve_kernel(kernel, gradient, d)
+  if (!is.null(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
+  if (!missing(refit_base) && is.null(base$laplace))
+    stop_no_call(paste0("`refit_base` applies only from a Laplace base (`base` = \"laplace\", ",
+                        "\"laplace_normal\" or a laplace_base() fit); leave it out with a proposal `base`."))
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
   ctl$schedule <- match_arg(schedule, "schedule")
@@ -372,7 +415,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
   laplace0 <- base$laplace
   search <- list(modes = list())
   if (!is.null(laplace0)) {
-    starts <- if (is.null(mode_starts)) if (is.null(gradient)) 8L else 24L else mode_starts
+    starts <- if (is.null(mode_starts)) if (is.null(gradient)) max(8L, d) else max(24L, 4L * d)
+              else mode_starts
     search <- smc_mode_search(model, gradient, vectorized, laplace0, starts)
     extra <- extra + search$evaluations
     base$laplace <- smc_cover_modes(laplace0, search$modes)
@@ -418,7 +462,18 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                                 classes = "logz_unreliable")
     fit$x <- laplace_to_x(base$laplace, fit$x)
     fit$modes_found <- length(search$modes)
+    fit$mode_search <- search$search
+    fit$mode_search_note <- if (!length(search$modes) && starts > 0L) sprintf(paste0(
+      "the mode search found no other mode (%d starts from %d over-dispersed points screened by ",
+      "importance weight): a mode whose basin none of them reached is not seen by the run or its ",
+      "checks"), as.integer(search$search[["starts"]]), as.integer(search$search[["screened"]]))
     carried <- c(carried, smc_check_modes(laplace0, search$modes, fit$x, fit$log_weights, fit$run))
+  }
+  if (!is.null(bounds)) {
+    fit$x <- bounds$to_x(fit$x)
+    fit$bounds <- bounds$box
+    fit$base$how <- paste0(fit$base$how, "; in the unconstrained coordinates of `lower`/`upper` ",
+                           "(log and logit transforms, with their Jacobian)")
   }
   smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
 }
@@ -445,6 +500,7 @@ smc.logz_bayes_model <- function(model, kernel = NULL, particles = 250L, replica
   if (kernel != "rwm" && !model$has_gradient)
     stop_no_call(sprintf("`kernel = \"%s\"` needs the model's `gradient_prior` and `gradient_lik`.",
                          kernel))
+  if (!is.null(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
   ctl <- smc_control(kernel, d, particles, replicates, cess, resample_threshold, move_steps,
                      n_leapfrog, target_accept, target_se, max_time, max_evaluations, max_steps)
   ctl$schedule <- match_arg(schedule, "schedule")
@@ -565,16 +621,4 @@ smc_flag <- function(fit, carried) {
 #' @export
 smc.stanfit <- function(model, ..., base = "draws", df = Inf, stanfit_model = NULL, start = NULL) {
   stan_estimate(smc, model, base, df, stanfit_model, start, match.call(), ..., is_smc = TRUE)
-}
-
-# smc() on the log joint of a bayes_model from the Laplace base (started at
-# the best of 20 prior draws unless `start` is given).
-bayes_joint_smc <- function(model, start = NULL, ...) {
-  j <- bayes_joint(model)
-  fit <- smc(j$f, gradient = j$g, vectorized = model$vectorized,
-             start = if (is.null(start)) j$start else start, ...)
-  if (is.null(start))
-    fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + j$evaluations
-  fit$target <- "a Bayesian model (prior x likelihood, from a Laplace base)"
-  fit
 }

@@ -9,6 +9,9 @@
 # from the run; each draw from q costs one density evaluation. The estimate
 # pools the replicates (each with its own draws from q); its se is the
 # jackknife over replicates (leave one replicate's particles and draws out).
+# Every draw from q counts, those where f is 0 (log density -Inf, outside a
+# bounded support) too: they add 0 to the numerator's sum but count in its
+# mean, as in Eq. 4.1; dropping them would inflate Z by 1 / q(support).
 
 # The log bridge estimate pooled over groups (replicates): each group k has
 # l at its particles (ell1, log weights lw1), l at its draws from its
@@ -27,7 +30,7 @@ bridge_iterate <- function(groups, start, tol = 1e-10, max_iter = 1000L) {
     ok <- g$lw1 > -Inf & g$ell1 > -Inf
     g$ell1 <- g$ell1[ok]
     g$lw1 <- g$lw1[ok] - log_sum_exp(g$lw1[ok])
-    g$ell2 <- g$ell2[g$ell2 > -Inf]
+    g$ell2 <- g$ell2[!is.na(g$ell2)]
     n2 <- length(g$ell2)
     g$ls1 <- log(g$n1 / (g$n1 + n2))
     g$ls2 <- log(n2 / (g$n1 + n2))
@@ -35,14 +38,15 @@ bridge_iterate <- function(groups, start, tol = 1e-10, max_iter = 1000L) {
     g
   })
   if (any(vapply(groups, function(g) !length(g$ell1) || !all(is.finite(g$ell1)) ||
-                   !length(g$ell2), FALSE))) return(fail(0))
+                   !any(is.finite(g$ell2)), FALSE))) return(fail(0))
   # log(s1 exp(a) + s2 exp(lr)) elementwise
   lae <- function(g, a, lr) log_add_exp(g$ls1 + a, g$ls2 + lr)
   lz <- vapply(groups, function(g) if (is.null(g$lz)) 0 else g$lz, 0)
   if (!all(is.finite(lz))) return(fail(0))
   lomega <- lz - log_sum_exp(lz)
   lr <- if (is.finite(start)) start else
-    log_sum_exp(unlist(lapply(groups, function(g) g$ell2 - g$ln2))) - log(length(groups))
+    log_sum_exp(unlist(lapply(groups, function(g) g$ell2[g$ell2 > -Inf] - g$ln2))) -
+      log(length(groups))
   for (it in seq_len(max_iter)) {
     num <- log_sum_exp(vapply(groups, function(g)
       log_sum_exp(g$ell2 - lae(g, g$ell2, lr)) - g$ln2, 0)) - log(length(groups))
@@ -131,9 +135,10 @@ bridge_proposal <- function(p0, Z, lw, lf, run, lz_runs, k, whitened) {
 # (Fruhwirth-Schnatter 2004, Eq. 16 without autocorrelation): per draw from
 # q, of l / (s1 l + s2 r) there; and over the weighted particles (their ESS
 # counted), of 1 / (s1 l + s2 r). The group's estimate of log r has variance
-# about q / draws + p.
+# about q / draws + p. Draws outside the support (l = 0) count, as in
+# bridge_iterate().
 bridge_rel_var <- function(g, lr) {
-  n2 <- sum(g$ell2 > -Inf)
+  n2 <- sum(!is.na(g$ell2))
   ls1 <- log(g$n1 / (g$n1 + n2))
   ls2 <- log(n2 / (g$n1 + n2))
   lae <- function(a) log_add_exp(ls1 + a, ls2 + lr)
@@ -144,7 +149,7 @@ bridge_rel_var <- function(g, lr) {
     sum(w * (v - m)^2) / m^2
   }
   ok1 <- g$lw1 > -Inf & g$ell1 > -Inf
-  ok2 <- g$ell2 > -Inf
+  ok2 <- !is.na(g$ell2)
   c(q = rv(g$ell2[ok2] - lae(g$ell2[ok2]), rep(1, sum(ok2))),
     p = rv(-lae(g$ell1[ok1]), exp(g$lw1[ok1] - max(g$lw1[ok1]))) / g$n1)
 }
@@ -210,7 +215,9 @@ smc_bridge_estimate <- function(fn, p0, Z, lw, lf, run, lz_runs, draws, cost, st
 # adds `bridge` (c(log_z, se, se_jackknife)), `bridge_runs` (each replicate alone), `smc`
 # (the SMC estimate), and sets log_z and se by `estimator`: "bridge", "smc",
 # or "auto" (the bridge when every replicate's iteration converged, it has an
-# se (2 or more replicates) and that se is at most the SMC se); `estimator`
+# se (2 or more replicates), that se is at most the SMC se, and the two
+# estimates agree within BRIDGE_AGREE combined se; otherwise the SMC
+# estimate, and smc_bridge_flags() flags the disagreement); `estimator`
 # in the result says which. `draws`: see smc_bridge_estimate().
 smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
   R <- as.integer(fit$counts[["replicates"]])
@@ -231,7 +238,8 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
   fit$bridge_runs <- b$log_z_runs
   fit$bridge_draws <- b$draws
   use <- if (estimator == "bridge") is.finite(b$log_z) else
-    b$converged && is.finite(b$se) && (!is.finite(fit$se) || fit$bridge[["se"]] <= fit$se)
+    b$converged && is.finite(b$se) && (!is.finite(fit$se) || fit$bridge[["se"]] <= fit$se) &&
+      !isTRUE(bridge_gap(fit)[["ratio"]] > BRIDGE_AGREE)
   if (use) {
     fit$log_z <- b$log_z
     fit$se <- fit$bridge[["se"]]
@@ -240,20 +248,35 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
   fit
 }
 
+# How far apart (in combined se) the bridge and SMC estimates of the same
+# runs may be before the bridge is not preferred under "auto" and the result
+# is flagged: a two-sided 95% band.
+BRIDGE_AGREE <- 2
+
+# The gap between the bridge and SMC estimates of a fit: c(gap (nats),
+# se (combined), ratio), NA where either is missing.
+bridge_gap <- function(fit) {
+  b <- fit$bridge
+  s <- fit$smc
+  gap <- abs(b[["log_z"]] - s[["log_z"]])
+  se <- sqrt(sum(c(b[["se"]], s[["se"]])^2))
+  c(gap = gap, se = se, ratio = if (is.finite(gap) && is.finite(se) && se > 0) gap / se else NA_real_)
+}
+
 # The flags of the bridge estimate: asked for but not converged (log Z is
-# then the SMC estimate), or 3 combined se or more from the SMC estimate of
-# the same runs.
+# then the SMC estimate), or more than BRIDGE_AGREE combined se from the SMC
+# estimate of the same runs.
 smc_bridge_flags <- function(fit, estimator) {
   b <- fit$bridge
   if (is.null(b)) return(character())
   if (!is.finite(b[["log_z"]]))
     return(if (estimator == "bridge")
       "the bridge estimate did not converge: log Z is the SMC estimate" else character())
-  s <- fit$smc
-  gap <- abs(b[["log_z"]] - s[["log_z"]])
-  se <- sqrt(sum(c(b[["se"]], s[["se"]])^2))
-  if (is.finite(se) && gap > 3 * se)
-    sprintf("the bridge and SMC estimates of the same runs differ by %.3g nats, %.1f combined se",
-            gap, gap / se)
+  gs <- bridge_gap(fit)
+  if (isTRUE(gs[["ratio"]] > BRIDGE_AGREE))
+    sprintf(paste0("the bridge and SMC estimates of the same runs differ by %.3g nats, %.1f combined ",
+                   "se (threshold %g); log Z is the %s estimate"),
+            gs[["gap"]], gs[["ratio"]], BRIDGE_AGREE,
+            if (identical(fit$estimator, "bridge")) "bridge" else "smc")
   else character()
 }

@@ -8,16 +8,27 @@
 # finds, at least `min_distance` from the others in the base's whitened
 # coordinates, gets a share of the mass from its own Laplace approximation.
 
-# The distinct modes found from `starts` over-dispersed starts around the
-# Laplace fit lb (x = mode + C z, z ~ N(0, spread^2 I)): a list of
-# logz_laplace fits (Gaussian) other than lb's own mode, and the evaluations
-# spent. Starts where the search fails (a log density not finite there, a
-# Hessian not positive definite) are skipped.
+# The distinct modes found by the optimiser of laplace_base() from
+# over-dispersed starts around the Laplace fit lb (x = mode + C z, z ~ N(0,
+# spread^2 I)): a list of logz_laplace fits (Gaussian) other than lb's own
+# mode, the evaluations spent, and `search` (what it tried). The starts are
+# chosen from a screen of `screen` such points (one density evaluation
+# each): half of each batch the points where log f most exceeds the Laplace
+# approximations of the modes known so far (mass no known mode explains,
+# such as the basin of a narrow mode), half at random among the rest; points within one
+# whitened unit of a mode already found are skipped. Batches of `starts`
+# run while the last one found a new mode (up to `max_batches`), so the
+# search grows with what it finds. Starts where the search fails (a log
+# density not finite there, a Hessian not positive definite, the support
+# left) are skipped.
 smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
-                            min_distance = 3) {
+                            min_distance = 3, screen = NULL, max_batches = 4L) {
   d <- lb$dim
   evals <- c(density = 0, gradient = 0)
-  if (starts < 1L) return(list(modes = list(), evaluations = evals))
+  none <- list(modes = list(), evaluations = evals,
+               search = c(starts = 0, screened = 0, batches = 0))
+  if (starts < 1L) return(none)
+  if (is.null(screen)) screen <- min(5000L, 1000L + 200L * d)
   # count every point evaluated, also by searches that fail
   points <- function(x) if (vectorized && is.matrix(x)) nrow(x) else 1
   counted <- function(fun, k) if (!is.null(fun)) function(x) {
@@ -26,22 +37,68 @@ smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
   }
   f <- counted(model, "density")
   g <- counted(gradient, "gradient")
-  Z <- matrix(stats::rnorm(starts * d, 0, spread), starts, d)
+  Z <- matrix(stats::rnorm(screen * d, 0, spread), screen, d)
   X <- laplace_to_x(lb, Z)
+  lf <- suppressWarnings(catch_error(eval_log_density(f, X, vectorized, d, lenient = TRUE),
+                                     function(e) rep(NA_real_, screen)))
+  lf[!is.finite(lf)] <- -Inf
+  # log f less the log of the known modes' Laplace approximations (each
+  # Z_k N(mode_k, C_k C_k'), i.e. log f(mode_k) - |z_k|^2 / 2): large where f
+  # has mass that no mode found so far explains
+  unexplained <- function(fits) {
+    lq <- vapply(fits, function(m) {
+      U <- backsolve(m$chol_cov, t(X) - m$mode)
+      m$log_f_mode - 0.5 * colSums(U^2)
+    }, numeric(screen))
+    lf - apply(matrix(lq, screen), 1L, log_sum_exp)
+  }
+  lw <- unexplained(list(lb))
+  by_weight <- order(lw, decreasing = TRUE)
+  at_random <- sample.int(screen)
   whiten <- function(x) backsolve(lb$chol_cov, x - lb$mode)
   found <- list()
   at <- list(rep(0, d))
-  for (i in seq_len(starts)) {
-    fit <- catch_error(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
-                       function(e) NULL)
-    if (is.null(fit)) next
-    if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
-    z <- whiten(fit$mode)
-    if (any(vapply(at, function(a) sqrt(sum((z - a)^2)) < min_distance, TRUE))) next
-    at[[length(at) + 1L]] <- z
-    found[[length(found) + 1L]] <- fit
+  used <- logical(screen)
+  near_known <- function(i) any(vapply(at, function(a) sqrt(sum((Z[i, ] - a)^2)) < 1, TRUE))
+  next_from <- function(ord, n) {
+    out <- integer()
+    for (i in ord) {
+      if (length(out) >= n) break
+      if (used[i] || lw[i] == -Inf || near_known(i)) next
+      out <- c(out, i)
+    }
+    out
   }
-  list(modes = found, evaluations = evals)
+  tried <- 0L
+  batches <- 0L
+  repeat {
+    batches <- batches + 1L
+    n_top <- ceiling(starts / 2)
+    top <- next_from(by_weight, n_top)
+    used[top] <- TRUE
+    rnd <- next_from(at_random, starts - length(top))
+    used[rnd] <- TRUE
+    batch <- c(top, rnd)
+    if (!length(batch)) break
+    new <- 0L
+    for (i in batch) {
+      tried <- tried + 1L
+      fit <- catch_error(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
+                         function(e) NULL)
+      if (is.null(fit)) next
+      if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
+      z <- whiten(fit$mode)
+      if (any(vapply(at, function(a) sqrt(sum((z - a)^2)) < min_distance, TRUE))) next
+      at[[length(at) + 1L]] <- z
+      found[[length(found) + 1L]] <- fit
+      new <- new + 1L
+    }
+    if (new == 0L || batches >= max_batches) break
+    lw <- unexplained(c(list(lb), found))
+    by_weight <- order(lw, decreasing = TRUE)
+  }
+  list(modes = found, evaluations = evals,
+       search = c(starts = tried, screened = screen, batches = batches))
 }
 
 # The flag (a character vector, empty when none) of a run whose weighted

@@ -156,6 +156,7 @@ stan_estimate <- function(estimator, fit, base, df, stanfit_model, start, call, 
   kernel <- if ("kernel" %in% given) list(...)[["kernel"]]
   tg <- stan_target_make(fit, stanfit_model, joint_gradient = !identical(kernel, "rwm"),
                          all_draws = from_draws)
+  start_given <- start
   if (is.null(start)) start <- tg$start else {
     check_finite_numeric(start, "start")
     if (length(start) != tg$dim)
@@ -168,7 +169,8 @@ stan_estimate <- function(estimator, fit, base, df, stanfit_model, start, call, 
   # posterior mass is
   skip_search <- if (from_draws && is_smc && !"mode_starts" %in% given) list(mode_starts = 0L)
   out <- do.call(estimator, c(list(tg$log_density, gradient = tg$gradient, vectorized = TRUE,
-                                   start = start, base = base), skip_search, list(...)))
+                                   start = if (inherits(base, "logz_proposal")) start_given else start,
+                                   base = base), skip_search, list(...)))
   if (from_draws) out$base$how <- sub("^given", attr(base, "how"), out$base$how)
   out$call <- call
   out$target <- sprintf("the Stan model '%s'", tg$name)

@@ -300,6 +300,18 @@ static void own_terms(const jtree *T, const ising_model *m, int t, double *psi, 
 
 /* log Z of the model along `order`; with marg != NULL also P(x_i = hi) (n)
  * and, with pair != NULL, P(x_i = hi, x_j = hi) for each edge (ne). */
+/* Count `add` table entries of work and check for an interrupt every 2^20
+ * of them, so that a wide clique (2^22 entries and more per pass) is not
+ * waited for. */
+static void jt_tick(size_t *work, size_t add)
+{
+    *work += add;
+    if (*work >= ((size_t) 1 << 20)) {
+        *work = 0;
+        R_CheckUserInterrupt();
+    }
+}
+
 double jt_calibrate(const ising_model *m, const int *order, double *marg, double *pair)
 {
     int n = m->n;
@@ -323,6 +335,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
     for (int i = 0; i < n; i++) where[i] = -1;
     int *lut = (int *) R_alloc((size_t) 256 * 4, sizeof(int));
     double log_z = 0.0;
+    size_t work = 0;
 
     /* upward pass in elimination order (children first) */
     for (int t = 0; t < n; t++) {
@@ -330,16 +343,18 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
         size_t len = (size_t) 1 << size;
         double *psi = keep ? tab + T.toff[t] : tab;
         own_terms(&T, m, t, psi, where);
+        jt_tick(&work, len * (size_t) (1 + m->ptr[T.cvars[T.cptr[t]] + 1] - m->ptr[T.cvars[T.cptr[t]]]));
         for (int q = T.kptr[t]; q < T.kptr[t + 1]; q++) {
             int c = T.kids[q];
             const double *mc = msg + T.moff[c];
             make_lut(&T, c, t, where, lut, &nbytes);
             for (size_t idx = 0; idx < len; idx++) psi[idx] += mc[lut_index(lut, nbytes, (uint32_t) idx)];
+            jt_tick(&work, len);
         }
         double *mt = msg + T.moff[t];
         for (size_t s = 0; s < len / 2; s++) mt[s] = logz_log_add_exp(psi[2 * s], psi[2 * s + 1]);
         if (T.parent[t] < 0) log_z += mt[0];
-        if (t % 16 == 15) R_CheckUserInterrupt();
+        jt_tick(&work, 16 + len);
     }
     if (!keep) return log_z;
 
@@ -369,7 +384,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
         }
         for (size_t s = 0; s < slen; s++) dmax[s] += log(dsum[s]);
         for (size_t idx = 0; idx < 2 * slen; idx++) bt[idx] += dmax[idx >> 1];
-        if (t % 16 == 15) R_CheckUserInterrupt();
+        jt_tick(&work, 16 + 3 * plen);
     }
     /* marginals from beliefs */
     for (int i = 0; i < n; i++) {
@@ -384,6 +399,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
             if (idx & 1) s_hi += e;
         }
         marg[i] = s_hi / s_all;
+        jt_tick(&work, 2 * len);
     }
     if (pair) {
         for (int e = 0; e < m->ne; e++) {
@@ -403,6 +419,7 @@ double jt_calibrate(const ising_model *m, const int *order, double *marg, double
                 if ((idx & 1) && ((idx >> k) & 1)) s_hh += ex;
             }
             pair[e] = s_hh / s_all;
+            jt_tick(&work, 2 * len);
         }
     }
     return log_z;

@@ -33,7 +33,7 @@ FILES <- list(
   core = c("logz-package.R", "mnist.R", "utils.R", "codes.R", "call_checks.R", "progress.R",
            "logz_exact.R", "reliability.R", "estimate.R"),
   models = c("ising_input.R", "ising.R", "rbm.R", "gpc.R", "proposal.R", "interval.R",
-             "astar_models.R", "astar_target.R", "continuous_target.R", "laplace.R", "bayes_model.R",
+             "astar_models.R", "astar_target.R", "continuous_target.R", "bounded_target.R", "laplace.R", "bayes_model.R",
              "schedule.R", "validate.R"),
   engines = c("contract.R", "kernels.R", "rng.R", "gumbel.R", "scale.R", "junction_tree.R", "cont_kernel.R",
               "exact_engine.R", "ais_engine.R", "ising_engine.R", "ep_log_z.R", "gpc_engine.R",

@@ -181,3 +181,25 @@ test_that("the Laplace-base flag fires on a banana and stays off on a correlated
                  "times wider than its Laplace base", class = "logz_unreliable")
   expect_false(fit2$reliable)
 })
+
+test_that("arguments that do not apply to the base or kernel are errors", {
+  f <- function(x) -sum(x^2) / 2
+  b <- proposal_normal(c(0, 0), 2)
+  expect_error(ais(f, base = b, start = c(0, 0, 0), progress = FALSE),
+               "`start` \\(length 3\\) does not apply to a proposal `base` \\(2-D\\)")
+  expect_error(ais(f, base = b, start = c(0, 0), progress = FALSE),
+               "`start` \\(length 2\\) does not apply to a proposal `base`")
+  expect_error(ais(f, base = b, n_leapfrog = 5, progress = FALSE),
+               "`n_leapfrog` applies only to `kernel = \"hmc\"`.*\"rwm\"")
+  expect_error(rts(f, base = b, n_leapfrog = 5, progress = FALSE),
+               "`n_leapfrog` applies only to `kernel = \"hmc\"`")
+  expect_error(smc(f, base = b, n_leapfrog = 5, progress = FALSE),
+               "`n_leapfrog` applies only to `kernel = \"hmc\"`")
+  expect_error(smc(f, base = b, refit_base = FALSE, progress = FALSE),
+               "`refit_base` applies only from a Laplace base")
+  # a proposal edited to lower > upper after construction is refused at use
+  u <- proposal_uniform(c(-3, -3), c(3, 3))
+  u$par[1, 2] <- 4
+  for (est in list(ais, rts, smc))
+    expect_error(est(f, base = u, progress = FALSE), "uniform dimension 2 must have lower < upper")
+})

@@ -61,3 +61,28 @@ test_that("bad functions and gradients are errors naming the argument", {
   expect_error(bayes_model(lp, ll, smp, n_check = 1), "`n_check`")
   expect_error(bayes_model(lp, ll, smp, vectorized = NA), "`vectorized`")
 })
+
+test_that("log_partition() without gradients takes the log joint from the Laplace base", {
+  # y_i ~ N(theta, 1), theta ~ N(0, 2^2): log Z in closed form
+  y <- c(0.3, 1.2, -0.4, 0.8)
+  m <- bayes_model(function(th) stats::dnorm(th, 0, 2, log = TRUE),
+                   function(th) sum(stats::dnorm(y, th, 1, log = TRUE)),
+                   function(n) stats::rnorm(n, 0, 2))
+  S <- diag(4) + 4
+  exact <- -0.5 * (4 * log(2 * pi) + as.numeric(determinant(S)$modulus) + sum(y * solve(S, y)))
+  set.seed(1)
+  fit <- log_partition(m, particles = 100, replicates = 4, progress = FALSE)
+  expect_identical(fit$target, "a Bayesian model (prior x likelihood, from a Laplace base)")
+  expect_lt(abs(fit$log_z - exact), 3 * fit$se)
+})
+
+test_that("where the Laplace fit of the log joint fails, \"auto\" runs the power posteriors and says why", {
+  # a flat likelihood under a uniform prior: log Z = 0, the Hessian is 0
+  m <- bayes_model(function(th) if (th > 0 && th < 1) 0 else -Inf, function(th) 0,
+                   function(n) stats::runif(n))
+  set.seed(1)
+  fit <- log_partition(m, particles = 50, replicates = 2, progress = FALSE)
+  expect_identical(fit$target, "a Bayesian model (power posteriors from the prior)")
+  expect_match(fit$base$how, "chosen because the Laplace fit of the log joint failed: the (Hessian|mode search)")
+  expect_equal(fit$log_z, 0, tolerance = 1e-8)
+})

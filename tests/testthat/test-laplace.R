@@ -105,3 +105,25 @@ test_that("rts() on an R log density: HMC from the Laplace base and MALA from a 
                    progress = FALSE), "needs `gradient`")
   expect_error(rts(f, vectorized = TRUE, progress = FALSE), "with `start`")
 })
+
+test_that("a wrong gradient is named before the mode search can mislead", {
+  f <- function(x) -sum(x^2) / 2
+  expect_error(laplace_base(f, start = c(1, 2), gradient = function(x) x),
+               "`gradient` disagrees with the log density at \\(1, 2\\)")
+  expect_error(smc(f, start = c(1, 2), gradient = function(x) x, progress = FALSE),
+               "`gradient` disagrees with the log density at \\(1, 2\\)")
+})
+
+test_that("a mode search that reaches the edge of the support says so", {
+  # half-normal: the mode is at the bound 0, the gradient NaN beyond it
+  f <- function(x) if (x > 0) -x^2 / 2 else -Inf
+  g <- function(x) if (x > 0) -x else NaN
+  expect_error(laplace_base(f, start = 1, gradient = g),
+               "the mode search left the support.*`lower`/`upper`")
+  expect_error(laplace_base(f, start = 1), "the mode search left the support")
+  # stated bounds: no error, the fit is in log x
+  set.seed(1)
+  fit <- smc(f, gradient = g, start = 1, lower = 0, particles = 50, replicates = 2,
+             progress = FALSE)
+  expect_lt(abs(fit$log_z - log(sqrt(2 * pi) / 2)), 4 * fit$se + 0.01)
+})

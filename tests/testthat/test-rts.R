@@ -295,3 +295,17 @@ test_that("bad input is rejected with errors naming the argument", {
   expect_error(rts(function(x) -sum(x^2), base = proposal_normal(c(0, 0), 1), n_sweep = 5),
                "`n_sweep`")
 })
+
+test_that("a K whose arrays would not fit in memory is refused before allocating, naming K", {
+  f <- function(x) -sum(x^2) / 2
+  m <- rbm(matrix(0.1, 10, 5), rep(0, 10), rep(0, 5))
+  expect_error(rts(m, K = 1e5, n_chains = 2, progress = FALSE),
+               "`K` = 1e\\+05 temperatures .*MBAR estimator's K x K matrices\\) would need 244 GB")
+  expect_error(rts(f, base = proposal_normal(0, 1), K = 1e5, n_chains = 2, progress = FALSE),
+               "`K` = 1e\\+05 temperatures")
+  # without MBAR the need is linear in K
+  old <- options(logz.max_bytes = 5e5)
+  on.exit(options(old))
+  expect_error(rts(m, K = 1e4, n_chains = 2, estimators = "ti", progress = FALSE),
+               "`K` = 10000 temperatures \\(with `n_chains` = 2\\) would need 0.00096 GB")
+})

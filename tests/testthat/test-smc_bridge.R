@@ -111,3 +111,33 @@ test_that("bad `estimator` and `bridge_draws` are errors naming them", {
   expect_error(go(bridge_draws = c(10, 20)), "`bridge_draws`")
   expect_error(go(estimator = "bridge", bridge_draws = 0), "`bridge_draws` = 0")
 })
+
+test_that("draws from q outside a bounded support count (half-normal: exact log Z)", {
+  # f = exp(-x^2 / 2) on x > 0, log Z = log(sqrt(2 pi) / 2); q = N(0, 1) puts
+  # half its draws where f = 0: dropping them doubles Z (log Z + 0.69)
+  set.seed(1)
+  x <- abs(stats::rnorm(4000))
+  y <- stats::rnorm(4000)
+  l <- function(v) ifelse(v > 0, -v^2 / 2 - stats::dnorm(v, log = TRUE), -Inf)
+  g <- list(ell1 = l(x), lw1 = rep(0, 4000), ell2 = l(y), n1 = 4000)
+  b <- logz:::bridge_iterate(list(g), start = 0)
+  expect_lt(abs(b[["log_z"]] - log(sqrt(2 * pi) / 2)), 0.03)
+  # the relative variance of the q side counts the draws outside too
+  rv <- logz:::bridge_rel_var(g, b[["log_z"]])
+  expect_true(all(is.finite(rv)))
+  # a group with no draw inside the support does not converge
+  g$ell2 <- rep(-Inf, 10)
+  expect_identical(logz:::bridge_iterate(list(g), start = 0)[["converged"]], 0)
+})
+
+test_that("under \"auto\" the bridge is not reported when it disagrees with the SMC estimate", {
+  fit <- list(log_z = 0, se = 0.1, counts = c(replicates = 2))
+  fake <- function(b, s) list(bridge = c(log_z = b, se = 0.05), smc = c(log_z = s, se = 0.05),
+                              estimator = "smc")
+  expect_equal(logz:::bridge_gap(fake(0.3, 0))[["ratio"]], 0.3 / sqrt(0.005))
+  # 4.2 combined se apart: flagged, naming the estimate reported
+  expect_match(logz:::smc_bridge_flags(fake(0.3, 0), "auto"),
+               "differ by 0.3 nats, 4.2 combined se \\(threshold 2\\); log Z is the smc estimate")
+  # 1.4 combined se apart: no flag
+  expect_length(logz:::smc_bridge_flags(fake(0.1, 0), "auto"), 0L)
+})
