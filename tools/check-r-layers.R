@@ -44,7 +44,7 @@ FILES <- list(
               "smc_base.R", "smc_engine.R", "smc_modes.R", "smc_paths.R", "smc_bridge.R", "smc_replicates.R",
               "stan.R", "rbm_train_engine.R"),
   verbs = c("exact.R", "free_energy.R", "log_likelihood.R", "gibbs_sample.R", "ais.R", "ais_function.R",
-            "raise.R", "rts.R", "arm.R", "smc.R", "astar.R", "mip.R", "mip_proposal.R", "mip_baselines.R",
+            "raise.R", "rts.R", "arm.R", "smc.R", "smc_run.R", "astar.R", "mip.R", "mip_proposal.R", "mip_baselines.R",
             "schedule_pilot.R", "schedule_ising.R", "schedule_gms13.R", "schedule_varopt.R",
             "rbm_train_eval.R", "rts_track.R", "rbm_train.R", "log_partition.R"),
   presentation = c("print.R", "summary.R", "plot_legend.R", "plot.R", "plot_samples.R",
