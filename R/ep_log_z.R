@@ -43,7 +43,9 @@
 #'   \eqn{\mu = \Sigma\tilde\nu}); a warning (class `logz_unreliable`, silenced by
 #'   `options(logz.warn_unreliable = FALSE)`) when EP stops at `max_sweeps`
 #'   without converging. With the correction, also `ep` (EP's log Z), `r2`
-#'   (\eqn{R_2}) and `order` (the highest order summed).
+#'   (\eqn{R_2}), `order` (the highest order summed) and `series_converged`
+#'   (`FALSE` when the series was cut at `max_order` before its terms fell
+#'   below the tolerance, as with strongly correlated latent values).
 #' @section Errors: `model` not a `gpc`; `correction` not one of its values;
 #'   `max_order` not a whole number from 3 to 100; `tol` not positive; `max_sweeps` not
 #'   a positive whole number; `progress` not `TRUE`/`FALSE`; an EP breakdown (a non-finite log Z, naming the
@@ -131,7 +133,8 @@ ep_log_z <- function(model, tol = 1e-8, max_sweeps = 100L, progress = interactiv
   if (correction == "none") return(out)
   r2 <- ep_second_order(Sigma, mu, y, ttau, tnu, max_order)
   structure(lz + as.numeric(r2), sweeps = sweep, converged = converged, site_tau = ttau,
-            site_nu = tnu, ep = lz, r2 = as.numeric(r2), order = attr(r2, "order"))
+            site_nu = tnu, ep = lz, r2 = as.numeric(r2), order = attr(r2, "order"),
+            series_converged = attr(r2, "series_converged"))
 }
 
 # The Hermite moments a_ik = E_tilted_i[He_k(u)], k = 1..max_order (n x max_order), of the
@@ -174,16 +177,18 @@ ep_second_order <- function(Sigma, mu, y, ttau, tnu, max_order) {
   total <- 0
   rk <- rho * rho
   order <- max_order
+  done <- FALSE
   for (k in 3:max_order) {
     rk <- rk * rho
     term <- drop(crossprod(a[, k], rk %*% a[, k])) / 2 / factorial(k)
     total <- total + term
     if (k > 3L && abs(term) < 1e-12 * max(abs(total), 1e-300)) {
       order <- k
+      done <- TRUE
       break
     }
   }
-  structure(total, order = order)
+  structure(total, order = order, series_converged = done)
 }
 
 # Sigma = (K^-1 + S)^-1 by B = I + S^1/2 K S^1/2 (R&W Algorithm 3.5, end of sweep)

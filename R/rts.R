@@ -307,8 +307,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
       res <- rts_engine(p$run, p$X, p$log_z1, args)
       f <- muffle_unreliable(new_rts_result(res, args, p$log_z1, time = NA_real_, seed = seed,
                                             call = call))
-      warn_unreliable(rts_shared_groups(f, res$acc, res$zeta, p$log_z1,
-                                        piece_sizes(args$n_chains, G)))
+      rts_shared_groups(f, res$acc, res$zeta, p$log_z1, piece_sizes(args$n_chains, G))
     }
   fit$time <- proc.time()[["elapsed"]] - t0
   with_base(fit, base)

@@ -92,7 +92,7 @@ rts_merge_groups <- function(fits, sizes) {
 # group's RTS estimate at beta = 1 under the run's ladder zeta (Eq. 12 on its own c_hat) and its
 # Eq. 16 se; the fit keeps its estimate (Eq. 12 on all chains), and its se becomes the larger of
 # Eq. 16 and the spread of the group estimates, rts_between_se() (the RTS row of `estimates`
-# too); se_parts and groups record both.
+# too); se_parts and groups record both. The fit's flags are warned here, once.
 rts_shared_groups <- function(fit, acc, zeta, log_z1, sizes) {
   K <- length(zeta)
   log_r <- log(fit$prior)
@@ -110,5 +110,5 @@ rts_shared_groups <- function(fit, acc, zeta, log_z1, sizes) {
   fit$estimates$se[fit$estimates$estimator == "rts"] <- fit$se
   fit$groups <- data.frame(group = seq_along(sizes), chains = as.integer(sizes), log_z = lz,
                            se = se)
-  fit
+  warn_unreliable(fit)
 }

@@ -20,6 +20,7 @@ test_that("for two points EP times (1 + R2) is the exact orthant probability", {
     expect_gt(abs(attr(e, "ep") - ex), 1e-4)          # EP alone is off
     expect_equal(attr(e, "ep") + log1p(attr(e, "r2")), ex, tolerance = 1e-8)
     expect_equal(as.numeric(e), attr(e, "ep") + attr(e, "r2"))
+    expect_true(attr(e, "series_converged"))
   }
 })
 
@@ -48,6 +49,9 @@ test_that("the second-order correction brings EP much closer to the exact log Z"
 test_that("ep_log_z() checks its correction arguments", {
   m <- gpc(y ~ x, data.frame(x = c(-1, 1, 0.5), y = c(-1, 1, 1)), lengthscale = 1)
   expect_null(attr(ep_log_z(m, progress = FALSE), "r2"))
+  e <- ep_log_z(m, correction = "second_order", max_order = 4, progress = FALSE)
+  expect_false(attr(e, "series_converged"))
+  expect_identical(attr(e, "order"), 4L)
   expect_error(ep_log_z(m, correction = "third", progress = FALSE), "`correction`")
   expect_error(ep_log_z(m, correction = "second_order", max_order = 2, progress = FALSE),
                "`max_order`")
