@@ -167,8 +167,10 @@ print.logz_rts <- function(x, ...) {
   cat(sprintf("  log Z = %.4f nats (se %s nats, %s)\n", x$log_z,
               if (is.na(x$se)) "NA" else sprintf("%.4f", x$se),
               if (is.null(x$groups)) "Eq. 16" else
-                sprintf("the larger of Eq. 16, %.4f, and the spread of %d independent groups, %.4f",
+                sprintf("the larger of Eq. 16, %.4f, and the spread of %d groups, %.4f",
                         x$se_parts[["eq16"]], nrow(x$groups), x$se_parts[["groups"]])))
+  if (!is.null(x$bias) && is.finite(x$bias))
+    cat(sprintf("  bias to second order (Eq. 15): %+.2g nats (not subtracted)\n", x$bias))
   cat(sprintf("  K = %d temperatures, %d chains x %s sweeps; %d initial iteration(s) (%s)\n",
               x$counts[["K"]], x$counts[["chains"]], format(x$counts[["sweeps"]], big.mark = ","),
               x$counts[["init_iterations"]],

@@ -106,13 +106,21 @@
 #'   [future::plan()] after the initial iterations (whose ladder all pieces
 #'   share), with the Rao-Blackwell statistics pooled exactly (see
 #'   [scale_out]).
-#' @param groups RBMs and Ising models: the number G of independent groups the
-#'   chains are split into (each runs its own pilot, initial iterations and
-#'   final run, so it learns its own ladder; the estimates are averaged, and
-#'   the spread between groups gives the se its Eq. 16 part cannot see; see
-#'   Value). `NULL` (default): `min(4, n_chains %/% 25)`, at least 1; 1 runs
-#'   all chains as one group (Eq. 16 se only). Each group needs at least 2
-#'   chains.
+#' @param groups RBMs and Ising models: the number G of groups the chains are
+#'   split into for the se. With `group_start = "shared"` (default) all chains
+#'   make one run (one pilot, initial iterations, ladder and final run), whose
+#'   estimate is Eq. 12 on all chains; the chains are then split into G groups
+#'   (consecutive chains), each group's Eq. 12 estimate under the run's ladder
+#'   computed, and `se` is the larger of Eq. 16 and the spread of the group
+#'   estimates (see Value). `NULL` (default): `min(4, n_chains %/% 25)`, at
+#'   least 1; 1: Eq. 16 alone. Each group needs at least 2 chains.
+#' @param group_start `"shared"` (default: one run, groups only for the se,
+#'   as above) or `"own"`: each group runs its own pilot, initial iterations
+#'   and final run, wholly independent, and the estimate is the mean of the
+#'   groups'. Their spread then also sees what a run inherits from its start
+#'   and ladder when the chains relax slowly (short runs), which the shared
+#'   run's se does not; but each group learns its ladder from its own few
+#'   chains, which costs accuracy on hard models.
 #' @param c_hat the \eqn{\hat c_k} of the initial iterations' ladder updates
 #'   (Eq. 12) and of their stopping rule: `"rao_blackwell"` (default, Eq. 9,
 #'   \eqn{\frac1N \sum_i q(k | x_i)}) or `"visits"`, the normalised counts of
@@ -129,17 +137,29 @@
 #'     groups, the mean of the groups' estimates weighted by their chains) and
 #'     its standard error. Eq. 16 gives the sampling error of a final run given
 #'     its start and ladder; it does not see what the estimate inherits from
-#'     the ladder and the start when the chains relax slowly, nor how the
-#'     chains of a run happen to occupy the modes. With G > 1 independent
-#'     groups, `se` is the larger of Eq. 16 combined over the groups,
+#'     the ladder and the start when the chains relax slowly. With G > 1
+#'     groups of one shared run (`group_start = "shared"`), `log_z` is Eq. 12 on
+#'     all chains and `se` the larger of its Eq. 16 se and the spread of the
+#'     group estimates \eqn{\hat L_g} (Eq. 12 on each group's chains under the
+#'     run's ladder), \eqn{\sqrt{\sum_g w_g^2 \cdot \sum_g w_g (\hat L_g -
+#'     \bar L)^2 / (1 - \sum_g w_g^2)}} (\eqn{w_g} the share of chains,
+#'     \eqn{\bar L} their weighted mean): a second estimate of the same
+#'     sampling error, by batches of chains. With wholly independent groups
+#'     (`"own"`), `log_z` is the groups' mean weighted by their chains and `se`
+#'     the larger of Eq. 16 combined over the groups,
 #'     \eqn{\sqrt{\sum_g w_g^2 se_g^2}}, and the spread between the groups,
-#'     \eqn{\sqrt{\sum_g w_g^2 \cdot \sum_g w_g (\hat L_g - \hat L)^2 /
-#'     (1 - \sum_g w_g^2)}} (\eqn{w_g} the share of chains, \eqn{\hat L_g} the
-#'     group estimates), which sees both. `se_parts` holds the two, and
-#'     `groups` a data frame (`group`, `chains`, `log_z`, `se` (Eq. 16),
-#'     `init_iterations`, `converged`, `flags`).}
+#'     which then also sees the start and the ladder. `se_parts` holds the
+#'     two, and `groups` a data frame (`group`, `chains`, `log_z`, `se` (Eq.
+#'     16); with `"own"` also `init_iterations`, `converged`, `flags`).}
+#'   \item{`bias`}{the bias of the RTS estimate at \eqn{\beta = 1} to second
+#'     order (Eq. 15), \eqn{E[\log \hat Z_k] - \log Z_k \approx
+#'     (\sigma_1^2/c_1^2 - \sigma_k^2/c_k^2)/2}{(s1^2/c1^2 - sk^2/ck^2)/2}, with
+#'     the variances of the \eqn{\hat c} across chains as for Eq. 16 (with
+#'     independent groups, the groups' mean); reported, not subtracted (the paper found
+#'     subtracting it did not help). Like Eq. 16 it is the final run's
+#'     sampling part only.}
 #'   \item{`log_z_k`}{data frame, one row per temperature: `k`, `beta`,
-#'     `prior`, `log_z` (RTS), `se`, `c_hat`, `log_z_hat` (the
+#'     `prior`, `log_z` (RTS), `se`, `bias` (Eq. 15), `c_hat`, `log_z_hat` (the
 #'     \eqn{\log \hat Z_k} of the final run) and one column per other
 #'     estimator (`ts`, `ti_riemann`, `ti_trapezoid`, `ti_friel`, `ti_rb`,
 #'     `mbar`).}
@@ -207,8 +227,8 @@
 #'   `vignette("diagnostics", package = "logz")` says what to do when one fires.
 #' @references
 #' * Carlson, D. E., Stinson, P., Pakman, A. and Paninski, L. (2016). Partition
-#'   functions from Rao-Blackwellized tempered sampling. ICML. Eqs. 7, 9, 12, 16, 18,
-#'   21 and Section 2.4.
+#'   functions from Rao-Blackwellized tempered sampling. ICML. Eqs. 7, 9, 12, 15, 16,
+#'   18, 21 and Section 2.4.
 #' * Friel, N., Hurn, M. and Wyse, J. (2014). Improving power posterior estimation of
 #'   statistical evidence. Statistics and Computing.
 #' * Shirts, M. R. and Chodera, J. D. (2008). Statistically optimal analysis of samples
@@ -247,7 +267,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
                          mbar_samples = 5000L, threads = 1L, progress = interactive(),
                          pilot_sweeps = NULL, kernel = c("sparse", "dense"), workers = NULL,
                          burn_in = NULL, groups = NULL, c_hat = c("rao_blackwell", "visits"),
-                         ...) {
+                         group_start = c("shared", "own"), ...) {
   call <- match.call()
   check_dots_used(..., .fn = "rts", .valid = rts_arg_names())
   validate_model(model)
@@ -267,6 +287,7 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
   args$burn_in <- if (is.null(burn_in)) args$init_sweeps else
     check_count(burn_in, "burn_in", min = 0L)
   G <- rts_groups(groups, args$n_chains)
+  group_start <- match_arg(group_start, "group_start")
   prepare <- if (is_rbm(model)) rts_prepare_rbm else rts_prepare_ising
   seed <- rng_state()
   base <- resolve_base(model, base, args$threads)   # the default base and its record
@@ -278,7 +299,15 @@ rts_discrete <- function(model, K = 100L, betas = NULL, prior = NULL, n_chains =
     res <- rts_engine(p$run, p$X, p$log_z1, args)
     new_rts_result(res, args, p$log_z1, time = NA_real_, seed = seed, call = call)
   }
-  fit <- if (G == 1L) one_group(args) else rts_run_groups(one_group, args, G, workers)
+  fit <- if (G == 1L) one_group(args) else if (group_start == "own")
+    rts_run_groups(one_group, args, G, workers) else {
+      p <- prepare(model, a0, args)
+      args$pilot <- if (pilot_sweeps > 0L) rts_pilot(p$run, p$X, args, pilot_sweeps)
+      res <- rts_engine(p$run, p$X, p$log_z1, args)
+      f <- muffle_unreliable(new_rts_result(res, args, p$log_z1, time = NA_real_, seed = seed,
+                                            call = call))
+      rts_shared_groups(f, res$acc, res$zeta, p$log_z1, piece_sizes(args$n_chains, G))
+    }
   fit$time <- proc.time()[["elapsed"]] - t0
   with_base(fit, base)
 }

@@ -1,12 +1,8 @@
 # The RTS engine (Carlson et al. 2016): the one R wrapper per C routine
 # (src/rts.c), the samplers of each kind of model, the annealing pilot, the
-# initial iterations and final run, the Eq. 12 ladder update, Eq. 16 se, the
-# reliability checks and the result object. The user-facing method and its
-# argument checks are in R/rts.R; print and plot in R/print.R and R/plot.R.
-
-# A K x 6 x M accumulator array of zeros, named by RTS_STAT.
-rts_acc_new <- function(K, M, data = 0)
-  array(data, c(K, length(RTS_STAT), M), dimnames = list(NULL, names(RTS_STAT), NULL))
+# initial iterations (the final run is in R/rts_final.R), the Eq. 12 ladder
+# update, the reliability checks and the result object. The user-facing method
+# and its argument checks are in R/rts.R; print in R/print.R, plot in R/plot.R.
 
 # Checks what crosses into rts_rbm / rts_ising: betas (K doubles), state
 # list(X (rows x M doubles), k (M integers, 0-based), streams (6 x M doubles))
@@ -284,26 +280,6 @@ rts_pilot <- function(run, X, args, sweeps) {
   list(X = X0, lk = lk0, streams = state$streams, zeta = zeta, sweeps = sweeps)
 }
 
-# The spacing of an evenly spaced ladder (the C engines then use a cheaper
-# recursion), else 0.
-rts_step <- function(betas) {
-  K <- length(betas)
-  db <- diff(betas)
-  if (max(abs(db - 1 / (K - 1))) < 1e-12) 1 / (K - 1) else 0
-}
-
-# k | x for every chain (Eq. 7): lk is K x M, log f_k(x_c) for each chain's
-# current state; returns 0-based temperatures drawn from
-# q(k | x) proportional to f_k(x) r_k / Z_hat_k under the ladder zeta.
-rts_draw_k <- function(lk, log_r, zeta) {
-  W <- lk + (log_r - zeta)
-  W <- exp(W - rep(apply(W, 2L, max), each = nrow(W)))
-  P <- apply(W, 2L, cumsum)
-  P <- matrix(P, nrow(W))
-  u <- stats::runif(ncol(W)) * P[nrow(W), ]
-  as.integer(pmin(colSums(P <= rep(u, each = nrow(W))), nrow(W) - 1L))
-}
-
 # The model-independent part: (burn-in after the pilot,) initial iterations,
 # then the final run in chunks. run(state, control) advances list(X, k
 # (0-based), streams) by control$sweeps sweeps and returns list(X, k, streams,
@@ -362,82 +338,16 @@ rts_engine <- function(run, X, log_z1, args) {
       break
     }
   }
-  # final run, in pieces of the chains when asked (see scale_out): the
-  # ladder zeta is shared, so the per-chain accumulators pool exactly
-  thin <- if ("mbar" %in% args$estimators)
-    max(1L, as.integer(ceiling(args$sweeps * M / args$mbar_samples))) else 0L
-  # at least 100 chunks, and chunks of at most about getOption("logz.chunk_work")
-  # units of work (64 per unit and chain-sweep, a rough cost), so that
-  # interrupts and time limits are honoured between calls within a second
-  budget <- logz_option("chunk_work", 5e7)
-  per_sweep <- 64 * as.double(nrow(X)) * M
-  n_chunks <- min(args$sweeps, max(100L, ceiling(args$sweeps * per_sweep / budget)))
-  ends <- unique(round(seq(0, args$sweeps, length.out = n_chunks + 1L)))
-  final_run <- function(state, update) {
-    acc <- rts_acc_new(K, ncol(state$X))
-    store <- list()
-    store_k <- list()
-    chat <- matrix(NA_real_, K, length(ends) - 1L)   # cumulative sum of q per chunk
-    for (i in seq_len(length(ends) - 1L)) {
-      res <- run(state, ctl(ends[i + 1L] - ends[i], thin, ends[i], final = TRUE))
-      state <- list(X = res$X, k = res$k, streams = res$streams)
-      acc <- acc + res$acc
-      if (ncol(res$store)) {
-        store[[length(store) + 1L]] <- res$store
-        store_k[[length(store_k) + 1L]] <- res$store_k
-      }
-      chat[, i] <- rowSums(acc[, "sum_q", , drop = FALSE])
-      update(ends[i + 1L] - ends[i])
-    }
-    list(acc = acc, store = store, store_k = store_k, chat = chat, state = state)
-  }
-  pieces <- if (is.null(args$pieces)) 1L else args$pieces
-  if (pieces > 1L) {
-    cols <- split(seq_len(M), rep(seq_len(pieces), piece_sizes(M, pieces)))
-    parts <- run_pieces(M, pieces, function(size, i)
-      final_run(list(X = state$X[, cols[[i]], drop = FALSE], k = state$k[cols[[i]]],
-                     streams = state$streams[, cols[[i]], drop = FALSE]), function(n) NULL),
-      args$progress)
-    fin <- list(acc = rts_acc_new(K, M, unlist(lapply(parts, `[[`, "acc"))),
-                store = unlist(lapply(parts, `[[`, "store"), recursive = FALSE),
-                store_k = unlist(lapply(parts, `[[`, "store_k"), recursive = FALSE),
-                chat = Reduce(`+`, lapply(parts, `[[`, "chat")),
-                state = list(X = do.call(cbind, lapply(parts, function(p) p$state$X)),
-                             k = unlist(lapply(parts, function(p) p$state$k)),
-                             streams = do.call(cbind, lapply(parts, function(p) p$state$streams))))
-    pb$update(total)
-  } else {
-    fin <- final_run(state, function(n) {
-      done <<- done + n
-      pb$update(done)
-    })
-  }
-  acc <- fin$acc
-  store <- fin$store
-  store_k <- fin$store_k
-  state <- fin$state
-  trace <- data.frame(sweep = ends[-1], log_z = log_z1 + zeta[K] + log_r[1] - log_r[K] +
-                        log(fin$chat[K, ]) - log(fin$chat[1, ]))
+  fin <- rts_final_stage(run, state, zeta, log_z1, args, args$pieces, function(n) {
+    done <<- done + n
+    pb$update(done)
+  })
   pb$close()
-  list(acc = acc, zeta = zeta, store = do.call(cbind, store),
-       store_k = unlist(store_k), trace = trace,
-       init = list(c_hat = unname(init_c), log_z_hat = unname(init_z),
-                   log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
-                   converged = converged),
-       n_init = length(max_dev), state = state)
-}
-
-# Eq. 16 with the (co)variances of c_hat across chains.
-rts_se <- function(acc) {
-  cm <- acc[, "sum_q", ] / rep(colSums(acc[, "sum_q", , drop = FALSE]), each = dim(acc)[1])
-  cm <- matrix(cm, dim(acc)[1])
-  M <- ncol(cm)
-  if (M < 2L) return(rep(NA_real_, nrow(cm)))
-  c_bar <- rowMeans(cm)
-  dev <- cm - c_bar
-  v <- rowSums(dev^2) / (M - 1) / M
-  cov1 <- drop(dev %*% dev[1, ]) / (M - 1) / M
-  sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
+  c(fin, list(zeta = zeta,
+              init = list(c_hat = unname(init_c), log_z_hat = unname(init_z),
+                          log_z = unname(init_lz), se = unname(init_se), max_dev = max_dev,
+                          converged = converged),
+              n_init = length(max_dev)))
 }
 
 # A final run that left some temperatures nearly unvisited (c_hat_k below
@@ -526,9 +436,11 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
   if ("mbar" %in% which && !is.null(res$store) && ncol(res$store))
     ladders$mbar <- rts_mbar(res$store, res$store_k, log_z1, init = ladders$rts)
   se_k <- rts_se(res$acc)
+  bias_k <- rts_bias(res$acc)
   s <- rowSums(res$acc, dims = 2L)
   log_z_k <- data.frame(k = seq_len(K), beta = args$betas, prior = args$prior,
-                        log_z = ladders$rts, se = se_k, c_hat = s[, "sum_q"] / sum(s[, "sum_q"]),
+                        log_z = ladders$rts, se = se_k, bias = bias_k,
+                        c_hat = s[, "sum_q"] / sum(s[, "sum_q"]),
                         log_z_hat = res$zeta + log_z1)
   for (nm in setdiff(names(ladders), "rts")) log_z_k[[nm]] <- as.vector(ladders[[nm]])
   jse <- rts_jackknife_se(res$acc, res$zeta, log_r, log_z1, args$betas,
@@ -554,7 +466,8 @@ new_rts_result <- function(res, args, log_z1, time, seed, call, method = "RTS",
   n_init <- res$n_init
   n_pilot <- if (is.null(args$pilot)) 0 else args$pilot$sweeps
   new_logz_estimate(c(list(
-    log_z = ladders$rts[K], se = se_k[K], log_z_k = log_z_k, estimates = estimates,
+    log_z = ladders$rts[K], se = se_k[K], bias = bias_k[K], log_z_k = log_z_k,
+    estimates = estimates,
     log_z1 = log_z1, betas = args$betas, prior = args$prior, init = res$init,
     method = method, time = time,
     counts = c(gibbs_sweeps = M * (n_pilot + n_burn + n_init * args$init_sweeps + args$sweeps),

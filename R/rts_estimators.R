@@ -1,7 +1,7 @@
 # The comparators computed from the same final RTS run: TS, TI (Riemann,
 # trapezoid, Friel), TI-RB (Eq. 21), MBAR (Eq. 18), their jackknife se and MBAR's
 # asymptotic se; the pooled Eq. 14 likelihood over stages; the c_hat of the
-# initial iterations (Rao-Blackwellized or visit counts).
+# initial iterations (Rao-Blackwellized or visit counts); Eq. 16 se and Eq. 15 bias of RTS.
 
 # All estimators from the final run's accumulators (K x 6 x M array named by
 # RTS_STAT, see R/codes.R), as ladders of log Z_k.
@@ -190,4 +190,29 @@ rts_init_c_hat <- function(acc, how = "rao_blackwell") {
 rts_update_ladder <- function(zeta, chat, log_r) {
   lc <- log(pmax(chat, 1e-300))
   zeta + (log_r[1] - log_r) + (lc - lc[1])
+}
+
+# Eq. 16 with the (co)variances of c_hat across chains.
+rts_se <- function(acc) {
+  cm <- acc[, "sum_q", ] / rep(colSums(acc[, "sum_q", , drop = FALSE]), each = dim(acc)[1])
+  cm <- matrix(cm, dim(acc)[1])
+  M <- ncol(cm)
+  if (M < 2L) return(rep(NA_real_, nrow(cm)))
+  c_bar <- rowMeans(cm)
+  dev <- cm - c_bar
+  v <- rowSums(dev^2) / (M - 1) / M
+  cov1 <- drop(dev %*% dev[1, ]) / (M - 1) / M
+  sqrt(pmax(v[1] / c_bar[1]^2 + v / c_bar^2 - 2 * cov1 / (c_bar[1] * c_bar), 0))
+}
+
+# Eq. 15: the bias of log Z_k^RTS to second order, (sigma_1^2 / c_1^2 - sigma_k^2 / c_k^2) / 2,
+# with the variances of c_hat estimated across chains as in rts_se().
+rts_bias <- function(acc) {
+  cm <- acc[, "sum_q", ] / rep(colSums(acc[, "sum_q", , drop = FALSE]), each = dim(acc)[1])
+  cm <- matrix(cm, dim(acc)[1])
+  M <- ncol(cm)
+  if (M < 2L) return(rep(NA_real_, nrow(cm)))
+  c_bar <- rowMeans(cm)
+  v <- rowSums((cm - c_bar)^2) / (M - 1) / M
+  (v[1] / c_bar[1]^2 - v / c_bar^2) / 2
 }

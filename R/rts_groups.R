@@ -1,6 +1,7 @@
-# Independent groups of RTS chains: each group runs its own pilot, initial
-# iterations and final run (its own ladder); the estimates are averaged and the
-# spread between the groups enters the se beside Eq. 16.
+# Groups of RTS chains: the number of groups; with group_start = "shared" the spread between
+# groups of the chains of one run (one start, one ladder) beside Eq. 16; with "own" wholly
+# independent groups (each its own pilot, initial iterations and final run) and the merge of
+# their results (estimates averaged, the spread between the groups entering the se).
 
 # The number of groups: `groups` checked, or the default min(4, n_chains %/% 25).
 rts_groups <- function(groups, n_chains) {
@@ -50,8 +51,9 @@ rts_merge_groups <- function(fits, sizes) {
   out$log_z <- b[["mean"]]
   out$se <- max(within, b[["se"]], na.rm = TRUE)
   out$se_parts <- c(eq16 = within, groups = b[["se"]])
+  out$bias <- sum(w * vapply(fits, function(f) f$bias, 0))
   # ladders: every numeric column but k, beta, prior averaged; se per k combined
-  cols <- setdiff(names(out$log_z_k), c("k", "beta", "prior", "se", "log_z_hat"))
+  cols <- setdiff(names(out$log_z_k), c("k", "beta", "prior", "se", "log_z_hat"))   # bias too
   for (nm in cols)
     out$log_z_k[[nm]] <- Reduce(`+`, Map(function(f, wg) wg * f$log_z_k[[nm]], fits, w))
   out$log_z_k$se <- sqrt(Reduce(`+`, Map(function(f, wg) wg^2 * f$log_z_k$se^2, fits, w)))
@@ -83,4 +85,30 @@ rts_merge_groups <- function(fits, sizes) {
   if (is.null(out$flags)) out$flags <- character(0)
   out$reliable <- !length(out$flags)
   out
+}
+
+# Groups of the chains of one run (group_start = "shared"): the final run's per-chain
+# accumulators acc (K x 6 x M) split into groups of sizes `sizes` (consecutive chains), each
+# group's RTS estimate at beta = 1 under the run's ladder zeta (Eq. 12 on its own c_hat) and its
+# Eq. 16 se; the fit keeps its estimate (Eq. 12 on all chains), and its se becomes the larger of
+# Eq. 16 and the spread of the group estimates, rts_between_se() (the RTS row of `estimates`
+# too); se_parts and groups record both. The fit's flags are warned here, once.
+rts_shared_groups <- function(fit, acc, zeta, log_z1, sizes) {
+  K <- length(zeta)
+  log_r <- log(fit$prior)
+  cols <- split(seq_len(sum(sizes)), rep(seq_along(sizes), sizes))
+  lz <- se <- numeric(length(sizes))
+  for (g in seq_along(sizes)) {
+    a <- acc[, , cols[[g]], drop = FALSE]
+    s <- rowSums(a[, "sum_q", , drop = FALSE])
+    lz[g] <- log_z1 + rts_update_ladder(zeta, s / sum(s), log_r)[K]              # Eq. 12
+    se[g] <- rts_se(a)[K]                                                        # Eq. 16
+  }
+  b <- rts_between_se(lz, sizes / sum(sizes))
+  fit$se_parts <- c(eq16 = fit$se, groups = b[["se"]])
+  fit$se <- max(fit$se, b[["se"]], na.rm = TRUE)
+  fit$estimates$se[fit$estimates$estimator == "rts"] <- fit$se
+  fit$groups <- data.frame(group = seq_along(sizes), chains = as.integer(sizes), log_z = lz,
+                           se = se)
+  warn_unreliable(fit)
 }

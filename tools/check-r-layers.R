@@ -30,7 +30,7 @@
 LAYERS <- c("core", "models", "engines", "verbs", "presentation")
 
 FILES <- list(
-  core = c("logz-package.R", "mnist.R", "utils.R", "codes.R", "call_checks.R", "progress.R",
+  core = c("logz-package.R", "mnist.R", "dna.R", "utils.R", "codes.R", "call_checks.R", "progress.R",
            "logz_exact.R", "reliability.R", "estimate.R"),
   models = c("ising_input.R", "ising.R", "rbm.R", "gpc.R", "proposal.R", "interval.R",
              "astar_models.R", "astar_target.R", "continuous_target.R", "bounded_target.R", "laplace.R", "bayes_model.R",
@@ -39,7 +39,7 @@ FILES <- list(
               "exact_engine.R", "ais_engine.R", "ising_engine.R", "ep_log_z.R", "gpc_engine.R",
               "raise_engine.R", "astar_engine.R", "mip_problem.R", "mip_glpk.R", "mip_engine.R",
               "base_check.R", "base.R",
-              "rts_engine.R", "rts_estimators.R", "rts_groups.R",
+              "rts_engine.R", "rts_estimators.R", "rts_groups.R", "rts_final.R",
               "arm_engine.R", "arm_fresh.R",
               "smc_base.R", "smc_engine.R", "smc_modes.R", "smc_paths.R", "smc_bridge.R", "smc_replicates.R",
               "stan.R", "rbm_train_engine.R"),

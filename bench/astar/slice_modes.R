@@ -1,7 +1,8 @@
 # Why the slice sampler of bench/astar/fig3.R switches modes where the paper's
 # did not (Maddison, Tarlow & Minka 2014, Section 6.4: "Across the five runs
 # for D = 2, the sampler switched modes once, and it did not ever switch modes
-# when D > 2"; the paper does not state N). On data sets 1-5 of fig3.R's right
+# when D > 2"; the text does not state N, the panels of Figure 3 are titled
+# "D=2, N=250"). On data sets 1-5 of fig3.R's right
 # panel (the paper's count), for N = 20 (fig3.R) and larger N, the random-
 # direction slice sampler gets 10x the cost of A* drawing 200 samples with
 # reused bounds, as in fig3.R, and its switches are counted two ways:
@@ -10,6 +11,7 @@
 #               sum(w) < -D (the modes sit near sum(w) = +-2D), so a chain
 #               wandering across the plane sum(w) = 0 is not counted.
 # Run: Rscript bench/astar/slice_modes.R   (SLICE_MODES_N = "20,50,100", SLICE_MODES_DIMS = "2,3")
+#      SLICE_MODES_N=250 Rscript bench/astar/slice_modes.R > bench/astar/slice_modes_n250.out
 suppressPackageStartupMessages(library(logz))
 source(file.path("bench", "astar", "slice.R"))
 source(file.path("bench", "astar", "header.R"))

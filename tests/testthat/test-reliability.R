@@ -365,7 +365,7 @@ test_that("the flag table covers every function that sets a flag", {
     "rts_check_visits", "rts_chain_shares", "rts_check_drift",   # rts_*
     "check_laplace_width",                                       # laplace_width
     "sandwich_check",                                            # sandwich
-    "rts_run_groups",                                            # rts_* (merged groups)
+    "rts_run_groups", "rts_shared_groups",                       # rts_* (groups)
     "rts_track_flags",                                           # rts_track
     "flag_target_se"))                                  # smc_accept, smc_modes, smc_bridge, target_se
 })
