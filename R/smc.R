@@ -342,6 +342,8 @@ smc.default <- function(model, ...) {
 #'   n_leapfrog = NULL,
 #'   vectorized = FALSE,
 #'   start = NULL,
+#'   lower = NULL,
+#'   upper = NULL,
 #'   target_accept = NULL,
 #'   target_se = NULL,
 #'   max_time = 600,
