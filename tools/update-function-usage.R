@@ -1,5 +1,5 @@
 # The usage of the methods on class "function" (ais, rts, smc) is written by hand as
-# \\method{generic}{function}(...) in their roxygen @usage, because roxygen2 writes
+# \method{generic}{function}(...) in their roxygen @usage, because roxygen2 writes
 # {`function`}, which pkgdown cannot parse. After changing the arguments of one of these
 # methods, run this from the package root to rewrite the @usage from the code (R CMD
 # check's codoc fails until it matches): Rscript tools/update-function-usage.R
