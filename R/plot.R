@@ -157,6 +157,7 @@ plot.logz_ais <- function(x, type = c("ess", "log_z", "weights", "schedule", "es
     log_z = {
       fin <- x$bounds[is.finite(x$bounds)]
       rng <- range(d$log_z, fin)
+      rng[2] <- rng[2] + 0.4 * diff(rng)      # room for the legend above the data
       plot(d$beta, d$log_z, type = "n", ylim = rng, xlab = expression(beta),
            ylab = expression("running estimate of log " * Z[beta] * " (nats)"),
            main = or_default(main, sprintf("%s: running log Z (final %.4f, se %.4f)", x$method,
