@@ -7,6 +7,8 @@
 # Usage: Rscript tools/check-call-cycles.R [src-dir]   (after building, e.g.
 # R CMD INSTALL, which leaves the objects in src/)
 
+tools_dir <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1]))
+source(file.path(tools_dir, "scc.R"))   # strongly_connected()
 args <- commandArgs(trailingOnly = TRUE)
 src <- if (length(args)) args[1] else "src"
 objs <- sort(Sys.glob(file.path(src, "*.o")))
@@ -54,29 +56,7 @@ why <- function(a, b) {
 
 # Strongly connected components (Tarjan); a component of more than one file
 # holds a cycle, shown as one path through it.
-index <- integer(0); low <- integer(0); onstack <- character(0); stack <- character(0)
-counter <- 0L; comps <- list()
-visit <- function(v) {
-  counter <<- counter + 1L
-  index[v] <<- counter; low[v] <<- counter
-  stack <<- c(stack, v); onstack <<- c(onstack, v)
-  for (w in calls[[v]]) {
-    if (is.na(index[w])) {
-      visit(w)
-      low[v] <<- min(low[v], low[w])
-    } else if (w %in% onstack) low[v] <<- min(low[v], index[w])
-  }
-  if (low[v] == index[v]) {
-    k <- match(v, stack)
-    comp <- stack[k:length(stack)]
-    stack <<- stack[seq_len(k - 1L)]
-    onstack <<- setdiff(onstack, comp)
-    comps[[length(comps) + 1L]] <<- comp
-  }
-}
-index <- setNames(rep(NA_integer_, length(files)), files)
-low <- index
-for (v in files) if (is.na(index[v])) visit(v)
+comps <- strongly_connected(files, calls)
 cyclic <- Filter(function(cmp) length(cmp) > 1L, comps)
 
 # one cycle inside a component: walk from its first file until a file repeats

@@ -136,27 +136,7 @@ check_layers <- function(rdir, show_graph = FALSE) {
   # Cycles between files (Tarjan's strongly connected components).
   fe <- unique(edges[, c("from_file", "to_file")])
   calls <- split(fe$to_file, factor(fe$from_file, levels = files))
-  index <- setNames(rep(NA_integer_, length(files)), files); low <- index
-  stack <- character(0); onstack <- character(0); counter <- 0L; comps <- list()
-  visit <- function(v) {
-    counter <<- counter + 1L
-    index[v] <<- counter; low[v] <<- counter
-    stack <<- c(stack, v); onstack <<- c(onstack, v)
-    for (w in calls[[v]]) {
-      if (is.na(index[w])) {
-        visit(w)
-        low[v] <<- min(low[v], low[w])
-      } else if (w %in% onstack) low[v] <<- min(low[v], index[w])
-    }
-    if (low[v] == index[v]) {
-      k <- match(v, stack)
-      comp <- stack[k:length(stack)]
-      stack <<- stack[seq_len(k - 1L)]
-      onstack <<- setdiff(onstack, comp)
-      comps[[length(comps) + 1L]] <<- comp
-    }
-  }
-  for (v in files) if (is.na(index[v])) visit(v)
+  comps <- strongly_connected(files, calls)
   why <- function(a, b) {
     x <- edges[edges$from_file == a & edges$to_file == b, ]
     paste(sprintf("%s -> %s", x$from, x$to), collapse = ", ")
@@ -215,6 +195,8 @@ self_test <- function(rdir) {
   cat(sprintf("check-r-layers --self-test: the %d planted problems are reported\n", length(want)))
 }
 
+tools_dir <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1]))
+source(file.path(tools_dir, "scc.R"))   # strongly_connected()
 args <- commandArgs(trailingOnly = TRUE)
 show_graph <- "--graph" %in% args
 run_self_test <- "--self-test" %in% args
