@@ -1,17 +1,35 @@
 # print() and format() methods of every class: one file for the verb (summary()
 # in R/summary.R, plot() in R/plot.R and R/plot_samples.R).
 
-#' @rdname logz_estimate
-#' @export
-print.logz_estimate <- function(x, ...) {
-  check_estimate(x, "x")
-  check_dots_used(...)
-  cat(sprintf("<%s> %s estimate of log Z\n", class(x)[1], x$method))
-  cat(sprintf("  %s\n", format_log_z(x)))
-  cat(sprintf("  %.2f s\n", x$time))
+# The first line of an estimate's print(), "<cls> title", after checking x (the
+# title is evaluated after the check).
+print_head <- function(x, title, cls = class(x)[1], fields = TRUE) {
+  check_estimate(x, "x", fields = fields)
+  cat(sprintf("<%s> %s\n", cls, title))
+}
+
+# "  N <what> in T s": the work an estimate did and its time (and its pieces).
+print_work <- function(x, count = "gibbs_sweeps", what = "Gibbs sweeps") {
+  cat(sprintf("  %s %s in %.2f s%s\n", format(x$counts[[count]], big.mark = ","), what, x$time,
+              pieces_note(x)))
+}
+
+# The lines an estimate's print() ends with, its base and its flags; returns x
+# invisibly, as print() does.
+print_tail <- function(x) {
   cat(base_line(x))
   print_flags(x)
   invisible(x)
+}
+
+#' @rdname logz_estimate
+#' @export
+print.logz_estimate <- function(x, ...) {
+  check_dots_used(...)
+  print_head(x, sprintf("%s estimate of log Z", x$method), fields = FALSE)
+  cat(sprintf("  %s\n", format_log_z(x)))
+  cat(sprintf("  %.2f s\n", x$time))
+  print_tail(x)
 }
 
 #' @rdname logz_exact
@@ -87,9 +105,8 @@ print.ising <- function(x, ...) {
 
 #' @export
 print.logz_ais <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
-  cat(sprintf("<logz_ais> %s estimate of log Z\n", x$method))
+  print_head(x, sprintf("%s estimate of log Z", x$method), cls = "logz_ais")
   cat(sprintf("  %s\n", format_log_z(x)))
   if (all(is.finite(x$bounds)))
     cat(sprintf("  3-sd bounds [%.4f, %.4f]%s\n", x$bounds[[1]], x$bounds[[2]],
@@ -99,20 +116,17 @@ print.logz_ais <- function(x, ...) {
               x$counts[["chains"]], x$counts[["steps"]], attr(x$schedule, "name"), x$ess,
               x$counts[["chains"]], x$ess / x$counts[["chains"]],
               if (is.null(x$khat) || is.na(x$khat)) "" else sprintf(", Pareto k-hat %.2f", x$khat)))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time, pieces_note(x)))
+  print_work(x)
   cat(pilot_line(x$schedule))   # R/schedule_pilot.R
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
+  print_tail(x)
 }
 
 #' @export
 print.logz_ais_function <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
-  cat(sprintf("<logz_ais> %s estimate of log Z for %s (%d-D)\n", x$method,
-              or_default(x[["target"]], "an R log density"), ncol(x$x)))
+  print_head(x, sprintf("%s estimate of log Z for %s (%d-D)", x$method,
+                        or_default(x[["target"]], "an R log density"), ncol(x$x)),
+             cls = "logz_ais")
   cat(sprintf("  log Z = %.4f (se %.4f); 3-sd bounds [%.4f, %.4f]\n", x$log_z, x$se,
               x$bounds[[1]], x$bounds[[2]]))
   cat(sprintf("  %d chains, %d steps (%s schedule); ESS %.1f of %d\n", x$counts[["chains"]],
@@ -141,29 +155,24 @@ print.logz_ais_function <- function(x, ...) {
 
 #' @export
 print.logz_raise <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
-  cat("<logz_raise> RAISE (reverse AIS) stochastic bounds\n")
+  print_head(x, "RAISE (reverse AIS) stochastic bounds", cls = "logz_raise")
   cat(sprintf("  average log-likelihood >= %.4f nats over %d examples\n", x$log_likelihood,
               x$counts[["examples"]]))
   cat(sprintf("  implied %s; se over examples, biased upward\n", format_log_z(x)))
   cat(sprintf("  %d chains per example, %d steps (%s schedule); mean ESS/M %.2f\n",
               x$counts[["chains"]], x$counts[["steps"]], attr(x$schedule, "name"),
               if (is.null(x$ess_ratio)) NA_real_ else x$ess_ratio))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time, pieces_note(x)))
+  print_work(x)
   cat(pilot_line(x$schedule))   # R/schedule_pilot.R
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
+  print_tail(x)
 }
 
 #' @export
 print.logz_rts <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
-  cat(sprintf("<logz_rts> %s estimate of log Z (Rao-Blackwellized tempered sampling)\n",
-              x$method))
+  print_head(x, sprintf("%s estimate of log Z (Rao-Blackwellized tempered sampling)", x$method),
+             cls = "logz_rts")
   cat(sprintf("  log Z = %.4f nats (se %s nats, %s)\n", x$log_z,
               if (is.na(x$se)) "NA" else sprintf("%.4f", x$se),
               if (is.null(x$groups)) "Eq. 16" else
@@ -178,8 +187,7 @@ print.logz_rts <- function(x, ...) {
   if (isTRUE(x$counts[["pilot_sweeps"]] > 0))
     cat(sprintf("  started by a %d-sweep annealing pilot and %d discarded burn-in sweeps\n",
                 as.integer(x$counts[["pilot_sweeps"]]), as.integer(x$counts[["burn_in_sweeps"]])))
-  cat(sprintf("  %s Gibbs sweeps in %.2f s%s\n", format(x$counts[["gibbs_sweeps"]], big.mark = ","),
-              x$time, pieces_note(x)))
+  print_work(x)
   if (!isTRUE(x$converged))
     cat("  note: the initial iterations stopped before max_k |r_k - c_hat_k| < tol / K;",
         "the ladder may still be biased (more init_iter or init_sweeps)\n")
@@ -190,17 +198,16 @@ print.logz_rts <- function(x, ...) {
                 if (!is.na(e$se[i])) sprintf("%.4f", e$se[i])
                 else if (e$estimator[i] == "mbar") paste("NA:", rts_mbar_no_se(x))
                 else "NA"))
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
+  print_tail(x)
 }
 
 #' @export
 print.logz_arm <- function(x, ...) {
-  check_estimate(x, "x", fields = TRUE)
   check_dots_used(...)
-  cat(sprintf("<logz_arm> %s estimate of log Z%s\n", x$method,
-              if (!identical(x$variant, "rm") && !is.null(x$rule)) sprintf(" (rule %s)", x$rule) else ""))
+  print_head(x, sprintf("%s estimate of log Z%s", x$method,
+                        if (!identical(x$variant, "rm") && !is.null(x$rule))
+                          sprintf(" (rule %s)", x$rule) else ""),
+             cls = "logz_arm")
   cat(sprintf("  %s", format_log_z(x)))
   if (!is.na(x$se)) cat(sprintf("; sd over %d runs %.4f", as.integer(x$counts[["repeats"]]), x$sd))
   cat("\n")
@@ -209,14 +216,11 @@ print.logz_arm <- function(x, ...) {
               as.integer(x$counts[["iterations"]]), x$particles, mean(d$particles),
               as.integer(max(d$particles)), as.integer(x$counts[["expansions"]]),
               as.integer(x$counts[["resamples"]])))
-  cat(sprintf("  %s particle-moves in %.2f s%s\n",
-              format(x$counts[["particle_moves"]], big.mark = ","), x$time, pieces_note(x)))
+  print_work(x, "particle_moves", "particle-moves")
   if (is.matrix(x$states))
     cat(sprintf("  final weighted particles kept: %d x %d (`states`, `log_weights`; see ?logz_draws)\n",
                 nrow(x$states), ncol(x$states)))
-  cat(base_line(x))
-  print_flags(x)
-  invisible(x)
+  print_tail(x)
 }
 
 #' @export

@@ -1,5 +1,4 @@
 /* SEXP glue of ais.c: AIS for RBMs, one chunk of annealing steps from R. */
-#include <string.h>
 #include "logz.h"
 
 /* model: list(W, a, b, a0, and optionally Wx, BX, BY from ais_rbm_prepare_call());
@@ -15,7 +14,6 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
         logz_internal_error("inconsistent RBM dimensions");
     logz_chunk ck;
     logz_chunk_unpack(state, betas, control, "V", nv, &ck);
-    SEXP V0 = ck.x0;
     int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
     double log_z0 = ck.log_z0;
     logz_stream *st = ck.st;
@@ -38,19 +36,9 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     SEXP mom_in = logz_get(control, "moments");
     int moments = TYPEOF(mom_in) == LGLSXP && asLogical(mom_in) == TRUE;
     const char *names[] = {"V", "log_w", "streams", "trace", "sweeps", "density", "moments", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP V = allocMatrix(REALSXP, nv, M);
-    logz_set(out, "V", V);
-    SEXP logw = allocVector(REALSXP, M);
-    logz_set(out, "log_w", logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    if (isNull(V0)) {
-        ais_draw_base(nv, M, REAL(a0), REAL(V), st);
-    } else {
-        memcpy(REAL(V), REAL(V0), sizeof(double) * (size_t) nv * M);
-    }
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    logz_set(out, "trace", trace);
+    SEXP out = PROTECT(logz_chunk_result(&ck, names, nv));
+    SEXP V = logz_get(out, "V"), logw = logz_get(out, "log_w"), trace = logz_get(out, "trace");
+    if (isNull(ck.x0)) ais_draw_base(nv, M, REAL(a0), REAL(V), st);
     /* optional moments per step: weighted mean of D, weighted variance of D, weighted mean of D2 */
     SEXP mom = R_NilValue;
     if (moments) {
@@ -77,9 +65,7 @@ SEXP ais_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     int ns = ais_rbm_chunk(&m, &o, REAL(betas), REAL(V), REAL(logw), st, REAL(dens),
                            REAL(trace), moments ? REAL(mom) : NULL);
     logz_set(out, "sweeps", ScalarInteger(ns));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    logz_set(out, "streams", so);
-    logz_streams_to_double(M, st, REAL(so));
+    logz_chunk_streams(out, &ck);
     UNPROTECT(1);
     return out;
 }

@@ -19,6 +19,16 @@ static void check_slots(const arm_state *s, int c0, int c1)
     if (c0 < 0 || c1 < c0 || c1 > s->cap) logz_internal_error("ARM slots out of range");
 }
 
+/* The store p and its slots [c0, c1) from R, checked. */
+static arm_state *arm_slots(SEXP p, SEXP c0_, SEXP c1_, int *c0, int *c1)
+{
+    arm_state *s = arm_get(p);
+    *c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
+    *c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
+    check_slots(s, *c0, *c1);
+    return s;
+}
+
 /* a copy of x (len doubles, at least one allocated) */
 static double *dup_real(SEXP x, R_xlen_t len)
 {
@@ -106,22 +116,18 @@ SEXP arm_reserve_call(SEXP p, SEXP cap)
 
 SEXP arm_move_call(SEXP p, SEXP c0_, SEXP c1_, SEXP steps_, SEXP threads_)
 {
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
+    int c0, c1;
+    arm_state *s = arm_slots(p, c0_, c1_, &c0, &c1);
     int steps = logz_arg_int(steps_, "ARM steps", LOGZ_NO_MIN);
     int nthreads = logz_threads(logz_arg_int(threads_, "ARM threads", LOGZ_NO_MIN));
-    check_slots(s, c0, c1);
     arm_move(s, c0, c1, steps, nthreads);
     return R_NilValue;
 }
 
 SEXP arm_smooth_call(SEXP p, SEXP c0_, SEXP c1_)
 {
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
-    check_slots(s, c0, c1);
+    int c0, c1;
+    arm_state *s = arm_slots(p, c0_, c1_, &c0, &c1);
     if (s->n >= s->N) logz_internal_error("all variables have been added");
     SEXP out = PROTECT(allocVector(REALSXP, c1 - c0));
     arm_smooth(s, c0, c1, REAL(out));
@@ -156,10 +162,8 @@ SEXP arm_augment_call(SEXP p, SEXP R_)
 
 SEXP arm_particles_call(SEXP p, SEXP c0_, SEXP c1_)
 {
-    arm_state *s = arm_get(p);
-    int c0 = logz_arg_int(c0_, "ARM first slot", LOGZ_NO_MIN);
-    int c1 = logz_arg_int(c1_, "ARM end slot", LOGZ_NO_MIN);
-    check_slots(s, c0, c1);
+    int c0, c1;
+    arm_state *s = arm_slots(p, c0_, c1_, &c0, &c1);
     SEXP out = PROTECT(allocMatrix(REALSXP, s->n, c1 - c0));
     arm_particles(s, c0, c1, REAL(out));
     UNPROTECT(1);

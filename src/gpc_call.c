@@ -1,5 +1,4 @@
 /* SEXP glue of gpc.c: AIS for GP probit classification, one chunk of steps. */
-#include <string.h>
 #include "logz.h"
 
 /* model: list(A = n x n matrix with A A' = K, y = labels in {-1, +1});
@@ -19,20 +18,15 @@ SEXP gpc_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
                       .betas = REAL(betas)};
 
     const char *names[] = {"F", "log_w", "streams", "trace", "sweeps", "evals", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP F = logz_set(out, "F", allocMatrix(REALSXP, n, M));
-    SEXP logw = logz_set(out, "log_w", allocVector(REALSXP, M));
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    SEXP trace = logz_set(out, "trace", allocMatrix(REALSXP, L, 2));
+    SEXP out = PROTECT(logz_chunk_result(&ck, names, n));
+    SEXP F = logz_get(out, "F"), logw = logz_get(out, "log_w"), trace = logz_get(out, "trace");
     int first = isNull(ck.x0);
-    if (!first) memcpy(REAL(F), REAL(ck.x0), sizeof(double) * (size_t) n * M);
     int ns = 0;
     double evals = 0.0;
     gpc_ais_run(&o, first, REAL(F), REAL(logw), ck.st, REAL(trace), &ns, &evals);
     logz_set(out, "sweeps", ScalarInteger(ns));
     logz_set(out, "evals", ScalarReal(evals));
-    SEXP so = logz_set(out, "streams", allocMatrix(REALSXP, 6, M));
-    logz_streams_to_double(M, ck.st, REAL(so));
+    logz_chunk_streams(out, &ck);
     UNPROTECT(1);
     return out;
 }

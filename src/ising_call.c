@@ -137,25 +137,14 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     if (LENGTH(a0) != n) logz_internal_error("bad base field");
     logz_chunk ck;
     logz_chunk_unpack(state, betas, control, "X", n, &ck);
-    SEXP X0 = ck.x0;
     int M = ck.M, L = ck.L, nthreads = ck.nthreads, sweeps = ck.sweeps, final = ck.final;
     double log_z0 = ck.log_z0;
     logz_stream *st = ck.st;
 
     const char *names[] = {"X", "log_w", "streams", "trace", "sweeps", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SEXP X = allocMatrix(REALSXP, n, M);
-    logz_set(out, "X", X);
-    SEXP logw = allocVector(REALSXP, M);
-    logz_set(out, "log_w", logw);
-    memcpy(REAL(logw), ck.log_w, sizeof(double) * M);
-    if (isNull(X0)) {
-        ising_draw_base_all(&m, REAL(a0), REAL(X), st, M);
-    } else {
-        logz_fill_columns(REAL(X), REAL(X0), n, M, 1);
-    }
-    SEXP trace = allocMatrix(REALSXP, L, 2);
-    logz_set(out, "trace", trace);
+    SEXP out = PROTECT(logz_chunk_result(&ck, names, n));
+    SEXP X = logz_get(out, "X"), logw = logz_get(out, "log_w"), trace = logz_get(out, "trace");
+    if (isNull(ck.x0)) ising_draw_base_all(&m, REAL(a0), REAL(X), st, M);
     int ns = 0;
     if (L > 0) {
         double *df = (double *) R_alloc((size_t) n, sizeof(double));
@@ -164,9 +153,7 @@ SEXP ising_ais_call(SEXP model, SEXP betas, SEXP state, SEXP control)
                            REAL(X), REAL(logw), st, nthreads, df, hist, REAL(trace));
     }
     logz_set(out, "sweeps", ScalarInteger(ns));
-    SEXP so = allocMatrix(REALSXP, 6, M);
-    logz_set(out, "streams", so);
-    logz_streams_to_double(M, st, REAL(so));
+    logz_chunk_streams(out, &ck);
     UNPROTECT(1);
     return out;
 }

@@ -150,6 +150,10 @@ typedef struct {
 } logz_chunk;
 void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, int rows,
                        logz_chunk *c);
+/* the result list of a chunk (chain states, log_w, streams, trace, ...) and
+ * its streams at the end */
+SEXP logz_chunk_result(const logz_chunk *c, const char **names, int rows);
+void logz_chunk_streams(SEXP out, const logz_chunk *c);
 double logz_merge_blocks(const double *bmax, const double *bsum, int nblocks, double *weight);
 /* For long loops written in R: R_CheckUserInterrupt() */
 SEXP check_interrupt_call(void);

@@ -2,11 +2,24 @@
 #include <string.h>
 #include "logz.h"
 
+/* The chains' streams of state (6 x M doubles), decoded into R_alloc memory. */
+static logz_stream *rts_streams(SEXP state, int M)
+{
+    SEXP streams = logz_need(state, "streams", REALSXP);
+    if (XLENGTH(streams) != 6 * (R_xlen_t) M) logz_internal_error("bad streams");
+    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
+    if (!logz_streams_from_double(M, REAL(streams), st))
+        logz_internal_error("stream state out of range");
+    return st;
+}
+
 /* The settings of a call from betas (K, increasing) and control (list(threads,
  * sweeps, thin, offset, step, moments, lrz)), checked against state's k (M
- * chains); the output arrays are attached by rts_result_new(). */
-static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
+ * chains), and the chains' streams *st; the output arrays are attached by
+ * rts_result_new(). Checks for interrupts first (between chunks). */
+static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads, logz_stream **st)
 {
+    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) logz_internal_error("bad betas");
     SEXP k0 = logz_need(state, "k", INTSXP), lrz = logz_need(control, "lrz", REALSXP);
     int K = LENGTH(betas), M = LENGTH(k0);
@@ -19,23 +32,13 @@ static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
     int thin = asInteger(logz_need(control, "thin", INTSXP));
     int offset = asInteger(logz_need(control, "offset", INTSXP));
     if (sweeps < 1 || offset < 0 || thin < 0) logz_internal_error("bad sweeps");
+    *st = rts_streams(state, M);
     return (rts_run) {
         .K = K, .M = M, .sweeps = sweeps, .thin = thin, .offset = offset,
         .nstore = thin > 0 ? (offset + sweeps) / thin - offset / thin : 0,
         .moments = asLogical(logz_need(control, "moments", LGLSXP)) == TRUE,
         .step = asReal(logz_need(control, "step", REALSXP)),
         .betas = REAL(betas), .lrz = REAL(lrz)};
-}
-
-/* The chains' streams of state (6 x M doubles), decoded into R_alloc memory. */
-static logz_stream *rts_streams(SEXP state, int M)
-{
-    SEXP streams = logz_need(state, "streams", REALSXP);
-    if (XLENGTH(streams) != 6 * (R_xlen_t) M) logz_internal_error("bad streams");
-    logz_stream *st = (logz_stream *) R_alloc((size_t) M, sizeof(logz_stream));
-    if (!logz_streams_from_double(M, REAL(streams), st))
-        logz_internal_error("stream state out of range");
-    return st;
 }
 
 /* The result list(X (nx x M, the entry state's copy), k, streams (6 x M),
@@ -70,32 +73,38 @@ static SEXP rts_result_new(SEXP state, int nx, rts_run *r)
     return out;
 }
 
+/* The blocked weights BX, BY of model (from ais_rbm_prepare_call()) into *BX,
+ * *BY for the sparse products when control$sparse is TRUE (returns 1), else 0. */
+static int rts_blocked(SEXP model, SEXP control, const logz_rbm_path *m, logz_blocked *BX,
+                       logz_blocked *BY)
+{
+    SEXP sp = logz_get(control, "sparse"), bx = logz_get(model, "BX"), by = logz_get(model, "BY");
+    if (!(TYPEOF(sp) == LGLSXP && LENGTH(sp) == 1 && LOGICAL(sp)[0] == TRUE)) return 0;
+    if (TYPEOF(bx) != REALSXP || TYPEOF(by) != REALSXP ||
+        (size_t) XLENGTH(bx) != logz_blocked_size(m->nh + 2, m->nv) ||
+        (size_t) XLENGTH(by) != logz_blocked_size(m->nv, m->nh))
+        logz_internal_error("bad blocked weights");
+    logz_blocked_init(BX, NULL, m->nh + 2, m->nv, 0, REAL(bx), 0);
+    logz_blocked_init(BY, NULL, m->nv, m->nh, 1, REAL(by), 0);
+    return 1;
+}
+
 /* model: list(W, a, b, a0) and, for the sparse products (control$sparse TRUE),
  * the blocked weights BX, BY of ais_rbm_prepare_call(); betas (K,
  * increasing); state: list(X = V (nv x M), k (0-based), streams); control as
  * in rts_unpack(). */
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     int nthreads;
-    rts_run r = rts_unpack(betas, state, control, &nthreads);
+    logz_stream *st;
+    rts_run r = rts_unpack(betas, state, control, &nthreads, &st);
     logz_rbm_path m;
     logz_rbm_path_from_list(model, r.M, &m);
-    logz_blocked BXs, BYs, *BX = NULL, *BY = NULL;
-    SEXP sp = logz_get(control, "sparse"), bx = logz_get(model, "BX"), by = logz_get(model, "BY");
-    if (TYPEOF(sp) == LGLSXP && LENGTH(sp) == 1 && LOGICAL(sp)[0] == TRUE) {
-        if (TYPEOF(bx) != REALSXP || TYPEOF(by) != REALSXP ||
-            (size_t) XLENGTH(bx) != logz_blocked_size(m.nh + 2, m.nv) ||
-            (size_t) XLENGTH(by) != logz_blocked_size(m.nv, m.nh))
-            logz_internal_error("bad blocked weights");
-        logz_blocked_init(&BXs, NULL, m.nh + 2, m.nv, 0, REAL(bx), 0);
-        logz_blocked_init(&BYs, NULL, m.nv, m.nh, 1, REAL(by), 0);
-        BX = &BXs;
-        BY = &BYs;
-    }
-    logz_stream *st = rts_streams(state, r.M);
+    logz_blocked BX, BY;
+    int sparse = rts_blocked(model, control, &m, &BX, &BY);
     SEXP out = PROTECT(rts_result_new(state, m.nv, &r));
-    rts_rbm_run(&m, BX, BY, &r, REAL(logz_get(out, "X")), st, nthreads);
+    rts_rbm_run(&m, sparse ? &BX : NULL, sparse ? &BY : NULL, &r, REAL(logz_get(out, "X")), st,
+                nthreads);
     logz_streams_to_double(r.M, st, REAL(logz_get(out, "streams")));
     UNPROTECT(1);
     return out;
@@ -105,9 +114,9 @@ SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control)
  * (X: n x M spins). */
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
 {
-    R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     int nthreads;
-    rts_run r = rts_unpack(betas, state, control, &nthreads);
+    logz_stream *st;
+    rts_run r = rts_unpack(betas, state, control, &nthreads, &st);
     ising_model m;
     ising_model_from_list(model, &m);
     SEXP order = logz_need(model, "order", INTSXP), a0 = logz_need(model, "a0", REALSXP);
@@ -115,7 +124,6 @@ SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control)
     for (int i = 0; i < m.n; i++)
         if (INTEGER(order)[i] < 0 || INTEGER(order)[i] >= m.n)
             logz_internal_error("bad sweep order");
-    logz_stream *st = rts_streams(state, r.M);
     SEXP out = PROTECT(rts_result_new(state, m.n, &r));
     rts_ising_run(&m, INTEGER(order), REAL(a0), &r, REAL(logz_get(out, "X")), st, nthreads);
     logz_streams_to_double(r.M, st, REAL(logz_get(out, "streams")));

@@ -1,5 +1,6 @@
 /* Glue helpers shared by the *_call files: progress callbacks into R, the
  * chunk state of the annealing engines, and interrupts from R loops. */
+#include <string.h>
 #include "logz.h"
 
 int logz_tick_every(SEXP control)
@@ -51,6 +52,30 @@ void logz_chunk_unpack(SEXP state, SEXP betas, SEXP control, const char *xname, 
     c->st = (logz_stream *) R_alloc((size_t) c->M, sizeof(logz_stream));
     if (!logz_streams_from_double(c->M, REAL(streams), c->st))
         logz_internal_error("stream state out of range");
+}
+
+/* The result list `names` of chunk c: its first four names are the chain
+ * states (rows x M, the entry states copied in when there are any; without
+ * them, isNull(c->x0), the caller draws them from its base), "log_w" (the
+ * entry weights copied in), "streams" (set by logz_chunk_streams() at the end)
+ * and "trace" (L x 2); the rest are the caller's. Returned unprotected. */
+SEXP logz_chunk_result(const logz_chunk *c, const char **names, int rows)
+{
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SEXP X = logz_set(out, names[0], allocMatrix(REALSXP, rows, c->M));
+    if (!isNull(c->x0)) logz_fill_columns(REAL(X), REAL(c->x0), rows, c->M, 1);
+    SEXP logw = logz_set(out, "log_w", allocVector(REALSXP, c->M));
+    memcpy(REAL(logw), c->log_w, sizeof(double) * c->M);
+    logz_set(out, "trace", allocMatrix(REALSXP, c->L, 2));
+    UNPROTECT(1);
+    return out;
+}
+
+/* out$streams (6 x M): the chains' streams of c at the end of the chunk. */
+void logz_chunk_streams(SEXP out, const logz_chunk *c)
+{
+    SEXP so = logz_set(out, "streams", allocMatrix(REALSXP, 6, c->M));
+    logz_streams_to_double(c->M, c->st, REAL(so));
 }
 
 /* For long loops written in R (byte-compiled loops check interrupts only every
