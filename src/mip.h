@@ -35,7 +35,7 @@
 
 #define MIP_LOG2 0.69314718055994530942
 
-/* ---- codes read by R and C (R/mip_codes.R mirrors them) -------------------- */
+/* ---- codes read by R and C (R/codes.R mirrors them) ------------------------ */
 typedef enum { MIP_KIND_PAIRWISE = 0, MIP_KIND_LINEAR = 1 } mip_kind;
 typedef enum {
     MIP_BRANCH_AUTO = 0,             /* most fractional, else forced branching */

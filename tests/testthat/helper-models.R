@@ -29,10 +29,11 @@ mnist_rbm20 <- local({
   }
 })
 
-# An RBM with the failure mode of the PCD model of bench/train_rbm20.R: hidden
-# unit 1 switches on a sharp mode (all visible units on) holding e^gap times
-# the mass of the broad mode where most units are off; annealing from a base
-# near the broad mode rarely crosses to it. Exact log Z by enumeration.
+# An RBM with the failure mode of the PCD model of
+# bench/training/train_rbm20.R: hidden unit 1 switches on a sharp mode (all
+# visible units on) holding e^gap times the mass of the broad mode where most
+# units are off; annealing from a base near the broad mode rarely crosses to
+# it. Exact log Z by enumeration.
 two_mode_rbm <- function(c, gap, seed, nv = 50) {
   set.seed(seed)
   W <- cbind(rep(c, nv), matrix(rnorm(nv * 3, sd = 0.5), nv, 3))

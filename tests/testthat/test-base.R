@@ -154,7 +154,7 @@ test_that("Kiwaki's PCD model from its weights: the mode base wins the pilot, un
   expect_lt(abs(fit$log_z - x$log_z), 0.5)   # from the model base: 23 nats low
 })
 
-test_that("the PCD model of bench/train_rbm20.R is flagged by the pilot without the mode search", {
+test_that("the PCD model of bench/training/train_rbm20.R is flagged by the pilot without the mode search", {
   x <- bench_rbm("rbm20_pcd_v1")
   old <- options(logz.mode_check_starts = 0)
   on.exit(options(old))

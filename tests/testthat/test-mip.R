@@ -185,7 +185,7 @@ test_that("threads give identical results (min-cut LP and simple bound)", {
   cols <- c("sample", "nodes", "value", "upper")
   expect_identical(e1$trace[cols], e2$trace[cols])
   # a batch over 2 threads (one call, threads taking the next sample) is exact,
-  # also depth first (the anytime search of bench/mip_fig2.R): chi-square
+  # also depth first (the anytime search of bench/gumbelmip/mip_fig2.R): chi-square
   att <- ising_clique(6, coupling = 0.8, field = 0.7)
   en <- mip_enumerate(att)
   for (ns in c("best_first", "depth_first")) {
