@@ -50,75 +50,66 @@ arm_spec_rbm <- function(model, order, base = NULL) {
                  b = as.double(model$b)))
 }
 
-# One whole number >= `min` for the C routines (a count or a 0-based slot), as
-# an integer; anything else is an internal error.
-arm_int <- function(x, what, min = 0L) {
-  if (is.integer(x) && length(x) == 1L && !is.na(x) && x >= min) return(x)
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x != round(x) || x < min ||
-      x > .Machine$integer.max)
-    stop_no_call(sprintf("internal error: ARM %s must be one whole number >= %d, not %s.",
-                         what, min, describe(x)))
-  as.integer(x)
-}
-
-arm_ptr <- function(ptr) {
-  if (typeof(ptr) != "externalptr")
-    stop_no_call(sprintf("internal error: not an ARM particle store: %s.", describe(ptr)))
-  ptr
-}
-
 # A particle store of `cap` slots for the model list `model` of sequence
 # `type` (a value of ARM_MODEL), each slot with its own stream seeded from R's
 # RNG; returns the external pointer the other wrappers take.
 arm_store_new <- function(type, model, cap) {
   kind <- if (length(type) == 1L) names(ARM_MODEL)[match(type, ARM_MODEL)] else NA
   if (is.na(kind))
-    stop_no_call(sprintf("internal error: ARM model type %s is not one of ARM_MODEL.",
-                         describe(type)))
+    internal_error(sprintf("ARM model type %s is not one of ARM_MODEL.", describe(type)))
   fields <- arm_model_fields[[kind]]
   bad <- !is.list(model) || !all(names(fields) %in% names(model)) ||
     !all(vapply(model[names(fields)], typeof, "") == fields)
   if (bad)
-    stop_no_call(sprintf("internal error: the ARM %s model must be a list of %s.", kind,
-                         paste0(names(fields), " (", fields, ")", collapse = ", ")))
-  .Call(C_arm_new, ARM_MODEL[[kind]], model, arm_int(cap, "capacity", 1L))
+    internal_error(sprintf("the ARM %s model must be a list of %s.", kind,
+                           paste0(names(fields), " (", fields, ")", collapse = ", ")))
+  .Call(C_arm_new, ARM_MODEL[[kind]], model, internal_count(cap, "ARM capacity"))
 }
 
 # Grow the store to `cap` slots (new slots get fresh streams from R's RNG).
 arm_store_reserve <- function(ptr, cap)
-  invisible(.Call(C_arm_reserve, arm_ptr(ptr), arm_int(cap, "capacity", 1L)))
+  invisible(.Call(C_arm_reserve, internal_pointer(ptr, "an ARM particle store"),
+                  internal_count(cap, "ARM capacity")))
 
 # Move slots [c0, c1) (0-based) by `steps` sweeps of the kernel for p_n.
 arm_store_move <- function(ptr, c0, c1, steps, threads)
-  invisible(.Call(C_arm_move, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"),
-                  arm_int(steps, "steps"), arm_int(threads, "threads", 1L)))
+  invisible(.Call(C_arm_move, internal_pointer(ptr, "an ARM particle store"),
+                  internal_count(c0, "ARM first slot", min = 0L),
+                  internal_count(c1, "ARM end slot", min = 0L),
+                  internal_count(steps, "ARM steps", min = 0L),
+                  internal_count(threads, "ARM threads")))
 
 # log W(x_[n]) of slots [c0, c1): a numeric vector of length c1 - c0.
 arm_store_smooth <- function(ptr, c0, c1)
-  .Call(C_arm_smooth, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
+  .Call(C_arm_smooth, internal_pointer(ptr, "an ARM particle store"),
+        internal_count(c0, "ARM first slot", min = 0L), internal_count(c1, "ARM end slot", min = 0L))
 
 # Slots dst0, dst0 + 1, ... <- slots src (0-based; the ranges may overlap).
 arm_store_copy <- function(ptr, src, dst0) {
-  if (!is.numeric(src) || anyNA(src) || any(src != round(src)) || any(src < 0))
-    stop_no_call(sprintf("internal error: ARM source slots must be whole numbers >= 0, not %s.",
-                         describe(src)))
-  invisible(.Call(C_arm_copy, arm_ptr(ptr), as.integer(src), arm_int(dst0, "destination slot")))
+  src <- internal_integer(src, "ARM source slots")
+  if (any(src < 0L))
+    internal_error(sprintf("`ARM source slots` must be >= 0, not %s.", describe(src)))
+  invisible(.Call(C_arm_copy, internal_pointer(ptr, "an ARM particle store"), src,
+                  internal_count(dst0, "ARM destination slot", min = 0L)))
 }
 
 # x_{n+1} ~ p_{n+1}(x_{n+1} | x_[n]) for slots [0, R); then n advances by one.
 arm_store_augment <- function(ptr, R)
-  invisible(.Call(C_arm_augment, arm_ptr(ptr), arm_int(R, "particles", 1L)))
+  invisible(.Call(C_arm_augment, internal_pointer(ptr, "an ARM particle store"),
+                  internal_count(R, "ARM particles")))
 
 # Slots c0, c0 + 1, ... <- the columns of X (n x k, the first n variables).
 arm_store_set <- function(ptr, X, c0) {
   if (!is.matrix(X) || !is.double(X) || anyNA(X))
-    stop_no_call(sprintf("internal error: ARM states must be a double matrix, not %s.", describe(X)))
-  invisible(.Call(C_arm_set, arm_ptr(ptr), X, arm_int(c0, "first slot")))
+    internal_error(sprintf("ARM states must be a double matrix, not %s.", describe(X)))
+  invisible(.Call(C_arm_set, internal_pointer(ptr, "an ARM particle store"), X,
+                  internal_count(c0, "ARM first slot", min = 0L)))
 }
 
 # The first n variables of slots [c0, c1): an n x (c1 - c0) matrix.
 arm_store_particles <- function(ptr, c0, c1)
-  .Call(C_arm_particles, arm_ptr(ptr), arm_int(c0, "first slot"), arm_int(c1, "end slot"))
+  .Call(C_arm_particles, internal_pointer(ptr, "an ARM particle store"),
+        internal_count(c0, "ARM first slot", min = 0L), internal_count(c1, "ARM end slot", min = 0L))
 
 # Runs `repeats` times (in pieces on the active future plan when `workers`
 # asks, see scale_out) and builds the logz_arm result; spec from arm_spec_*().

@@ -64,6 +64,13 @@ internal_streams <- function(x, M = NULL) {
   x
 }
 
+# An external pointer to a store the C code keeps (`what` names it).
+internal_pointer <- function(x, what) {
+  if (typeof(x) != "externalptr")
+    internal_error(sprintf("not %s: %s.", what, describe(x)))
+  x
+}
+
 # A chain state: NULL (not drawn yet) or a rows x M double matrix.
 internal_chains <- function(x, what, rows, M) {
   if (is.null(x)) return(NULL)
@@ -105,13 +112,10 @@ internal_chunk_control <- function(control)
        final = internal_flag(control$final, "final"),
        log_z0 = internal_number(control$log_z0, "log_z0"))
 
-# An argument built in R that the C engine would reject: a bug, not a user error.
-mip_internal_error <- function(what) stop_no_call(paste0("internal error: ", what))
-
 # `x` is a single integer code among `codes` (a named vector above).
 mip_check_code <- function(x, codes, what) {
   if (!is.integer(x) || length(x) != 1L || !x %in% codes)
-    mip_internal_error(sprintf("%s must be one of %s, not %s", what,
+    internal_error(sprintf("%s must be one of %s, not %s", what,
                                paste(sprintf("%s = %d", names(codes), codes), collapse = ", "),
                                describe(x)))
   invisible(x)
@@ -120,7 +124,7 @@ mip_check_code <- function(x, codes, what) {
 # The value model the engine reads (mip_c_model()).
 mip_check_c_model <- function(cm) {
   if (!is.list(cm) || !is.integer(cm$n) || length(cm$n) != 1L || !is.double(cm$c0))
-    mip_internal_error("bad mip model list")
+    internal_error("bad mip model list")
   mip_check_code(cm$kind, MIP_KIND, "the model's kind")
   invisible(cm)
 }
@@ -128,14 +132,6 @@ mip_check_c_model <- function(cm) {
 # A partial-assignment matrix crossing to C: integers, NA (free) or 0/1.
 mip_check_fix <- function(fix, n) {
   if (!is.integer(fix) || !is.matrix(fix) || nrow(fix) != n || !all(fix[!is.na(fix)] %in% 0:1))
-    mip_internal_error("fixings must be an n x J integer matrix of NA, 0 and 1")
+    internal_error("fixings must be an n x J integer matrix of NA, 0 and 1")
   invisible(fix)
-}
-
-# RNG streams crossing to C: a 6 x J double matrix (rng_streams's layout).
-mip_check_streams <- function(streams, J = NULL) {
-  if (!is.double(streams) || !is.matrix(streams) || nrow(streams) != 6L ||
-      (!is.null(J) && ncol(streams) != J))
-    mip_internal_error("streams must be a 6 x J double matrix")
-  invisible(streams)
 }

@@ -138,7 +138,7 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
 # time, trace 5 x ntrace, ntrace, helped).
 mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
-  mip_check_streams(streams)
+  internal_streams(streams)
   types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
              perturb = "integer", dive = "integer", cut = "integer", roof = "integer", cycle = "integer",
              order = "integer",
@@ -147,14 +147,14 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   bad <- names(types)[vapply(names(types), function(f) !identical(typeof(control[[f]]), types[[f]]),
                              logical(1))]
   if (length(bad))
-    mip_internal_error(paste("bad control element(s):", paste(bad, collapse = ", ")))
-  if (length(control$order) != cm$n) mip_internal_error("the order must have one entry per variable")
+    internal_error(paste("bad control element(s):", paste(bad, collapse = ", ")))
+  if (length(control$order) != cm$n) internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
   if (control$cut + control$roof + control$cycle > 1L)
-    mip_internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
+    internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
   if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))
-    mip_internal_error("the GLPK bound needs the LP list")
+    internal_error("the GLPK bound needs the LP list")
   .Call(C_mip_sample, cm, lp, streams, control)
 }
 
@@ -229,10 +229,10 @@ mip_tree_logq <- function(tree, fix, draw = TRUE) {
   if (!is.integer(tr$order) || !is.integer(tr$parent) || length(tr$parent) != n ||
       !is.double(tr$th) || length(tr$th) != 2L * n || !is.double(tr$psi) ||
       length(tr$psi) != 4L * n || !is.double(tr$logz) || length(tr$logz) != 1L)
-    mip_internal_error("bad tree proposal list")
+    internal_error("bad tree proposal list")
   storage.mode(fix) <- "integer"
   mip_check_fix(fix, n)
-  streams <- if (draw) mip_check_streams(rng_streams(ncol(fix)), ncol(fix))
+  streams <- if (draw) internal_streams(rng_streams(ncol(fix)), ncol(fix))
   .Call(C_mip_tree, tr, fix, streams)
 }
 

@@ -49,7 +49,7 @@ mip_lp_bounds <- function(p, fix, encoding = "compact", what = "An LP bound") {
 # The min-cut bound (max of v, exact on attractive models) of each partial
 # assignment (rows of fix: 0/1 fixed, NA free), for tests; no GLPK needed.
 mip_cut_bounds <- function(p, fix) {
-  if (p$kind != MIP_KIND[["pairwise"]]) mip_internal_error("the cut bound needs a pairwise model")
+  if (p$kind != MIP_KIND[["pairwise"]]) internal_error("the cut bound needs a pairwise model")
   fix <- t(matrix(as.integer(fix), ncol = p$n))
   mip_check_fix(fix, p$n)
   .Call(C_mip_cut_bounds, mip_check_c_model(mip_c_model(p)), fix)
@@ -59,7 +59,7 @@ mip_cut_bounds <- function(p, fix) {
 # partial assignment (rows of fix: 0/1 fixed, NA free) and its half-integral LP
 # solution (one row per partial assignment), for tests; no GLPK needed.
 mip_roof_bounds <- function(p, fix) {
-  if (p$kind != MIP_KIND[["pairwise"]]) mip_internal_error("the roof-dual bound needs a pairwise model")
+  if (p$kind != MIP_KIND[["pairwise"]]) internal_error("the roof-dual bound needs a pairwise model")
   fix <- t(matrix(as.integer(fix), ncol = p$n))
   mip_check_fix(fix, p$n)
   r <- .Call(C_mip_roof_bounds, mip_check_c_model(mip_c_model(p)), fix)

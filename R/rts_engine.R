@@ -4,26 +4,26 @@
 # update, the reliability checks and the result object. The user-facing method
 # and its argument checks are in R/rts.R; print in R/print.R, plot in R/plot.R.
 
-# Checks what crosses into rts_rbm / rts_ising: betas (K doubles), state
-# list(X (rows x M doubles), k (M integers, 0-based), streams (6 x M doubles))
-# and control list(threads, sweeps, thin, offset (integers), step (double),
-# moments (logical), lrz (K doubles)).
-rts_check_chunk <- function(betas, state, control, rows) {
-  K <- length(betas)
-  M <- length(state$k)
-  int1 <- function(x) is.integer(x) && length(x) == 1L && !is.na(x)
-  bad <- c(betas = !is.double(betas) || K < 2L,
-           k = !is.integer(state$k) || M < 1L,
-           X = !is.double(state$X) || length(state$X) != rows * M,
-           streams = !is.double(state$streams) || length(state$streams) != 6 * M,
-           threads = !int1(control$threads), sweeps = !int1(control$sweeps),
-           thin = !int1(control$thin), offset = !int1(control$offset),
-           step = !is.double(control$step) || length(control$step) != 1L,
-           moments = !is.logical(control$moments) || length(control$moments) != 1L,
-           lrz = !is.double(control$lrz) || length(control$lrz) != K)
-  if (any(bad))
-    stop_no_call(sprintf("internal error: bad %s for the RTS engine.",
-                         paste(names(bad)[bad], collapse = ", ")))
+# What crosses into rts_rbm / rts_ising, checked and with the C types: betas
+# (K >= 2 doubles), state list(X (rows x M doubles), k (M integers, 0-based),
+# streams (6 x M doubles)) and control list(threads, sweeps, thin, offset
+# (integers), step (double), moments (logical), lrz (K doubles), and what
+# else the routine reads). Returns list(betas, state, control).
+rts_chunk_args <- function(betas, state, control, rows) {
+  betas <- internal_double(betas, "betas")
+  if (length(betas) < 2L) internal_error("`betas` must have at least 2 values.")
+  k <- internal_integer(state$k, "k")
+  M <- length(k)
+  if (M < 1L) internal_error("`k` must have one entry per chain, not none.")
+  state <- list(X = internal_double(state$X, "X", len = as.double(rows) * M), k = k,
+                streams = internal_streams(state$streams, M))
+  control[c("threads", "sweeps", "thin", "offset", "step", "moments", "lrz")] <- list(
+    internal_count(control$threads, "threads"), internal_count(control$sweeps, "sweeps"),
+    internal_count(control$thin, "thin", min = 0L),
+    internal_count(control$offset, "offset", min = 0L),
+    internal_number(control$step, "step"), internal_flag(control$moments, "moments"),
+    internal_double(control$lrz, "lrz", len = length(betas)))
+  list(betas = betas, state = state, control = control)
 }
 
 # The C result with its accumulators named by RTS_STAT.
@@ -40,9 +40,9 @@ rts_name_acc <- function(res) {
 rts_rbm_chunk <- function(model, betas, state, control) {
   if (!is.list(model) || !is.double(model$W) || !is.double(model$a) || !is.double(model$b) ||
       !is.double(model$a0) || length(model$a0) != length(model$a))
-    stop_no_call("internal error: the RTS RBM model must be list(W, a, b, a0) of doubles.")
-  rts_check_chunk(betas, state, control, length(model$a))
-  rts_name_acc(.Call(C_rts_rbm, model, betas, state, control))
+    internal_error("the RTS RBM model must be list(W, a, b, a0) of doubles.")
+  a <- rts_chunk_args(betas, state, control, length(model$a))
+  rts_name_acc(.Call(C_rts_rbm, model, a$betas, a$state, a$control))
 }
 
 # The same for an Ising model: model the ising_c_model() list with the sweep
@@ -50,9 +50,9 @@ rts_rbm_chunk <- function(model, betas, state, control) {
 rts_ising_chunk <- function(model, betas, state, control) {
   if (!is.list(model) || !is.integer(model$order) || !is.double(model$a0) ||
       length(model$order) != length(model$a0))
-    stop_no_call("internal error: the RTS Ising model must carry an integer `order` and a double `a0`.")
-  rts_check_chunk(betas, state, control, length(model$a0))
-  rts_name_acc(.Call(C_rts_ising, model, betas, state, control))
+    internal_error("the RTS Ising model must carry an integer `order` and a double `a0`.")
+  a <- rts_chunk_args(betas, state, control, length(model$a0))
+  rts_name_acc(.Call(C_rts_ising, model, a$betas, a$state, a$control))
 }
 
 # The sampler of each kind of model, for rts_engine(): list(log_z1 (log Z of

@@ -39,10 +39,10 @@ test_that("the wrappers refuse what the C routines cannot take", {
   expect_error(logz:::arm_store_new(logz:::ARM_MODEL[["ising"]], within(cm, n <- 2), 2L),
                "internal error: the ARM ising model")
   expect_error(logz:::arm_store_new(logz:::ARM_MODEL[["ising"]], cm, 0L),
-               "internal error: ARM capacity")
+               "internal error: `ARM capacity`")
   p <- logz:::arm_store_new(logz:::ARM_MODEL[["ising"]], cm, 2L)
-  expect_error(logz:::arm_store_smooth(p, 0L, 1.5), "internal error: ARM end slot")
+  expect_error(logz:::arm_store_smooth(p, 0L, 1.5), "internal error: `ARM end slot`")
   expect_error(logz:::arm_store_smooth(p, 0L, 3L), "internal error: ARM slots out of range")
-  expect_error(logz:::arm_store_copy(p, -1, 0L), "internal error: ARM source slots")
+  expect_error(logz:::arm_store_copy(p, -1, 0L), "internal error: `ARM source slots`")
   expect_error(logz:::arm_store_move(list(), 0L, 1L, 1L, 1L), "not an ARM particle store")
 })

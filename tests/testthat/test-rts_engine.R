@@ -217,14 +217,16 @@ test_that("the C engines' accumulators are named by RTS_STAT and hold what the n
   expect_equal(colSums(rr$acc[, "sum_q", ]), rep(30, M))
   expect_equal(colSums(rr$acc[, "n", ]), rep(30, M))
   # what crosses the boundary is checked, naming the bad part
-  expect_error(logz:::rts_ising_chunk(cm, betas, state, within(ctl, sweeps <- 30)),
-               "internal error: bad sweeps")
-  expect_error(logz:::rts_ising_chunk(cm, betas[-1], state, ctl), "internal error: bad lrz")
-  expect_error(logz:::rts_ising_chunk(cm, betas, within(state, k <- as.double(k)), ctl),
-               "internal error: bad k")
+  expect_error(logz:::rts_ising_chunk(cm, betas, state, within(ctl, sweeps <- 0L)),
+               "internal error: `sweeps`")
+  expect_error(logz:::rts_ising_chunk(cm, betas[-1], state, ctl), "internal error: `lrz`")
+  expect_error(logz:::rts_ising_chunk(cm, betas, within(state, k <- k + 0.5), ctl),
+               "internal error: `k`")
+  expect_error(logz:::rts_ising_chunk(cm, betas, within(state, streams <- streams[-1]), ctl),
+               "internal error: `streams`")
   expect_error(logz:::rts_rbm_chunk(within(ml, a0 <- 0), betas, st, ctl), "internal error")
   expect_error(logz:::rts_rbm_chunk(ml, betas, within(st, X <- matrix(0, 2, M)), ctl),
-               "internal error: bad X")
+               "internal error: `X`")
 })
 
 # The diagonal mass matrix of MALA/HMC in rts() on an R log density: learnt per
