@@ -195,6 +195,121 @@ ais_function_run <- function(fn, base, betas, control) {
   .Call(C_ais_function, fn, base, betas, control)
 }
 
+# The settings of ais() on an R log density (see ais.function()), its
+# arguments checked and resolved: the base (resolve_function_base()), kernel,
+# schedule, counts, adaptation and the initial step (template: the position
+# scale at log step 0, log_s0). adapt is already matched; n_leapfrog_given
+# says whether the caller gave n_leapfrog.
+ais_function_prepare <- function(model, base, schedule, n_chains, sweeps_per_step, vectorized,
+                                 gradient, kernel, n_leapfrog, n_leapfrog_given, start, step_size,
+                                 adapt, pilot_chains, target_accept, progress) {
+  check_flag(progress, "progress")
+  check_gradient_arg(gradient)
+  check_flag(vectorized, "vectorized")
+  base <- resolve_function_base(base, model, start, gradient, vectorized)
+  kernel <- resolve_kernel(kernel, gradient, base$proposal$dim)
+  schedule <- if (is.null(schedule)) default_function_schedule(kernel, base) else
+    as_schedule(schedule)
+  n_chains <- check_count(n_chains, "n_chains", min = 2L)
+  sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
+  if (n_leapfrog_given) check_hmc_only(kernel, "n_leapfrog")
+  n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
+  if (kernel == "mala") n_leapfrog <- 1L
+  pilot_chains <- if (is.null(pilot_chains)) max(10L, n_chains %/% 5L) else
+    check_count(pilot_chains, "pilot_chains", min = 2L)
+  target_accept <- if (is.null(target_accept))
+    kernel_target_accept(kernel, rwm = 0.35) else
+    check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
+                 upper_open = TRUE)
+  p0 <- base$proposal
+  d <- p0$dim
+  if (is.null(step_size)) {
+    template <- base_scales(p0)
+    log_s0 <- kernel_log_step0(kernel, d)
+  } else {
+    if (!is.numeric(step_size) || !length(step_size) %in% c(1L, d) || anyNA(step_size) ||
+        any(!is.finite(step_size)) || any(step_size <= 0))
+      stop_no_call(sprintf("`step_size` must be NULL or positive finite numbers (1 or %d), not %s.",
+                           d, describe(step_size)))
+    template <- rep_len(as.double(step_size), d)
+    log_s0 <- 0
+  }
+  list(base = base, kernel = kernel, schedule = schedule, n_chains = n_chains,
+       sweeps_per_step = sweeps_per_step, n_leapfrog = n_leapfrog, adapt = adapt,
+       pilot_chains = pilot_chains, target_accept = target_accept, vectorized = vectorized,
+       gradient = gradient, progress = progress, template = template, log_s0 = log_s0, p0 = p0,
+       d = d)
+}
+
+# ais() on an R log density `model` with the settings s of
+# ais_function_prepare(): the pilot run (adapt = "pilot") that fixes the
+# kernel's steps, the main run, and the logz_ais_function result.
+ais_function_engine <- function(model, s, call) {
+  target <- if (is.null(s$base$laplace)) list(model = model, gradient = s$gradient) else
+    laplace_whiten(s$base$laplace, model, s$gradient, s$vectorized)
+  vec <- s$vectorized || !is.null(s$base$laplace)
+  seed <- rng_state()
+  t0 <- proc.time()[["elapsed"]]
+  betas <- as.double(s$schedule)
+  K <- length(betas) - 1L
+  per_sweep <- if (s$kernel == "hmc") s$n_leapfrog else 1L
+  pb <- progress_bar(s$progress, ((if (s$adapt == "pilot") s$pilot_chains else 0) + s$n_chains) *
+                                   (K * s$sweeps_per_step * per_sweep + 1))
+  on.exit(pb$close())
+  evaluated <- 0
+  fn <- cont_evaluator(target$model, target$gradient, vec, s$d, function(m) {
+    evaluated <<- evaluated + m
+    pb$update(evaluated)
+  })
+  streams <- list(pilot = rng_streams(s$pilot_chains),
+                  main = rng_streams(s$n_chains))   # before `model` can touch the RNG
+  if (s$kernel != "rwm") {
+    X0 <- proposal_sample(s$p0, 2L, rep(-Inf, s$d), rep(Inf, s$d))
+    check_gradient_fd(target$model, target$gradient, X0, vec, s$d)
+  }
+  run <- function(M, adapt_now, log_scale, scales, streams) {
+    control <- list(n_chains = M, sweeps = s$sweeps_per_step, kernel = s$kernel,
+                    n_leapfrog = s$n_leapfrog, adapt = adapt_now,
+                    target_accept = s$target_accept,
+                    gain = 1, log_scale = log_scale, template = s$template, scales = scales,
+                    streams = streams)
+    ais_function_run(fn, s$p0, betas, control)
+  }
+  evals <- c(density = s$base$evaluations[["density"]],
+             gradient = s$base$evaluations[["gradient"]])
+  log_scale <- rep(s$log_s0, K)
+  scales <- matrix(s$template, K, s$d, byrow = TRUE)
+  if (s$adapt == "pilot") {
+    pilot <- run(s$pilot_chains, TRUE, log_scale, scales, streams$pilot)
+    evals <- evals + c(pilot$evaluations, pilot$gradient_evaluations)
+    log_scale <- smooth_steps(pilot$log_scale)
+    if (s$kernel != "rwm") scales <- exp(apply(log(pilot$scales), 2L, smooth_steps))
+  }
+  res <- run(s$n_chains, s$adapt == "online", log_scale, scales, streams$main)
+  if (all(res$log_w == -Inf))
+    stop_no_call(paste0("`model` is -Inf at every chain: its support must overlap the base's ",
+                        "(check `base`)."))
+  fit <- new_ais_result(res$log_w, 0, s$schedule, res$trace, 0, s$n_chains,
+                        time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
+  fit$diagnostics$accept <- res$accept
+  fit$diagnostics$step_scale <- exp(res$log_scale)
+  evals <- evals + c(res$evaluations, res$gradient_evaluations)
+  fit$counts <- c(density_evaluations = evals[["density"]],
+                  gradient_evaluations = evals[["gradient"]],
+                  divergences = attr(fn, "divergences")(),
+                  metropolis_steps = (K - 1) * s$sweeps_per_step * s$n_chains,
+                  chains = s$n_chains, steps = K)
+  if (!is.null(s$base$laplace)) fit <- check_laplace_width(fit, res$x, res$log_w)
+  fit$x <- if (is.null(s$base$laplace)) res$x else laplace_to_x(s$base$laplace, res$x)
+  fit$adapt <- s$adapt
+  fit$kernel <- s$kernel
+  fit$n_leapfrog <- if (s$kernel == "rwm") NA_integer_ else s$n_leapfrog
+  fit$target_accept <- s$target_accept
+  fit$base <- s$base$record
+  class(fit) <- c("logz_ais_function", class(fit))
+  fit
+}
+
 # Flag an estimate from a Laplace base when the final weighted chains depart
 # from the fit in the whitened coordinates z: a spread above `max_sd` (the
 # fit's scale is 1) or a weighted mean more than `max_shift` from the mode

@@ -193,99 +193,11 @@ ais.function <- function(model, base = "laplace", schedule = NULL,
                                          "max_time", "max_evaluations",
                                          if (missing(n_leapfrog)) "n_leapfrog"))), call,
                                   check_target_se(target_se, max_time, max_evaluations)))
-  check_flag(progress, "progress")
-  check_gradient_arg(gradient)
-  check_flag(vectorized, "vectorized")
-  base <- resolve_function_base(base, model, start, gradient, vectorized)
-  kernel <- resolve_kernel(kernel, gradient, base$proposal$dim)
-  schedule <- if (is.null(schedule)) default_function_schedule(kernel, base) else
-    as_schedule(schedule)
-  n_chains <- check_count(n_chains, "n_chains", min = 2L)
-  sweeps_per_step <- check_count(sweeps_per_step, "sweeps_per_step")
-  if (!missing(n_leapfrog)) check_hmc_only(kernel, "n_leapfrog")
-  n_leapfrog <- check_count(n_leapfrog, "n_leapfrog", max = 10000L)
-  if (kernel == "mala") n_leapfrog <- 1L
   adapt <- match_arg(adapt, "adapt")
-  pilot_chains <- if (is.null(pilot_chains)) max(10L, n_chains %/% 5L) else
-    check_count(pilot_chains, "pilot_chains", min = 2L)
-  target_accept <- if (is.null(target_accept))
-    kernel_target_accept(kernel, rwm = 0.35) else
-    check_number(target_accept, "target_accept", lower = 0, upper = 1, lower_open = TRUE,
-                 upper_open = TRUE)
-  p0 <- base$proposal
-  d <- p0$dim
-  if (is.null(step_size)) {
-    template <- base_scales(p0)
-    log_s0 <- kernel_log_step0(kernel, d)
-  } else {
-    if (!is.numeric(step_size) || !length(step_size) %in% c(1L, d) || anyNA(step_size) ||
-        any(!is.finite(step_size)) || any(step_size <= 0))
-      stop_no_call(sprintf("`step_size` must be NULL or positive finite numbers (1 or %d), not %s.",
-                           d, describe(step_size)))
-    template <- rep_len(as.double(step_size), d)
-    log_s0 <- 0
-  }
-  target <- if (is.null(base$laplace)) list(model = model, gradient = gradient) else
-    laplace_whiten(base$laplace, model, gradient, vectorized)
-  vec <- vectorized || !is.null(base$laplace)
-  seed <- rng_state()
-  t0 <- proc.time()[["elapsed"]]
-  betas <- as.double(schedule)
-  K <- length(betas) - 1L
-  per_sweep <- if (kernel == "hmc") n_leapfrog else 1L
-  pb <- progress_bar(progress, ((if (adapt == "pilot") pilot_chains else 0) + n_chains) *
-                                 (K * sweeps_per_step * per_sweep + 1))
-  on.exit(pb$close())
-  evaluated <- 0
-  fn <- cont_evaluator(target$model, target$gradient, vec, d, function(m) {
-    evaluated <<- evaluated + m
-    pb$update(evaluated)
-  })
-  streams <- list(pilot = rng_streams(pilot_chains),
-                  main = rng_streams(n_chains))   # before `model` can touch the RNG
-  if (kernel != "rwm") {
-    X0 <- proposal_sample(p0, 2L, rep(-Inf, d), rep(Inf, d))
-    check_gradient_fd(target$model, target$gradient, X0, vec, d)
-  }
-  run <- function(M, adapt_now, log_scale, scales, streams) {
-    control <- list(n_chains = M, sweeps = sweeps_per_step, kernel = kernel,
-                    n_leapfrog = n_leapfrog, adapt = adapt_now, target_accept = target_accept,
-                    gain = 1, log_scale = log_scale, template = template, scales = scales,
-                    streams = streams)
-    ais_function_run(fn, p0, betas, control)
-  }
-  evals <- c(density = base$evaluations[["density"]], gradient = base$evaluations[["gradient"]])
-  log_scale <- rep(log_s0, K)
-  scales <- matrix(template, K, d, byrow = TRUE)
-  if (adapt == "pilot") {
-    pilot <- run(pilot_chains, TRUE, log_scale, scales, streams$pilot)
-    evals <- evals + c(pilot$evaluations, pilot$gradient_evaluations)
-    log_scale <- smooth_steps(pilot$log_scale)
-    if (kernel != "rwm") scales <- exp(apply(log(pilot$scales), 2L, smooth_steps))
-  }
-  res <- run(n_chains, adapt == "online", log_scale, scales, streams$main)
-  if (all(res$log_w == -Inf))
-    stop_no_call(paste0("`model` is -Inf at every chain: its support must overlap the base's ",
-                        "(check `base`)."))
-  fit <- new_ais_result(res$log_w, 0, schedule, res$trace, 0, n_chains,
-                        time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
-  fit$diagnostics$accept <- res$accept
-  fit$diagnostics$step_scale <- exp(res$log_scale)
-  evals <- evals + c(res$evaluations, res$gradient_evaluations)
-  fit$counts <- c(density_evaluations = evals[["density"]],
-                  gradient_evaluations = evals[["gradient"]],
-                  divergences = attr(fn, "divergences")(),
-                  metropolis_steps = (K - 1) * sweeps_per_step * n_chains,
-                  chains = n_chains, steps = K)
-  if (!is.null(base$laplace)) fit <- check_laplace_width(fit, res$x, res$log_w)
-  fit$x <- if (is.null(base$laplace)) res$x else laplace_to_x(base$laplace, res$x)
-  fit$adapt <- adapt
-  fit$kernel <- kernel
-  fit$n_leapfrog <- if (kernel == "rwm") NA_integer_ else n_leapfrog
-  fit$target_accept <- target_accept
-  fit$base <- base$record
-  class(fit) <- c("logz_ais_function", class(fit))
-  fit
+  s <- ais_function_prepare(model, base, schedule, n_chains, sweeps_per_step, vectorized, gradient,
+                            kernel, n_leapfrog, !missing(n_leapfrog), start, step_size, adapt,
+                            pilot_chains, target_accept, progress)
+  ais_function_engine(model, s, call)
 }
 
 #' @rdname stan_target
