@@ -44,3 +44,31 @@ test_that("the plot methods with legends draw at both default sizes", {
     grDevices::dev.off()
   }
 })
+
+test_that("on a plot crowded everywhere the legend goes outside the plot region, over no data", {
+  outside <- function(r, usr) r$left >= usr[2] || r$top - r$h >= usr[4]
+  for (sz in list(c(7, 7), c(6, 4))) {
+    grDevices::pdf(NULL, width = sz[1], height = sz[2])
+    # a grid of points with no gap a legend box could sit in
+    g <- expand.grid(x = seq(0, 1, length.out = 60), y = seq(0, 1, length.out = 60))
+    plot(g$x, g$y, pch = ".")
+    r <- logz:::legend_free(list(list(x = g$x, y = g$y, points = TRUE)), c("data", "fit"),
+                            lty = 1, bty = "n")
+    usr <- par("usr")
+    expect_equal(covered_by(r$rect, g$x, g$y), 0)
+    expect_true(outside(r$rect, usr))
+    # a zigzag line through every corner, on a log y axis, with a wide right margin:
+    # the legend goes to the right of the plot
+    op <- par(mar = c(5, 4, 4, 8))
+    x <- seq(1, 100, length.out = 400)
+    y <- 10^(2 * abs(sin(x)))
+    plot(x, y, type = "l", log = "y")
+    r <- logz:::legend_free(list(list(x = x, y = y)), c("a", "b"), lty = 1, bty = "n")
+    usr <- par("usr")
+    pts <- logz:::legend_points(list(list(x = x, y = y)), usr)
+    expect_equal(covered_by(r$rect, pts$x, pts$y), 0)
+    expect_true(r$rect$left >= usr[2])
+    par(op)
+    grDevices::dev.off()
+  }
+})
