@@ -269,10 +269,11 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
-                       progress = interactive(), workers = NULL) {
+                       progress = interactive(), workers = NULL, k = 1L) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
+  k <- mip_check_k(k, p)
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
   bound <- match_arg(bound, "bound")
@@ -304,7 +305,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
                   roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
-                  share = MIP_SHARE[["idle"]])
+                  share = MIP_SHARE[["idle"]], k = k)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -320,6 +321,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
+  if (k > 1L) out <- mip_add_ranked(out, p, res, k)
   out
 }
 
