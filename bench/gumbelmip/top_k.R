@@ -119,3 +119,32 @@ for (k in c(3L, 5L)) {
 }
 cat("(z of each inclusion frequency against its binomial se; the per-state z are not independent,",
     "\n so the chi-square p is a rough guide)\n")
+
+cat("\n(3) Proposition 1's rank bound against true ranks (the same 1,024-state clique)\n")
+cat("    each early-stopped draw (node_limit) and a k = 1,024 search under the same seed: the\n")
+cat("    latter orders every state by the same perturbed values, so the early sample's true\n")
+cat("    rank is its position there; 500 draws per budget\n\n")
+set.seed(108)
+T3 <- 500L
+seed3 <- 109
+set.seed(seed3)
+full <- mip_sample(m, T3, k = N, progress = FALSE)
+Cf <- vapply(seq_len(N), function(j) code((full$ranked_states[, j, ] + 1) / 2), numeric(T3))
+rows <- list()
+for (budget in c(2, 4, 8, 16, 32)) {
+  set.seed(seed3)
+  e <- suppressWarnings(mip_sample(m, T3, node_limit = budget, progress = FALSE),
+                        classes = "logz_unreliable")
+  ce <- code((e$states + 1) / 2)
+  rank <- vapply(seq_len(T3), function(i) match(ce[i], Cf[i, ]), numeric(1))
+  stopifnot(all.equal(e$value, full$ranked_value[cbind(seq_len(T3), rank)]))
+  d <- rank - e$rank_bound
+  rows[[length(rows) + 1L]] <- data.frame(
+    node_limit = budget, exact = sprintf("%.2f", mean(e$exact)),
+    mean_rank = sprintf("%.2f", mean(rank)), mean_bound = sprintf("%.2f", mean(e$rank_bound)),
+    se_diff = sprintf("%.2f", stats::sd(d) / sqrt(T3)),
+    rank_1 = sprintf("%.2f", mean(rank == 1)), median_bound = sprintf("%.2f", median(e$rank_bound)))
+}
+print(do.call(rbind, rows), row.names = FALSE)
+cat("(exact, rank_1: fractions of draws; E[rank] <= E[bound] is Proposition 1's claim;",
+    "\n se_diff: the standard error of mean(rank - bound))\n")
