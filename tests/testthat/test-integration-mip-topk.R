@@ -200,3 +200,18 @@ test_that("k: argument errors, more than the states, more than the feasible poin
   expect_true(all(rowSums(s$ranked_states, dims = 2) <= 1))
   expect_true(all(apply(s$ranked_states, 1, function(x) nrow(unique(x))) == 4))
 })
+
+test_that("a ranked search stops on R's time limit and on time_limit (anytime)", {
+  skip_on_cran()
+  hard <- ising_clique(100, coupling = 0.12)   # not exact within seconds
+  expect_match(stops_on_time_limit(mip_sample(hard, 1, k = 5, threads = 2, progress = FALSE)),
+               "time limit|interrupted")
+  s <- no_flag_warning(mip_sample(hard, 2, k = 5, time_limit = 0.2, progress = FALSE))
+  expect_false(any(s$exact))
+  v <- s$ranked_value
+  expect_false(anyNA(v[, 1]))
+  ok <- !is.na(v[, 2])
+  expect_true(all(v[ok, 1] > v[ok, 2]))
+  expect_true(all(s$upper >= s$value))
+  expect_true(all(s$ranked_rank_bound[!is.na(v)] >= col(v)[!is.na(v)]))
+})
