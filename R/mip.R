@@ -84,8 +84,10 @@
 #' \deqn{P(\sigma_{(1)}, \dots, \sigma_{(k)}) = \prod_{j=1}^{k}
 #'   \frac{w(\sigma_{(j)})}{Z - \sum_{i<j} w(\sigma_{(i)})}}{P(s1, ..., sk) = prod_j w(sj) / (Z - sum_{i<j} w(si))}
 #' (the Plackett-Luce law; the Gumbel-top-k trick). The first is the
-#' sample that `k = 1` returns under the same seed, with the same value, so
-#' `states`, `value`, `log_z` and [log_z_bounds()] are unchanged. An early
+#' sample that `k = 1` returns under the same seed, with the same value (with
+#' `lp_solver = "cycle"`, whose cuts depend on what the search has found,
+#' the same in law only), so `states`, `value`, `log_z` and
+#' [log_z_bounds()] keep their meaning. An early
 #' stop returns the \eqn{k} best found (positions never reached are `NA`);
 #' the \eqn{j}-th's rank among all perturbed configurations has expectation at
 #' most \eqn{j - 1} plus Proposition 1's bound at its value (every
