@@ -312,7 +312,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
-  k <- mip_check_k(k, p)
+  k <- mip_check_k(k, p, n)
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
   bound <- match_arg(bound, "bound")

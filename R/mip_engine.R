@@ -219,13 +219,14 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
   warn_unreliable(new_logz_estimate(x, c(subclass, "logz_samples")))
 }
 
-# `k` of mip_sample(): a whole number from 1 to the model's 2^p states.
-mip_check_k <- function(k, p) {
+# `k` of mip_sample(): a whole number from 1 to the model's 2^p states, whose
+# ranked states for `n` draws fit in memory (the C result and R's array).
+mip_check_k <- function(k, p, n) {
   if (is.numeric(k) && length(k) == 1L && !is.na(k) && k >= 1 && k == round(k) && k > 2^p$n)
     stop_no_call(sprintf(paste0("`k` must be at most the number of states, 2^%d = %s, not %s: ",
                                 "k distinct states cannot be drawn from fewer."),
                          p$n, format(2^p$n, big.mark = ","), format(k)))
-  check_count(k, "k", max = min(2^p$n, 1e6))
+  check_count(k, "k", max = min(2^p$n, 1e6), bytes_each = 16 * (p$n + 2) * n)
 }
 
 # The k ranked states of each draw (the C result's top_states n x k x draws,
