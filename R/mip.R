@@ -71,6 +71,30 @@
 #' perturbed configurations (1 when exact). Early-stopped samples are biased;
 #' judge them by [log_z_bounds()] and `rank_bound`.
 #'
+#' **Ranked draws without replacement** (`k > 1`; Theorem 1). Each of the
+#' `n` searches keeps the \eqn{k} largest perturbed values
+#' \eqn{v(\sigma) + \gamma_\sigma} among the configurations tied to a
+#' Gumbel value so far (the root's \eqn{\sigma} and each split's
+#' \eqn{\tilde\sigma}, all distinct) and prunes a sub-problem when its bound +
+#' \eqn{\gamma_P} cannot beat the \eqn{k}-th of them (\eqn{-\infty} while
+#' fewer than \eqn{k} are known). When no sub-problem is left these are the
+#' \eqn{k} largest of all \eqn{2^p} perturbed values, and by Theorem 1 of
+#' Kim, Sabharwal & Ermon (2016) their states, in decreasing order, are
+#' \eqn{k} draws without replacement from \eqn{p}:
+#' \deqn{P(\sigma_{(1)}, \dots, \sigma_{(k)}) = \prod_{j=1}^{k}
+#'   \frac{w(\sigma_{(j)})}{Z - \sum_{i<j} w(\sigma_{(i)})}}{P(s1, ..., sk) = prod_j w(sj) / (Z - sum_{i<j} w(si))}
+#' (the Plackett-Luce law; the Gumbel-top-k trick). The first is the
+#' sample that `k = 1` returns under the same seed, with the same value (with
+#' `lp_solver = "cycle"`, whose cuts depend on what the search has found,
+#' the same in law only), so `states`, `value`, `log_z` and
+#' [log_z_bounds()] keep their meaning. An early
+#' stop returns the \eqn{k} best found (positions never reached are `NA`);
+#' the \eqn{j}-th's rank among all perturbed configurations has expectation at
+#' most \eqn{j - 1} plus Proposition 1's bound at its value (every
+#' configuration found that beats it is above it in the list), which is
+#' \eqn{j} when exact. Threads, interrupts and limits work as for
+#' `k = 1`.
+#'
 #' **Reproducibility and threads.** Each sample draws from its own
 #' L'Ecuyer-CMRG stream seeded from R's RNG; within a sample the draws of
 #' every sub-problem (its truncated Gumbel and redrawn \eqn{\sigma}) come
@@ -195,6 +219,9 @@
 #' @param workers `NULL` or the number of pieces to split the `n` samples
 #'   into, run through the active [future::plan()] and stacked (see
 #'   [scale_out]).
+#' @param k number of distinct states each search returns, ranked by
+#'   perturbed value: a whole number from 1 to \eqn{2^p} (see Ranked draws
+#'   without replacement).
 #' @return An object of class `c("logz_mip", "logz_samples", "logz_estimate")`:
 #' \describe{
 #'   \item{`states`}{`n x p` matrix of samples in the model's values (spins
@@ -210,11 +237,18 @@
 #'   \item{`trace`}{data frame (`sample`, `nodes`, `time`, `value`, `upper`)
 #'     at nodes 1, 2, 4, ... and at the end of each search.}
 #'   \item{`threads`}{the number of threads that ran (at most `threads`).}
+#'   \item{`k`, `ranked_states`, `ranked_value`, `ranked_rank_bound`}{with
+#'     `k > 1` only: `k`; an `n x k x p` array of each search's states in
+#'     decreasing perturbed value (`ranked_states[i, 1, ]` is
+#'     `states[i, ]`); their perturbed values and the bounds on the expected
+#'     rank of each, `n x k` (`NA` where an early stop found fewer than `k`).}
 #'   \item{`method`, `time`, `counts`, `diagnostics`, `seed`, `call`,
 #'     `model`}{as for every [logz_estimate].}
 #' }
 #' @section Errors: `model` not a supported model; `n`, `threads` not whole
-#'   numbers (`threads` outside 1 to 1024); `proposal` not one of the names nor
+#'   numbers (`threads` outside 1 to 1024); `k` not a whole number from 1 to
+#'   the number of states \eqn{2^p}, or (exact searches of a [mip_model()])
+#'   more than its feasible points; `proposal` not one of the names nor
 #'   \eqn{p} probabilities strictly inside (0, 1), or `"marginals"` for a
 #'   model that is not an ising model; `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
@@ -225,7 +259,8 @@
 #'   message; R does not abort); an interrupt or time limit.
 #' @references
 #' * Kim, C., Sabharwal, A. and Ermon, S. (2016). Exact sampling with integer linear
-#'   programs and random perturbations. AAAI (Algorithm 1, Proposition 1, Theorem 2).
+#'   programs and random perturbations. AAAI (Algorithm 1, Theorem 1, Proposition 1,
+#'   Theorem 2).
 #' * Wainwright, M. J. and Jordan, M. I. (2008). Graphical models, exponential
 #'   families, and variational inference (the local polytope).
 #' * Kolmogorov, V. and Zabih, R. (2004). What energy functions can be minimized via
@@ -262,6 +297,10 @@
 #'             field = runif(200, -1, 1))
 #' t <- mip_sample(ch, 20, proposal = "tree", progress = FALSE)
 #' c(nodes = max(t$nodes), log_z = t$log_z, exact = exact_log_z(ch))
+#' # five distinct states per draw, without replacement (Theorem 1)
+#' r <- mip_sample(m, 3, k = 5, progress = FALSE)
+#' r$ranked_value
+#' r$ranked_states[1, , ]
 #' @export
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
@@ -269,10 +308,11 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
-                       progress = interactive(), workers = NULL) {
+                       progress = interactive(), workers = NULL, k = 1L) {
   call <- match.call()
   p <- mip_problem(model)
   n <- check_count(n, "n")
+  k <- mip_check_k(k, p, n)
   time_limit <- check_limit(time_limit, "time_limit")
   node_limit <- check_limit(node_limit, "node_limit")
   bound <- match_arg(bound, "bound")
@@ -304,7 +344,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
                   roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
-                  share = MIP_SHARE[["idle"]])
+                  share = MIP_SHARE[["idle"]], k = k)
   pieces <- resolve_pieces(workers, n)
   res <- if (pieces > 1L) {
     parts <- run_pieces(n, pieces, function(size, i) mip_run(p, size, control, encoding, FALSE),
@@ -320,6 +360,7 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
+  if (k > 1L) out <- mip_add_ranked(out, p, res, k)
   out
 }
 

@@ -127,7 +127,9 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
        rank_bound = cat_field("rank_bound"), nodes = cat_field("nodes"),
        lp_solves = cat_field("lp_solves"), lp_failures = cat_field("lp_failures"),
        time = cat_field("time"), helped = cat_field("helped"), trace = tr,
-       threads = max(cat_field("threads")), lp_serial = any(cat_field("lp_serial")))
+       threads = max(cat_field("threads")), lp_serial = any(cat_field("lp_serial")),
+       top_states = cat_field("top_states"), top_value = cat_field("top_value") + c0,
+       top_rank = cat_field("top_rank"))
 }
 
 # One call of the engine (src/mip.c, mip_sample_call; its only .Call site):
@@ -135,7 +137,8 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
 # (mip_c_model()), with the LP `lp` (mip_lp(), NULL unless GLPK bounds) and
 # the control list built by mip_run(). Returns the engine's list (states
 # n x J, value, upper, exact, rank_bound, nodes, lp_solves, lp_failures,
-# time, trace 5 x ntrace, ntrace, helped).
+# time, trace 5 x ntrace, ntrace, helped; with control$k > 1 also top_states
+# n x k x J, -1 where empty, top_value and top_rank k x J).
 mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
   internal_streams(streams)
@@ -151,6 +154,9 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   if (length(control$order) != cm$n) internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
+  if (!is.null(control$k) && (!is.integer(control$k) || length(control$k) != 1L || is.na(control$k) ||
+                              control$k < 1L))
+    mip_internal_error("control$k must be one whole number >= 1")
   if (control$cut + control$roof + control$cycle > 1L)
     internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
   if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))
@@ -211,6 +217,44 @@ new_mip_samples <- function(p, res, model, method, time, seed, call, subclass = 
             flags = if (!all_exact) sprintf("%d of %d samples not exact within the time/node limit",
                                             n - sum(exact), n))
   warn_unreliable(new_logz_estimate(x, c(subclass, "logz_samples")))
+}
+
+# `k` of mip_sample(): a whole number from 1 to the model's 2^p states, whose
+# ranked states for `n` draws fit in memory (the C result and R's array).
+mip_check_k <- function(k, p, n) {
+  if (is.numeric(k) && length(k) == 1L && !is.na(k) && k >= 1 && k == round(k) && k > 2^p$n)
+    stop_no_call(sprintf(paste0("`k` must be at most the number of states, 2^%d = %s, not %s: ",
+                                "k distinct states cannot be drawn from fewer."),
+                         p$n, format(2^p$n, big.mark = ","), format(k)))
+  check_count(k, "k", max = min(2^p$n, 1e6), bytes_each = 16 * (p$n + 2) * n)
+}
+
+# The k ranked states of each draw (the C result's top_states n x k x draws,
+# -1 where an early stop left a position empty) into the result of
+# mip_sample(): ranked_states (draws x k x p), ranked_value and
+# ranked_rank_bound (draws x k), NA where empty.
+mip_add_ranked <- function(out, p, res, k) {
+  ns <- length(res$value)
+  S <- res$top_states
+  S[S < 0L] <- NA_integer_
+  S <- aperm(array(S, c(p$n, k, ns)), c(3L, 2L, 1L))
+  lab <- colnames(out$states)
+  X <- mip_states(p, matrix(S, ns * k, p$n))
+  ranked <- array(X, c(ns, k, p$n), dimnames = list(NULL, paste0("rank", seq_len(k)), lab))
+  v <- matrix(res$top_value, ns, k, byrow = TRUE)
+  empty <- v == -Inf
+  if (any(empty[out$exact, ]))
+    stop_no_call(sprintf(paste0("`k` = %d exceeds the number of feasible configurations of `model` ",
+                                "(%d): k distinct states with positive weight cannot be drawn."),
+                         k, min(rowSums(!empty[out$exact, , drop = FALSE]))))
+  v[empty] <- NA_real_
+  rb <- matrix(res$top_rank, ns, k, byrow = TRUE)
+  dimnames(v) <- dimnames(rb) <- list(NULL, paste0("rank", seq_len(k)))
+  out$k <- k
+  out$ranked_states <- ranked
+  out$ranked_value <- v
+  out$ranked_rank_bound <- rb
+  out
 }
 
 check_limit <- function(x, name) {

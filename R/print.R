@@ -438,6 +438,8 @@ print.logz_mip <- function(x, ...) {
   }
   cat(sprintf("  per sample: %.1f nodes, %.1f LP solves, %.4f s%s\n", mean(x$nodes),
               mean(x$lp_solves), mean(x$sample_time), pieces_note(x)))
+  if (!is.null(x$k))
+    cat(sprintf("  %d ranked states per sample (draws without replacement; `ranked_states`)\n", x$k))
   print_flags(x)
   invisible(x)
 }

@@ -189,7 +189,10 @@ static void NORET glpk_failed(mip_work *W, const mip_lp_trap *trap, int nprotect
 
 /* ---- .Call routines ------------------------------------------------------------- */
 
-/* mip_sample_call(model, lp (or NULL), streams (6 x ns), control): ns samples */
+/* mip_sample_call(model, lp (or NULL), streams (6 x ns), control): ns samples;
+ * with control$k > 1 each sample's k best configurations too (top_states
+ * n x k x ns, -1 in positions an early stop left empty; top_value and
+ * top_rank k x ns), else those three are NULL. */
 SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
 {
     mip_value_model M;
@@ -204,15 +207,23 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
     logz_stream *rs = streams_from_matrix(streams, &ns);
     int trace_cap = asInteger(logz_need(control, "trace_cap", INTSXP));
     SEXP share = logz_get(control, "share"), no_tls = logz_get(control, "no_tls");
+    SEXP kk = logz_get(control, "k");
+    int k = kk == R_NilValue ? 1 : asInteger(kk);
+    if (k == NA_INTEGER || k < 1) error("internal error: bad k");
 
     const char *nm[] = {"states", "value", "upper", "exact", "rank_bound", "nodes",
                         "lp_solves", "lp_failures", "time", "trace", "ntrace", "helped",
-                        "threads", "lp_serial", ""};
+                        "threads", "lp_serial", "top_states", "top_value", "top_rank", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, nm));
     SET_VECTOR_ELT(out, 0, allocMatrix(INTSXP, n, ns));
     for (int k = 1; k <= 8; k++) SET_VECTOR_ELT(out, k, allocVector(k == 3 ? LGLSXP : REALSXP, ns));
     SET_VECTOR_ELT(out, 9, allocMatrix(REALSXP, 5, (R_xlen_t) trace_cap * (ns > 0 ? ns : 1)));
     SET_VECTOR_ELT(out, 11, allocVector(REALSXP, ns));
+    if (k > 1) {
+        SET_VECTOR_ELT(out, 14, allocVector(INTSXP, (R_xlen_t) n * k * ns));
+        SET_VECTOR_ELT(out, 15, allocVector(REALSXP, (R_xlen_t) k * ns));
+        SET_VECTOR_ELT(out, 16, allocVector(REALSXP, (R_xlen_t) k * ns));
+    }
     mip_batch B = {
         .ns = ns, .trace_cap = trace_cap,
         .threads = asInteger(logz_need(control, "threads", INTSXP)),
@@ -224,7 +235,10 @@ SEXP mip_sample_call(SEXP cm, SEXP lpdef, SEXP streams, SEXP control)
         .exact = LOGICAL(VECTOR_ELT(out, 3)), .rank_bound = REAL(VECTOR_ELT(out, 4)),
         .nodes = REAL(VECTOR_ELT(out, 5)), .lp_solves = REAL(VECTOR_ELT(out, 6)),
         .lp_failures = REAL(VECTOR_ELT(out, 7)), .time = REAL(VECTOR_ELT(out, 8)),
-        .trace = REAL(VECTOR_ELT(out, 9)), .helped = REAL(VECTOR_ELT(out, 11)), .ntrace = 0
+        .trace = REAL(VECTOR_ELT(out, 9)), .helped = REAL(VECTOR_ELT(out, 11)), .ntrace = 0,
+        .k = k, .kstates = k > 1 ? INTEGER(VECTOR_ELT(out, 14)) : NULL,
+        .kvalue = k > 1 ? REAL(VECTOR_ELT(out, 15)) : NULL,
+        .krank = k > 1 ? REAL(VECTOR_ELT(out, 16)) : NULL
     };
 
     mip_work *W = mip_work_new(n);

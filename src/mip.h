@@ -18,6 +18,8 @@
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
  *   mip_branch.c  ICM (the dive's target) and forced branching on an
  *                 integral LP solution
+ *   mip_topk.c    the k best perturbed configurations of a search (Theorem 1)
+ *                 and Proposition 1's rank bound over the open nodes
  *   mip_search.c  one sample's perturbed branch and bound (Algorithm 1),
  *                 with the join/release of threads sharing it
  *   mip_batch.c   a batch of samples over threads (sample_job, run_samples),
@@ -216,7 +218,7 @@ void mip_icm(const mip_value_model *M, unsigned char *x, double *rowact);
 int mip_flip_loss_branch(const mip_value_model *M, mip_work *W, const unsigned char *sp,
                          int fallback);
 
-/* ---- mip_search.c -------------------------------------------------------------- */
+/* ---- mip_search.c (control; mip_topk.c reads it) ------------------------------- */
 typedef struct {
     int bound_lp, best_first, perturb;
     mip_branching branching;
@@ -237,6 +239,24 @@ typedef struct {
     const mip_tree *tree;
 } mip_control;
 
+/* ---- mip_topk.c ---------------------------------------------------------------- */
+/* The k largest perturbed values offered so far, decreasing, and their
+ * configurations: position j holds value[j] and the state in slot[j] of
+ * states (k x n ints); rank[j] its rank bound once the search ended. */
+typedef struct {
+    int k, n, count;
+    double *value, *rank;
+    int *slot, *states;
+} mip_topk;
+
+void mip_topk_reset(mip_topk *K);
+double mip_topk_threshold(const mip_topk *K);
+double mip_topk_offer(mip_topk *K, double v, const int *sigma);
+double mip_rank_bound(mip_work *W, const mip_control *C, int n, double v, double *U);
+void mip_topk_ranks(mip_topk *K, mip_work *W, const mip_control *C);
+void mip_topk_export(const mip_topk *K, int *states, double *value, double *rank);
+
+/* ---- mip_search.c -------------------------------------------------------------- */
 typedef struct {
     double value, upper, rank_bound, nodes, lp_solves, lp_failures, time;
     double helped;           /* nodes bounded by threads other than the owner */
@@ -255,6 +275,7 @@ typedef struct {
     const mip_value_model *M;
     const mip_lp_def *L;
     int *best;               /* the incumbent sigma (0/1) */
+    mip_topk *topk;          /* NULL, or the k best (then vstar is their threshold) */
     double vstar, t0, next_trace;
     mip_result *R;
     mip_trace *T;
@@ -283,6 +304,7 @@ int mip_search_join(mip_shared *S, int tid, mip_work *Ws, const mip_control *Cs)
  * glue points them into the result list). */
 typedef struct {
     int ns, trace_cap, threads;
+    int k;                   /* > 1: each sample's k best configurations (mip_topk.c) */
     int selftest;            /* provoke a GLPK error: 1 on the first thread, 2 on the last */
     int no_tls;              /* tests: treat GLPK as built without thread-local environments */
     mip_share share;
@@ -290,6 +312,8 @@ typedef struct {
     int *states;             /* n x ns: the samples' sigma (0/1) */
     double *value, *upper, *rank_bound, *nodes, *lp_solves, *lp_failures, *time, *helped;
     int *exact;
+    int *kstates;            /* k > 1: n x k x ns states (-1: empty), k x ns values and rank bounds */
+    double *kvalue, *krank;
     double *trace;           /* 5 x (trace_cap ns): sample, nodes, time, v*, U */
     int ntrace;              /* columns of trace filled */
     int threads_used;        /* threads run */

@@ -33,6 +33,7 @@ typedef struct {
     mip_work **Wt;           /* per thread: its work space */
     mip_control *Ct;         /* per thread: its control (its own min-cut or roof graph) */
     mip_shared *S;           /* per thread: the search it owns */
+    mip_topk *K;             /* per thread: its search's k best (NULL: k = 1) */
     double *tball;           /* per sample: trace_cap rows of 4 */
     int *tlen, *sstat;       /* per sample: trace rows, status */
     volatile int *stop;
@@ -51,6 +52,7 @@ static void run_one(sample_job *J, int t, int s)
     mip_result R;
     mip_trace T = {.buf = J->tball + (size_t) 4 * B->trace_cap * s, .len = 0, .cap = B->trace_cap};
     J->S[t].owner = t;
+    J->S[t].topk = J->K ? J->K + t : NULL;
     mip_search(&J->S[t], J->Wt[t], J->M, J->L, &J->Ct[t], B->rs + s,
                B->states + (size_t) s * J->M->n, &R, &T);
     J->sstat[s] = R.status;
@@ -59,6 +61,10 @@ static void run_one(sample_job *J, int t, int s)
     B->rank_bound[s] = R.rank_bound; B->nodes[s] = R.nodes; B->lp_solves[s] = R.lp_solves;
     B->lp_failures[s] = R.lp_failures; B->time[s] = R.time; B->helped[s] = R.helped;
     J->tlen[s] = T.len;
+    if (J->K && !R.status) {
+        size_t k = (size_t) B->k;
+        mip_topk_export(J->K + t, B->kstates + k * J->M->n * s, B->kvalue + k * s, B->krank + k * s);
+    }
 }
 
 /* An idle thread (no sample left to start) joins the running searches of the
@@ -228,7 +234,17 @@ int mip_batch_run(mip_batch *B, mip_work *W, const mip_value_model *M, const mip
     mip_lp_trap *trap = glpk ? (mip_lp_trap *) R_alloc(nt, sizeof(mip_lp_trap)) : NULL;
     int *tstat = (int *) R_alloc(nt, sizeof(int));
     for (int t = 0; t < nt; t++) tstat[t] = MIP_OK;
-    sample_job J = {.M = M, .L = L, .B = B, .Wt = Wt, .Ct = Ct, .S = S, .tball = tball,
+    mip_topk *K = NULL;      /* k > 1: each thread's list of its search's k best */
+    if (B->k > 1) {
+        K = (mip_topk *) R_alloc(nt, sizeof(mip_topk));
+        for (int t = 0; t < nt; t++)
+            K[t] = (mip_topk) {.k = B->k, .n = n, .count = 0,
+                               .value = (double *) R_alloc(B->k, sizeof(double)),
+                               .rank = (double *) R_alloc(B->k, sizeof(double)),
+                               .slot = (int *) R_alloc(B->k, sizeof(int)),
+                               .states = (int *) R_alloc((size_t) B->k * (n > 0 ? n : 1), sizeof(int))};
+    }
+    sample_job J = {.M = M, .L = L, .B = B, .Wt = Wt, .Ct = Ct, .S = S, .K = K, .tball = tball,
                     .tlen = tlen, .sstat = sstat, .stop = &stop, .next = 0, .running = nt,
                     .nt = nt, .share = share, .active = 0, .trap = trap, .tstat = tstat,
                     .selftest = B->selftest};

@@ -91,14 +91,6 @@ static double st_truncgumbel(logz_stream *s, double loc, double bound)
     return -logz_log_add_exp(-bound, log(e) - loc);
 }
 
-/* log(1 - F(g, b)) with F the CDF of TruncGumbel(0, b) at g (Proposition 1) */
-static double log_trunc_survival(double g, double b)
-{
-    if (g >= b) return R_NegInf;
-    /* F = exp(-e^{-g} + e^{-b});  1 - F = -expm1(e^{-b} - e^{-g}) */
-    return log(-expm1(exp(-b) - exp(-g)));
-}
-
 /* ---- one sample ----------------------------------------------------------- */
 
 /* The tree proposal's scratch of this work space (2 n doubles), NULL when out
@@ -184,6 +176,25 @@ static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control 
     return Q;
 }
 
+/* A configuration tied to its Gumbel value: into the incumbent if better,
+ * or into the k best (mip_topk.c; S->vstar is then their threshold). */
+static void offer(mip_shared *S, int n, double v, const int *sigma)
+{
+    if (!(v > S->vstar)) return;
+    if (S->topk) S->vstar = mip_topk_offer(S->topk, v, sigma);
+    else {
+        S->vstar = v;
+        memcpy(S->best, sigma, sizeof(int) * n);
+    }
+}
+
+/* The incumbent value: v*, or the largest of the k best. */
+static double top_value(const mip_shared *S)
+{
+    if (!S->topk) return S->vstar;
+    return S->topk->count ? S->topk->value[0] : R_NegInf;
+}
+
 /* The dive: from the bounded root P, split along the target
  * h = ICM(round(tau)) until the leaf {h}; every sibling goes to the open list
  * with the root's bound. The leaf's sigma is h with its own Gumbel, so the
@@ -191,8 +202,8 @@ static int split_keyed(mip_work *W, const mip_value_model *M, const mip_control 
  * Splitting choices that depend only on what is known so far leave the
  * top-down Gumbel process, hence the sample, unchanged. Returns 1 when out of
  * memory. */
-static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
-                int P, double bnd, int *best, double *vstar)
+static int dive(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_control *C,
+                int P, double bnd)
 {
     int n = M->n;
     unsigned char *h = W->dive;
@@ -207,10 +218,12 @@ static int dive(mip_work *W, const mip_value_model *M, const mip_control *C,
             else if (x < 0) x = j;
         }
         if (x < 0) break;                            /* P = {h}: counted when created */
-        int Q = split_keyed(W, M, C, P, x, bnd, best, vstar);
+        double vq = R_NegInf;                        /* the stage's cur: sigma_Q */
+        int Q = split_keyed(W, M, C, P, x, bnd, W->stage->cur, &vq);
         if (Q < 0) return 1;
+        offer(S, n, vq, W->stage->cur);
         int follow = agree ? P : Q, other = agree ? Q : P;
-        if (W->key[other] > *vstar) open_push(W, other, C->best_first);
+        if (W->key[other] > S->vstar) open_push(W, other, C->best_first);
         else pool_release(W, other);
         P = follow;
     }
@@ -408,8 +421,8 @@ static void search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control 
             break;
         }
         if (R->nodes >= S->next_trace) {
-            trace_add(S->T, R->nodes, mip_now() - S->t0, S->vstar,
-                      fmax(S->vstar, open_upper(S, bf)));
+            trace_add(S->T, R->nodes, mip_now() - S->t0, top_value(S),
+                      fmax(top_value(S), open_upper(S, bf)));
             S->next_trace *= 2;
         }
         int P = open_pop(W, bf);
@@ -443,7 +456,7 @@ static void search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control 
         else if (what == NODE_DISCARD || bnd + gP <= S->vstar) pool_release(W, P);
         else if (what == NODE_DIVE) {
             /* the root, expanded by its owner before others may join (Ws = W) */
-            if (dive(W, M, Cs, P, bnd, S->best, &S->vstar)) R->status = MIP_OUT_OF_MEMORY;
+            if (dive(S, W, M, Cs, P, bnd)) R->status = MIP_OUT_OF_MEMORY;
         } else {
             /* the staged split: P's new fixing and its child Q into the pool,
              * Q's sigma into the incumbent if better */
@@ -452,10 +465,7 @@ static void search_loop(mip_shared *S, int tid, mip_work *Ws, const mip_control 
             else {
                 copy_slot(W, P, St, 0, n);
                 copy_slot(W, Q, St, 1, n);
-                if (vq > S->vstar) {
-                    S->vstar = vq;
-                    memcpy(S->best, St->cur, sizeof(int) * n);
-                }
+                offer(S, n, vq, St->cur);
                 /* depth first: the inheriting child is explored first */
                 if (W->key[Q] > S->vstar) open_push(W, Q, bf); else pool_release(W, Q);
                 if (W->key[P] > S->vstar) open_push(W, P, bf); else pool_release(W, P);
@@ -505,7 +515,8 @@ static void search_release(mip_shared *S)
 /* One sample (Algorithm 1): the root, the loop (with any threads that join,
  * mip_search_join()), then Theorem 2's upper bound and Proposition 1's rank bound
  * over the open nodes left by a time or node limit. S is the owner's shared
- * state (mip_shared_init(); S->owner set). */
+ * state (mip_shared_init(); S->owner set; S->topk NULL for Algorithm 1's
+ * incumbent, else a list of the k best whose first one goes to best). */
 void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_lp_def *L,
                 const mip_control *C, logz_stream *rs, int *best, mip_result *R,
                 mip_trace *T)
@@ -532,6 +543,10 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     W->nkey[root] = mip_key_root(rs);
     double vstar = mip_value(M, st, W->rowact) + g0;
     for (int i = 0; i < n; i++) best[i] = st[i] & MIP_SIGMA;
+    if (S->topk) {           /* the k best: the root's sigma is the first offered */
+        mip_topk_reset(S->topk);
+        vstar = mip_topk_offer(S->topk, vstar, best);
+    }
     open_push(W, root, C->best_first);
     if (!W->stage) { R->status = MIP_OUT_OF_MEMORY; return; }
     /* nobody has joined yet (joinable is 0 until the root is expanded); the
@@ -544,40 +559,15 @@ void mip_search(mip_shared *S, mip_work *W, const mip_value_model *M, const mip_
     search_loop(S, S->owner, W, C);
     search_release(S);   /* the helpers have left */
     if (R->status) return;
-    vstar = S->vstar;
+    vstar = top_value(S);
+    if (S->topk && S->topk->count)
+        memcpy(best, S->topk->states + (size_t) S->topk->slot[0] * n, sizeof(int) * n);
     R->value = vstar;
     R->exact = !S->limited;
     R->time = mip_now() - t0;
-    double U = vstar, lrank = 0.0;   /* log of (E[k] bound - 1) */
-    int any = 0;
-    for (int i = 0; i < W->nheap; i++) {
-        int q = W->heap[i];
-        double kq = W->key[q];
-        if (kq < vstar) continue;
-        U = fmax(U, kq);
-        int fv = n - W->nfix[q];
-        double lp_q = kq - W->gam[q];
-        /* 1 + (2^fv - 1)(1 - F(v* - LP, gamma)) */
-        double ls;
-        if (!C->lq && !C->tree) ls = log_trunc_survival(vstar - lp_q, W->gam[q]);
-        else {
-            /* each of Q's configurations x has a TruncGumbel(log q(x), gamma_Q)
-             * and beats v* with probability 1 - exp(-q(x) (e^-t - e^-b)),
-             * t = v* - LP(Q) and b = gamma_Q; by concavity the sum over Q's
-             * 2^fv configurations is at most 2^fv times that at q(Q) / 2^fv
-             * (the uniform case is the paper's bound) */
-            double t = vstar - lp_q, b = W->gam[q], lqQ = 0.0;
-            const unsigned char *sq = W->state + (size_t) q * n;
-            if (C->tree) lqQ = mip_tree_region(C->tree, sq, W->tq);   /* allocated at the root */
-            else for (int j = 0; j < n; j++) if (sq[j] & MIP_FIXED) lqQ += C->lq[2 * j + (sq[j] & MIP_SIGMA)];
-            ls = t >= b ? R_NegInf
-                : log(-expm1(-exp(lqQ - fv * MIP_LOG2 - t + log(-expm1(t - b)))));
-        }
-        double term = logz_log_add_exp(0.0, (fv * MIP_LOG2 + log1p(-exp(-fv * MIP_LOG2))) + ls);
-        lrank = any ? logz_log_add_exp(lrank, term) : term;
-        any = 1;
-    }
+    double U;
+    R->rank_bound = mip_rank_bound(W, C, n, vstar, &U);
     R->upper = U;
-    R->rank_bound = any ? 1.0 + exp(lrank) : 1.0;
+    if (S->topk) mip_topk_ranks(S->topk, W, C);
     trace_add(T, R->nodes, R->time, vstar, U);
 }
