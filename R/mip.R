@@ -266,7 +266,7 @@
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
-                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
+                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "triangle", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL) {
@@ -288,12 +288,14 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   pairwise <- p$kind == MIP_KIND[["pairwise"]]
-  if (lp_solver %in% c("roof", "cycle") && !pairwise)
+  if (lp_solver %in% c("roof", "triangle", "cycle") && !pairwise)
     stop_no_call(sprintf(paste0("`lp_solver = \"%s\"` needs a pairwise model (an ising model or an rbm), ",
                                 "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or ",
                                 "\"auto\")."), lp_solver))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
-  use_roof <- bound == "lp" && !use_cut && (lp_solver == "roof" || (lp_solver == "auto" && pairwise))
+  use_roof <- bound == "lp" && !use_cut &&
+    (lp_solver %in% c("roof", "triangle") || (lp_solver == "auto" && pairwise))
+  triangle <- if (use_roof && lp_solver == "triangle") "on" else "off"
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
@@ -302,7 +304,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
+                  roof = use_roof, triangle = MIP_TRIANGLE[[triangle]],
+                  cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
                   share = MIP_SHARE[["idle"]])
   pieces <- resolve_pieces(workers, n)
@@ -316,7 +319,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
     "simple bound" else if (use_cut) "LP bound by min cut" else if (use_roof)
-    "LP bound by roof duality" else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
+    (if (lp_solver == "triangle") "LP bound by roof duality and triangles" else
+    "LP bound by roof duality") else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
     else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces
