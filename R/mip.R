@@ -56,7 +56,25 @@
 #' model's edges, in the product variables \eqn{y_{ij} = s_i s_j}: a few rounds
 #' of the most violated ones, separated on each LP solution, kept in the LP
 #' for the rest of the sample. The bound is never looser than the local
-#' polytope's, and each bound costs several GLPK solves. `"auto"` (default)
+#' polytope's, and each bound costs several GLPK solves. `lp_solver =
+#' "triangle"` takes the smaller of the roof dual and a bound over the same
+#' triangles without an LP solver, by dual decomposition (Sontag et al.
+#' 2008): in spins \eqn{s = 2x - 1}, with a constant spin \eqn{s_0 = 1}
+#' for the fields, \eqn{v = k_0 + \sum_e J_e s_u s_v}{v = k0 + sum_e J_e s_u s_v}
+#' over the field and coupling edges; each \eqn{J_e} is split among the
+#' triangles holding the edge (\eqn{(0, i, j)} for every coupling, whose
+#' triangles alone give the local polytope, and those of the model's graph
+#' frustrated at the root) and a remainder, and
+#' \eqn{k_0 + \sum_T \max f_T + \sum_e |r_e|}{k0 + sum_T max f_T + sum_e |r_e|}
+#' bounds every sub-problem for every split. The split is improved by block
+#' coordinate descent (the best split of one edge given the others is
+#' closed-form), from the root's split at every node, for at most a few
+#' sweeps, stopping once the node is pruned; the bound is valid at every
+#' sweep, so stopping early is safe. It only prunes: the samples are those of
+#' `"roof"` on the same seed. It pays where the graph has many triangles
+#' (dense frustrated models) and the search many nodes; on graphs without
+#' triangles (RBMs, grids) it is the roof dual at a higher cost, and
+#' `"auto"` does not choose it. `"auto"` (default)
 #' uses the cut on attractive pairwise models, roof duality on every other
 #' pairwise model ([ising], [rbm]) and GLPK on a [mip_model()].
 #' **Simple bound** (`bound = "simple"`, the paper's A*-like baseline): every
@@ -177,8 +195,9 @@
 #'   (GLPK only).
 #' @param lp_solver the solver of the LP bound (see LP bound): `"auto"`,
 #'   `"glpk"`, `"cut"` (attractive pairwise models only), `"roof"` (pairwise
-#'   models only) or `"cycle"` (GLPK with triangle cuts; pairwise models
-#'   only).
+#'   models only), `"triangle"` (roof duality and a triangle bound by dual
+#'   decomposition; pairwise models only) or `"cycle"` (GLPK with triangle
+#'   cuts; pairwise models only).
 #' @param heuristic `"dive"` (default) or `"none"`: the primal heuristic
 #'   (see Primal heuristic).
 #' @param proposal the base measure of the Gumbel perturbations (see
@@ -219,8 +238,8 @@
 #'   model that is not an ising model; `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
 #'   mip_model with no feasible binary point; log-weights too large (see
-#'   Scale); `lp_solver = "cut"` on a model that is not attractive, `"roof"`
-#'   or `"cycle"` on a [mip_model()]; the LP bound by GLPK when logz was
+#'   Scale); `lp_solver = "cut"` on a model that is not attractive, `"roof"`,
+#'   `"triangle"` or `"cycle"` on a [mip_model()]; the LP bound by GLPK when logz was
 #'   built without GLPK; GLPK failures (raised as R errors with GLPK's
 #'   message; R does not abort); an interrupt or time limit.
 #' @references
@@ -238,6 +257,9 @@
 #'   Programming 36.
 #' * Sontag, D. and Jaakkola, T. (2007). New outer bounds on the marginal polytope.
 #'   NIPS.
+#' * Sontag, D., Meltzer, T., Globerson, A., Jaakkola, T. and Weiss, Y. (2008).
+#'   Tightening LP relaxations for MAP using message passing. UAI (the triangle
+#'   bound by dual decomposition).
 #' * Makhorin, A. GNU Linear Programming Kit.
 #' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS (Sec. 3-4:
 #'   Gumbel processes with a base measure; the proposal).
