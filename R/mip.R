@@ -71,10 +71,10 @@
 #' closed-form), from the root's split at every node, for at most a few
 #' sweeps, stopping once the node is pruned; the bound is valid at every
 #' sweep, so stopping early is safe. It only prunes: the samples are those of
-#' `"roof"` on the same seed. It pays where the graph has many triangles
-#' (dense frustrated models) and the search many nodes; on graphs without
-#' triangles (RBMs, grids) it is the roof dual at a higher cost, and
-#' `"auto"` does not choose it. `"auto"` (default)
+#' `"roof"` on the same seed. It prunes more on graphs with many triangles
+#' (dense frustrated models), at a higher cost per node; on graphs without
+#' triangles (RBMs, grids) it is the roof dual at a higher cost. `"auto"`
+#' does not choose it. `"auto"` (default)
 #' uses the cut on attractive pairwise models, roof duality on every other
 #' pairwise model ([ising], [rbm]) and GLPK on a [mip_model()].
 #' **Simple bound** (`bound = "simple"`, the paper's A*-like baseline): every
