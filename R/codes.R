@@ -38,7 +38,7 @@ INTERVAL_OP <- c(const = 1L, var = 2L, col = 3L, "+" = 4L, "-" = 5L, "*" = 6L, "
 # every edge (`pair`).
 MARGINALS <- c(none = 0L, node = 1L, pair = 2L)
 
-# The enums mip_kind, mip_branching and mip_share of src/mip.h.
+# The enums mip_kind, mip_branching, mip_share and mip_triangle of src/mip.h.
 #
 # A problem's kind: pairwise tables or a linear objective under constraints.
 MIP_KIND <- c(pairwise = 0L, linear = 1L)
@@ -49,6 +49,9 @@ MIP_BRANCHING <- c(auto = 0L, most_fractional = 1L, first = 2L)
 # How threads share the searches of one call: not at all, idle threads join
 # running searches, or every thread joins each sample in turn (tests).
 MIP_SHARE <- c(none = 0L, idle = 1L, forced = 2L)
+
+# The triangle bound beside roof duality (src/mip_tri.c): off or on.
+MIP_TRIANGLE <- c(off = 0L, on = 1L)
 
 # The distribution family of each dimension (enum logz_prop_family in src/logz.h).
 PROP_FAMILY <- c(uniform = 1L, normal = 2L, exponential = 3L, cauchy = 4L, student = 5L)

@@ -56,7 +56,25 @@
 #' model's edges, in the product variables \eqn{y_{ij} = s_i s_j}: a few rounds
 #' of the most violated ones, separated on each LP solution, kept in the LP
 #' for the rest of the sample. The bound is never looser than the local
-#' polytope's, and each bound costs several GLPK solves. `"auto"` (default)
+#' polytope's, and each bound costs several GLPK solves. `lp_solver =
+#' "triangle"` takes the smaller of the roof dual and a bound over the same
+#' triangles without an LP solver, by dual decomposition (Sontag et al.
+#' 2008): in spins \eqn{s = 2x - 1}, with a constant spin \eqn{s_0 = 1}
+#' for the fields, \eqn{v = k_0 + \sum_e J_e s_u s_v}{v = k0 + sum_e J_e s_u s_v}
+#' over the field and coupling edges; each \eqn{J_e} is split among the
+#' triangles holding the edge (\eqn{(0, i, j)} for every coupling, whose
+#' triangles alone give the local polytope, and those of the model's graph
+#' frustrated at the root) and a remainder, and
+#' \eqn{k_0 + \sum_T \max f_T + \sum_e |r_e|}{k0 + sum_T max f_T + sum_e |r_e|}
+#' bounds every sub-problem for every split. The split is improved by block
+#' coordinate descent (the best split of one edge given the others is
+#' closed-form), from the root's split at every node, for at most a few
+#' sweeps, stopping once the node is pruned; the bound is valid at every
+#' sweep, so stopping early is safe. It only prunes: the samples are those of
+#' `"roof"` on the same seed. It prunes more on graphs with many triangles
+#' (dense frustrated models), at a higher cost per node; on graphs without
+#' triangles (RBMs, grids) it is the roof dual at a higher cost. `"auto"`
+#' does not choose it. `"auto"` (default)
 #' uses the cut on attractive pairwise models, roof duality on every other
 #' pairwise model ([ising], [rbm]) and GLPK on a [mip_model()].
 #' **Simple bound** (`bound = "simple"`, the paper's A*-like baseline): every
@@ -201,8 +219,9 @@
 #'   (GLPK only).
 #' @param lp_solver the solver of the LP bound (see LP bound): `"auto"`,
 #'   `"glpk"`, `"cut"` (attractive pairwise models only), `"roof"` (pairwise
-#'   models only) or `"cycle"` (GLPK with triangle cuts; pairwise models
-#'   only).
+#'   models only), `"triangle"` (roof duality and a triangle bound by dual
+#'   decomposition; pairwise models only) or `"cycle"` (GLPK with triangle
+#'   cuts; pairwise models only).
 #' @param heuristic `"dive"` (default) or `"none"`: the primal heuristic
 #'   (see Primal heuristic).
 #' @param proposal the base measure of the Gumbel perturbations (see
@@ -253,8 +272,8 @@
 #'   model that is not an ising model; `time_limit`, `node_limit` not
 #'   positive; unknown `bound`, `node_selection`, `branching`, `encoding`; a
 #'   mip_model with no feasible binary point; log-weights too large (see
-#'   Scale); `lp_solver = "cut"` on a model that is not attractive, `"roof"`
-#'   or `"cycle"` on a [mip_model()]; the LP bound by GLPK when logz was
+#'   Scale); `lp_solver = "cut"` on a model that is not attractive, `"roof"`,
+#'   `"triangle"` or `"cycle"` on a [mip_model()]; the LP bound by GLPK when logz was
 #'   built without GLPK; GLPK failures (raised as R errors with GLPK's
 #'   message; R does not abort); an interrupt or time limit.
 #' @references
@@ -273,6 +292,9 @@
 #'   Programming 36.
 #' * Sontag, D. and Jaakkola, T. (2007). New outer bounds on the marginal polytope.
 #'   NIPS.
+#' * Sontag, D., Meltzer, T., Globerson, A., Jaakkola, T. and Weiss, Y. (2008).
+#'   Tightening LP relaxations for MAP using message passing. UAI (the triangle
+#'   bound by dual decomposition).
 #' * Makhorin, A. GNU Linear Programming Kit.
 #' * Maddison, C. J., Tarlow, D. and Minka, T. (2014). A* sampling. NIPS (Sec. 3-4:
 #'   Gumbel processes with a base measure; the proposal).
@@ -305,7 +327,7 @@
 mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                        bound = c("lp", "simple"), node_selection = c("best_first", "depth_first"),
                        branching = c("auto", "most_fractional", "first"),
-                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "cycle"),
+                       encoding = c("compact", "local"), lp_solver = c("auto", "glpk", "cut", "roof", "triangle", "cycle"),
                        heuristic = c("dive", "none"),
                        proposal = c("uniform", "mean_field", "marginals", "tree"), threads = 1L,
                        progress = interactive(), workers = NULL, k = 1L) {
@@ -328,12 +350,14 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call(paste0("`lp_solver = \"cut\"` needs an attractive (supermodular) pairwise model: ",
                         "every edge's t11 - t10 - t01 + t00 >= 0 (Ising: all weights >= 0)."))
   pairwise <- p$kind == MIP_KIND[["pairwise"]]
-  if (lp_solver %in% c("roof", "cycle") && !pairwise)
+  if (lp_solver %in% c("roof", "triangle", "cycle") && !pairwise)
     stop_no_call(sprintf(paste0("`lp_solver = \"%s\"` needs a pairwise model (an ising model or an rbm), ",
                                 "not a mip_model() (its LP bound is GLPK's: `lp_solver = \"glpk\"` or ",
                                 "\"auto\")."), lp_solver))
   use_cut <- bound == "lp" && (lp_solver == "cut" || (lp_solver == "auto" && attractive))
-  use_roof <- bound == "lp" && !use_cut && (lp_solver == "roof" || (lp_solver == "auto" && pairwise))
+  use_roof <- bound == "lp" && !use_cut &&
+    (lp_solver %in% c("roof", "triangle") || (lp_solver == "auto" && pairwise))
+  triangle <- if (use_roof && lp_solver == "triangle") "on" else "off"
   threads <- check_threads(threads)
   check_flag(progress, "progress")
   seed <- rng_state()
@@ -342,7 +366,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
                   best_first = as.integer(node_selection == "best_first"),
                   branching = MIP_BRANCHING[[branching]],
                   perturb = 1L, node_limit = node_limit, time_limit = time_limit, cut = use_cut,
-                  roof = use_roof, cycle = bound == "lp" && lp_solver == "cycle",
+                  roof = use_roof, triangle = MIP_TRIANGLE[[triangle]],
+                  cycle = bound == "lp" && lp_solver == "cycle",
                   threads = threads, dive = heuristic == "dive", proposal = q,
                   share = MIP_SHARE[["idle"]], k = k)
   pieces <- resolve_pieces(workers, n)
@@ -356,7 +381,8 @@ mip_sample <- function(model, n = 1L, time_limit = Inf, node_limit = Inf,
     stop_no_call("`model` has no feasible binary point: every configuration violates the constraints.")
   out <- new_mip_samples(p, res, model, method = sprintf("GumbelMIP (%s)", if (bound == "simple")
     "simple bound" else if (use_cut) "LP bound by min cut" else if (use_roof)
-    "LP bound by roof duality" else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
+    (if (lp_solver == "triangle") "LP bound by roof duality and triangles" else
+    "LP bound by roof duality") else if (lp_solver == "cycle") "LP bound by GLPK with triangle cuts"
     else "LP bound by GLPK"),
     time = proc.time()[["elapsed"]] - t0, seed = seed, call = call)
   if (pieces > 1L) out$pieces <- pieces

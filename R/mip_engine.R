@@ -91,6 +91,8 @@ mip_run <- function(p, n, control, encoding = "compact", progress = FALSE, selft
     control$roof <- control$bound_lp == 1L && !control$cut && !control$cycle &&
       p$kind == MIP_KIND[["pairwise"]]
   control$roof <- as.integer(control$roof)
+  control$triangle <- if (control$roof && !is.null(control$triangle)) as.integer(control$triangle) else
+    MIP_TRIANGLE[["off"]]
   glpk <- control$bound_lp && !control$cut && !control$roof
   if (glpk) need_glpk(glpk_what(p, control$perturb))
   lp <- if (glpk) mip_lp(p, if (control$cycle) "mccormick" else encoding) else NULL
@@ -143,7 +145,7 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   mip_check_c_model(cm)
   internal_streams(streams)
   types <- c(bound_lp = "integer", best_first = "integer", branching = "integer",
-             perturb = "integer", dive = "integer", cut = "integer", roof = "integer", cycle = "integer",
+             perturb = "integer", dive = "integer", cut = "integer", roof = "integer", triangle = "integer", cycle = "integer",
              order = "integer",
              selftest = "integer", trace_cap = "integer", threads = "integer",
              node_limit = "double", time_limit = "double")
@@ -153,6 +155,7 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
     internal_error(paste("bad control element(s):", paste(bad, collapse = ", ")))
   if (length(control$order) != cm$n) internal_error("the order must have one entry per variable")
   mip_check_code(control$branching, MIP_BRANCHING, "control$branching")
+  mip_check_code(control$triangle, MIP_TRIANGLE, "control$triangle")
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
   if (!is.null(control$k) && (!is.integer(control$k) || length(control$k) != 1L || is.na(control$k) ||
                               control$k < 1L))

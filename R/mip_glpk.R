@@ -57,11 +57,13 @@ mip_cut_bounds <- function(p, fix) {
 
 # The roof-dual bound (the local-polytope LP value, any pairwise model) of each
 # partial assignment (rows of fix: 0/1 fixed, NA free) and its half-integral LP
-# solution (one row per partial assignment), for tests; no GLPK needed.
+# solution (one row per partial assignment), and the triangle bound of
+# src/mip_tri.c run to convergence (NA beyond its size cap), for tests; no
+# GLPK needed.
 mip_roof_bounds <- function(p, fix) {
   if (p$kind != MIP_KIND[["pairwise"]]) internal_error("the roof-dual bound needs a pairwise model")
   fix <- t(matrix(as.integer(fix), ncol = p$n))
   mip_check_fix(fix, p$n)
   r <- .Call(C_mip_roof_bounds, mip_check_c_model(mip_c_model(p)), fix)
-  list(value = r$value, tau = t(r$tau))
+  list(value = r$value, tau = t(r$tau), triangle = r$triangle)
 }

@@ -148,6 +148,8 @@ static const code_pair mip_branching_codes[] = {
     {"first", MIP_BRANCH_FIRST}};
 static const code_pair mip_share_codes[] = {
     {"none", MIP_SHARE_NONE}, {"idle", MIP_SHARE_IDLE}, {"forced", MIP_SHARE_FORCED}};
+static const code_pair mip_triangle_codes[] = {
+    {"off", MIP_TRI_OFF}, {"on", MIP_TRI_ON}};
 
 static const code_table code_tables[] = {
     {"AIS_KERNEL", ais_kernel, N_OF(ais_kernel)},
@@ -164,7 +166,8 @@ static const code_table code_tables[] = {
     {"ARM_MODEL", arm_model, N_OF(arm_model)},
     {"MIP_KIND", mip_kind_codes, N_OF(mip_kind_codes)},
     {"MIP_BRANCHING", mip_branching_codes, N_OF(mip_branching_codes)},
-    {"MIP_SHARE", mip_share_codes, N_OF(mip_share_codes)}};
+    {"MIP_SHARE", mip_share_codes, N_OF(mip_share_codes)},
+    {"MIP_TRIANGLE", mip_triangle_codes, N_OF(mip_triangle_codes)}};
 
 /* list(<R constant> = c(<name> = code, ...), ...) for every enum R mirrors */
 SEXP logz_codes_call(void)

@@ -18,7 +18,7 @@
 /* Each enum here (and in mip.h) is mirrored by a named R integer vector:
  * AIS_KERNEL, RBM_LAYER, MARGINALS, PROP_FAMILY, INTERVAL_OP, ASTAR_MODEL,
  * ASTAR_SEARCH, OS_REFINE, GAUSS_BOUND, CONT_KERNEL, RTS_STAT, ARM_MODEL,
- * MIP_KIND, MIP_BRANCHING, MIP_SHARE. logz_codes_call() (contract.c) returns
+ * MIP_KIND, MIP_BRANCHING, MIP_SHARE, MIP_TRIANGLE. logz_codes_call() (contract.c) returns
  * them by name, and test-contract.R checks the R side against it. */
 typedef enum {                 /* ais_rbm: how the products W'v and W h are formed */
     LOGZ_KERNEL_AUTO = 0,      /* per layer, sparse below control$crossover active units */

@@ -148,7 +148,14 @@ static void control_from_list(SEXP control, const mip_value_model *M, mip_contro
     if (C->bound_lp && !cut && !roof && !mip_lp_available())
         error("internal error: logz was built without GLPK (checked in R: logz_has_glpk())");
     if (C->bound_lp && cut) C->cut = cut_from_model(M, &C->cut_c0);
-    if (C->bound_lp && roof) C->roof = roof_from_model(M);
+    if (C->bound_lp && roof) {
+        C->roof = roof_from_model(M);
+        SEXP tri = logz_get(control, "triangle");
+        int mode = tri == R_NilValue ? MIP_TRI_OFF : asInteger(tri);
+        if (mode != MIP_TRI_OFF && mode != MIP_TRI_ON)
+            error("internal error: unknown triangle mode %d", mode);
+        if (mode == MIP_TRI_ON) C->roof->tri = mip_tri_from_model(M, MIP_TRI_SWEEPS);
+    }
     if (C->bound_lp && asInteger(logz_need(control, "cycle", INTSXP))) {
         if (cut || roof || M->kind != MIP_KIND_PAIRWISE)
             error("internal error: triangle cuts need GLPK's LP of a pairwise model");
@@ -316,11 +323,18 @@ SEXP mip_roof_bounds_call(SEXP cm, SEXP fix)
     model_from_list(cm, &M);
     int n = M.n, J = fix_columns(fix, n);
     mip_roof *R = roof_from_model(&M);
-    const char *nm[] = {"value", "tau", ""};
+    const char *nm[] = {"value", "tau", "triangle", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, nm));
     SET_VECTOR_ELT(out, 0, allocVector(REALSXP, J));
     SET_VECTOR_ELT(out, 1, allocMatrix(REALSXP, n, J));
+    SET_VECTOR_ELT(out, 2, allocVector(REALSXP, J));
     mip_roof_bounds(R, n, INTEGER(fix), J, REAL(VECTOR_ELT(out, 0)), REAL(VECTOR_ELT(out, 1)));
+    mip_tri *T = mip_tri_from_model(&M, 1000);   /* to convergence, or 1000 sweeps */
+    unsigned char *st = (unsigned char *) R_alloc(n > 0 ? n : 1, 1);
+    for (int k = 0; k < J; k++) {
+        mip_fix_state(INTEGER(fix) + (size_t) k * n, n, st);
+        REAL(VECTOR_ELT(out, 2))[k] = T ? mip_tri_bound(T, st, R_NegInf) : NA_REAL;
+    }
     UNPROTECT(1);
     return out;
 }

@@ -11,9 +11,12 @@
  *   mip_value.c   v(x), the canonical form of pairwise tables and the simple
  *                 per-factor bound
  *   mip_cut.c     the exact LP bound of attractive pairwise models (min cut)
- *   mip_roof.c    the LP bound of any binary pairwise model by roof duality
- *                 (a min cut of mip_cut.c on two nodes per variable)
  *   mip_cycle.c   triangle (cycle) inequalities separated on an LP solution
+ *   mip_tri.c     a bound tightened by the graph's triangles (dual
+ *                 decomposition, no LP solver)
+ *   mip_roof.c    the LP bound of any binary pairwise model by roof duality
+ *                 (a min cut of mip_cut.c on two nodes per variable), and
+ *                 its minimum with mip_tri.c's bound
  *   mip_tree.c    the tree-structured proposal (log q of a region, draws)
  *   mip_glpk.c    the LP bound by GNU GLPK (the only file using GLPK)
  *   mip_branch.c  ICM (the dive's target) and forced branching on an
@@ -49,6 +52,12 @@ typedef enum {
     MIP_SHARE_IDLE = 1,              /* idle threads join running searches */
     MIP_SHARE_FORCED = 2             /* every thread joins each sample in turn (tests) */
 } mip_share;
+typedef enum {
+    MIP_TRI_OFF = 0,                 /* roof duality alone */
+    MIP_TRI_ON = 1                   /* roof duality and the triangle bound (mip_tri.c) */
+} mip_triangle;
+#define MIP_TRI_SWEEPS 8             /* sweeps of the triangle bound per node at most */
+#define MIP_TRI_MAX 2e6              /* more of the model's own triangles: roof duality alone */
 
 /* ---- bits of a node's state byte for one variable ---------------------------- */
 #define MIP_SIGMA 1                  /* the variable's value in the node's sigma */
@@ -105,6 +114,10 @@ typedef struct mip_work_s {
     unsigned char *dive;      /* the dive's target configuration (n bytes) */
     double *flip;             /* branching scratch: single-flip losses (n) */
     double *tq;               /* tree proposal scratch (2 n, allocated on first use) */
+    void *lpbuf[2];           /* GLPK's scratch (mip_glpk.c: cut loop, row lists), grown by
+                               * mip_work_buffer() and freed with W, so a GLPK error's
+                               * longjmp out of the cut loop leaks nothing */
+    size_t lpcap[2];
     /* polling (mip_poll): interrupts only on R's main thread, through
      * R_ToplevelExec; stop is shared by the threads of one call */
     int interrupts;
@@ -118,6 +131,7 @@ int mip_work_stage(mip_work *W, const mip_value_model *M);
 int mip_work_search(mip_work *W, const mip_value_model *M);
 void mip_work_free(mip_work *W);
 int mip_work_more_slots(mip_work *W, int n);
+void *mip_work_buffer(mip_work *W, int which, size_t bytes);
 double mip_now(void);
 int mip_poll(mip_work *W);   /* MIP_POLL_GO, MIP_POLL_TIME_LIMIT or MIP_POLL_INTERRUPT */
 void mip_sleep(double seconds);
@@ -153,20 +167,6 @@ double mip_cut_solve(mip_cut *G, const unsigned char *st, double c0, double *tau
 mip_cut *mip_cut_clone(const mip_cut *G);
 void mip_cut_bounds(mip_cut *G, double c0, int n, const int *fix, int J, double *out);
 
-/* ---- mip_roof.c ---------------------------------------------------------------- */
-typedef struct {
-    int n;
-    double c0;                  /* constant of the doubled model */
-    mip_cut *G;                 /* the doubled attractive model: s (0..n-1), t = 1 - s (n..2n-1) */
-    unsigned char *st2;         /* per-solve scratch (2n) */
-    double *tau2;
-} mip_roof;
-
-mip_roof *mip_roof_from_model(const mip_value_model *M);
-mip_roof *mip_roof_clone(const mip_roof *R);
-double mip_roof_solve(mip_roof *R, const unsigned char *st, double *tau);
-void mip_roof_bounds(mip_roof *R, int n, const int *fix, int J, double *out, double *tau);
-
 /* ---- mip_cycle.c --------------------------------------------------------------- */
 typedef struct {
     int n;
@@ -176,6 +176,42 @@ typedef struct {
 mip_cycle *mip_cycle_new(const mip_value_model *M);
 int mip_cycle_separate(const mip_cycle *Y, const double *x, double tol, int maxcuts,
                        int *nz, int *cols, double *coef, double *rhs);
+
+/* ---- mip_tri.c ----------------------------------------------------------------- */
+typedef struct {
+    int n, m, ne, nt;           /* variables, couplings; edges: n fields (0, i + 1), then
+                                 * the m couplings; triangles: m (0, i, j), then the graph's */
+    int sweeps;                 /* at most this many sweeps per node */
+    int *eu, *ev;               /* edge endpoints (0 the constant spin, i + 1 variable i) */
+    double *J, k0;              /* spin couplings, constant */
+    int *te, *tv;               /* 3 edges (slots v0 v1, v0 v2, v1 v2) and 3 vertices per triangle */
+    int *estart, *elist;        /* per edge: its entries 3 t + slot */
+    double *a0;                 /* the root decomposition (3 per triangle, read-only) */
+    double *a, *r, *Jn, *tstar; /* per-thread scratch */
+    unsigned char *act_e, *act_t;
+    signed char *sg;
+    int nce, nct, *ce, *cstart, *ct, *cq, *co1, *co2;   /* active lists (mip_tri.c) */
+} mip_tri;
+
+mip_tri *mip_tri_from_model(const mip_value_model *M, int sweeps);
+mip_tri *mip_tri_clone(const mip_tri *T);
+double mip_tri_bound(mip_tri *T, const unsigned char *st, double target);
+
+/* ---- mip_roof.c ---------------------------------------------------------------- */
+typedef struct {
+    int n;
+    double c0;                  /* constant of the doubled model */
+    mip_tri *tri;               /* non-NULL: also the triangle bound (mip_tri.c) */
+    mip_cut *G;                 /* the doubled attractive model: s (0..n-1), t = 1 - s (n..2n-1) */
+    unsigned char *st2;         /* per-solve scratch (2n) */
+    double *tau2;
+} mip_roof;
+
+mip_roof *mip_roof_from_model(const mip_value_model *M);
+mip_roof *mip_roof_clone(const mip_roof *R);
+double mip_roof_solve(mip_roof *R, const unsigned char *st, double *tau);
+double mip_roof_bound(mip_roof *R, const unsigned char *st, double target, double *tau);
+void mip_roof_bounds(mip_roof *R, int n, const int *fix, int J, double *out, double *tau);
 
 /* ---- mip_tree.c ---------------------------------------------------------------- */
 typedef struct {

@@ -70,15 +70,17 @@ void mip_lp_hooks_off(void)
     glp_term_hook(NULL, NULL);
 }
 
-/* The LP of L as a GLPK problem; NULL when out of memory (our arrays; GLPK's
- * own allocations fail through the error hook). */
-static glp_prob *mip_lp_create(const mip_lp_def *L)
+/* The LP of L as a GLPK problem; NULL when out of memory (our arrays, W's
+ * scratch so that a GLPK error's longjmp leaks nothing; GLPK's own
+ * allocations fail through the error hook). */
+static glp_prob *mip_lp_create(mip_work *W, const mip_lp_def *L)
 {
     /* GLPK arrays are 1-based */
     size_t nz = (size_t) L->nnz + 1;
-    int *ia = malloc(nz * sizeof(int)), *ja = malloc(nz * sizeof(int));
-    double *ar = malloc(nz * sizeof(double));
-    if (!ia || !ja || !ar) { free(ia); free(ja); free(ar); return NULL; }
+    int *ia = mip_work_buffer(W, 1, 2 * nz * sizeof(int));
+    double *ar = mip_work_buffer(W, 0, nz * sizeof(double));
+    if (!ia || !ar) return NULL;
+    int *ja = ia + nz;
     glp_prob *lp = glp_create_prob();
     glp_set_obj_dir(lp, GLP_MAX);
     glp_add_cols(lp, L->ncol);
@@ -102,7 +104,6 @@ static glp_prob *mip_lp_create(const mip_lp_def *L)
         }
         glp_load_matrix(lp, L->nnz, ia, ja, ar);
     }
-    free(ia); free(ja); free(ar);
     glp_std_basis(lp);
     return lp;
 }
@@ -177,11 +178,10 @@ void mip_lp_reset(mip_work *W, const mip_lp_def *L)
     int nr = glp_get_num_rows(LP(W));
     if (nr > L->nrow) {
         int k = nr - L->nrow;
-        int *num = malloc(sizeof(int) * ((size_t) k + 1));
+        int *num = mip_work_buffer(W, 1, sizeof(int) * ((size_t) k + 1));
         if (num) {
             for (int r = 0; r < k; r++) num[r + 1] = L->nrow + r + 1;
             glp_del_rows(LP(W), k, num);
-            free(num);
         }
     }
     glp_std_basis(LP(W));
@@ -193,12 +193,11 @@ static void purge_cuts(mip_work *W, const mip_lp_def *L, int keep)
 {
     int nr = glp_get_num_rows(LP(W)), k = nr - L->nrow;
     if (k <= keep) return;
-    int *num = malloc(sizeof(int) * ((size_t) k + 1)), d = 0;
+    int *num = mip_work_buffer(W, 1, sizeof(int) * ((size_t) k + 1)), d = 0;
     if (!num) return;
     for (int r = L->nrow + 1; r <= nr; r++)
         if (glp_get_row_stat(LP(W), r) == GLP_BS) num[++d] = r;
     if (d > 0) glp_del_rows(LP(W), d, num);
-    free(num);
 }
 
 /* The LP bound of the node st tightened by triangle inequalities
@@ -213,15 +212,16 @@ int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int
 {
     int s = mip_lp_solve(W, L, n, st, val);
     if (s != MIP_LP_OPTIMAL) return s;
+    /* the scratch is W's (mip_work_buffer()): a GLPK error longjmps out of
+     * this loop, and W is freed after it */
     int ncol = L->ncol, maxcuts = n + 10;
-    double *x = malloc(sizeof(double) * ((size_t) ncol + 1));
-    int *nz = malloc(sizeof(int) * (size_t) maxcuts);
-    int *cols = malloc(sizeof(int) * 6 * (size_t) maxcuts);
-    double *coef = malloc(sizeof(double) * 6 * (size_t) maxcuts);
-    double *rhs = malloc(sizeof(double) * (size_t) maxcuts);
+    size_t nd = (size_t) ncol + 1 + 7 * (size_t) maxcuts, ni = 7 * (size_t) maxcuts;
+    double *x = mip_work_buffer(W, 0, sizeof(double) * nd + sizeof(int) * ni);
+    if (!x) return MIP_LP_FAILED;
+    double *coef = x + ncol + 1, *rhs = coef + 6 * (size_t) maxcuts;
+    int *nz = (int *) (rhs + maxcuts), *cols = nz + maxcuts;
     int ind[7];
     double v7[7];
-    if (!x || !nz || !cols || !coef || !rhs) s = MIP_LP_FAILED;
     for (int round = 0; s == MIP_LP_OPTIMAL && round < CYCLE_ROUNDS; round++) {
         if (*val <= target) break;
         for (int j = 0; j < ncol; j++) x[j] = glp_get_col_prim(LP(W), j + 1);
@@ -239,14 +239,13 @@ int mip_lp_solve_cycle(mip_work *W, const mip_lp_def *L, const mip_cycle *Y, int
         s = lp_resolve(W, L, n, val);
         if (s == MIP_LP_OPTIMAL && prev - *val < 1e-6 * (1.0 + fabs(*val))) break;
     }
-    free(x); free(nz); free(cols); free(coef); free(rhs);
     return s;
 }
 
 /* W's LP (the calling thread's GLPK problem); 1 if out of memory. */
 int mip_lp_open(mip_work *W, const mip_lp_def *L, int n)
 {
-    W->lp = mip_lp_create(L);
+    W->lp = mip_lp_create(W, L);
     for (int j = 0; j < n; j++) W->cur[j] = -1;
     return W->lp == NULL;
 }

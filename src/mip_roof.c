@@ -19,6 +19,7 @@
  * t_i = 1 - c, and mip_cut_solve() eliminates both, so a sub-problem's graph
  * has two nodes per free variable. The sub-problem keeps all its states: the
  * bound only prices them. */
+#include <math.h>
 #include <string.h>
 #include "mip.h"
 
@@ -60,6 +61,7 @@ mip_roof *mip_roof_from_model(const mip_value_model *M)
     mip_roof *R = (mip_roof *) R_alloc(1, sizeof(mip_roof));
     R->n = n;
     R->c0 = C;
+    R->tri = NULL;
     R->G = (mip_cut *) R_alloc(1, sizeof(mip_cut));
     mip_cut_build(R->G, n2, 2 * m, from, to, A, B);
     R->st2 = (unsigned char *) R_alloc(n2 > 0 ? n2 : 1, 1);
@@ -73,6 +75,7 @@ mip_roof *mip_roof_clone(const mip_roof *R)
     mip_roof *H = (mip_roof *) R_alloc(1, sizeof(mip_roof));
     *H = *R;
     H->G = mip_cut_clone(R->G);
+    if (R->tri) H->tri = mip_tri_clone(R->tri);
     int n2 = 2 * R->n;
     H->st2 = (unsigned char *) R_alloc(n2 > 0 ? n2 : 1, 1);
     H->tau2 = (double *) R_alloc(n2 > 0 ? n2 : 1, sizeof(double));
@@ -94,6 +97,17 @@ double mip_roof_solve(mip_roof *R, const unsigned char *st, double *tau)
     }
     double val = mip_cut_solve(R->G, s2, R->c0, R->tau2);
     for (int i = 0; i < n; i++) tau[i] = 0.5 * (R->tau2[i] + 1.0 - R->tau2[n + i]);
+    return val;
+}
+
+/* The bound of the sub-problem st: the roof dual (tau gets its LP solution,
+ * as mip_roof_solve()), and, with R->tri, the smaller of it and the
+ * triangle bound (mip_tri.c) when the roof dual is above target (the value
+ * at which the node is pruned; the triangle bound stops there). */
+double mip_roof_bound(mip_roof *R, const unsigned char *st, double target, double *tau)
+{
+    double val = mip_roof_solve(R, st, tau);
+    if (R->tri && val > target) val = fmin(val, mip_tri_bound(R->tri, st, target));
     return val;
 }
 

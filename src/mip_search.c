@@ -281,7 +281,7 @@ static int bound_node(mip_work *Ws, const mip_value_model *M, const mip_lp_def *
             bnd = mip_cut_solve(C->cut, sp, C->cut_c0, Ws->tau);
             s = MIP_LP_OPTIMAL;
         } else if (C->roof) {
-            bnd = mip_roof_solve(C->roof, sp, Ws->tau);
+            bnd = mip_roof_bound(C->roof, sp, vs - gP - 1e-6 * (1.0 + fabs(vs - gP)), Ws->tau);
             s = MIP_LP_OPTIMAL;
         } else if (C->cycle) s = mip_lp_solve_cycle(Ws, L, C->cycle, n, sp, vs - gP, &bnd);
         else s = mip_lp_solve(Ws, L, n, sp, &bnd);

@@ -53,6 +53,7 @@ void mip_work_free(mip_work *W)
     free(W->state); free(W->key); free(W->gam); free(W->nfix); free(W->heap);
     free(W->freel); free(W->flag); free(W->rowact); free(W->cur); free(W->tau); free(W->dive); free(W->flip);
     free(W->tq); free(W->nkey); free(W->sbuf);
+    for (int k = 0; k < 2; k++) { free(W->lpbuf[k]); W->lpbuf[k] = NULL; W->lpcap[k] = 0; }
     if (W->stage) mip_work_free(W->stage);   /* the struct itself by R_alloc */
     W->stage = NULL;
     W->dive = NULL; W->flip = NULL; W->tq = NULL; W->nkey = NULL; W->sbuf = NULL;
@@ -68,6 +69,18 @@ static int grow_array(void *pp, size_t bytes)
     if (!q) return 0;
     *p = q;
     return 1;
+}
+
+/* W's scratch buffer `which` (0 or 1) of at least `bytes` (kept, grown
+ * when needed, freed by mip_work_free()); NULL when out of memory. */
+void *mip_work_buffer(mip_work *W, int which, size_t bytes)
+{
+    if (bytes == 0) bytes = 1;
+    if (W->lpcap[which] < bytes) {
+        if (!grow_array(&W->lpbuf[which], bytes)) return NULL;
+        W->lpcap[which] = bytes;
+    }
+    return W->lpbuf[which];
 }
 
 /* Twice the node slots of W (1024 at first), n state bytes each; 0 when out

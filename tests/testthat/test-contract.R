@@ -4,7 +4,7 @@
 
 test_that("every R constant mirroring a C enum has the C names and codes", {
   codes <- logz:::c_codes()
-  expect_length(codes, 15L)
+  expect_length(codes, 16L)
   for (nm in names(codes)) {
     r <- get0(nm, envir = asNamespace("logz"), inherits = FALSE)
     expect_false(is.null(r), label = sprintf("the R constant %s exists", nm))
