@@ -224,12 +224,13 @@
 #' mean(log_likelihood(m20, mnist$x[8001:10000, ], exact_log_z(m20)))
 #' }
 #' @export
-rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = NULL,
+rbm_train <- function(data, n_hidden, method = c("cd", "pcd", "tempered"), k = 1L, epochs = NULL,
                       learning_rate = 0.05, lr_schedule = c("linear", "constant"),
                       batch_size = 100L, n_chains = batch_size, momentum = 0.5,
                       weight_decay = 2e-4, init = NULL, seed = NULL,
                       progress = interactive(), validation = NULL, eval_every = NULL,
-                      track_log_z = FALSE, track = list()) {
+                      track_log_z = FALSE, track = list(),
+                      optimizer = c("sgd", "rmsspectral"), rms_lambda = 0.99, threads = 1L) {
   call <- match.call()
   data <- as_binary_matrix(data, "data")
   method <- match_arg(method, "method")
@@ -254,16 +255,24 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                                 "(CD chains start at the batch); use method = \"pcd\" for ",
                                 "persistent chains."), n_chains, batch_size))
   momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
+  optimizer <- match_arg(optimizer, "optimizer")
+  rms_lambda <- check_number(rms_lambda, "rms_lambda", lower = 0, upper = 1, upper_open = TRUE)
+  threads <- check_count(threads, "threads")
+  driven <- method == "tempered" || optimizer == "rmsspectral"   # R/rbm_tempered.R
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")
   nv <- ncol(data)
   # rts: tracking log Z during training
   check_flag(track_log_z, "track_log_z")
   if (!is.null(validation)) validation <- as_binary_matrix(validation, "validation", n_col = nv)
-  if (track_log_z) track <- rts_track_control(track)
+  if (method == "tempered") track <- rbm_tempered_control(track)
+  else if (track_log_z) track <- rts_track_control(track)
   else if (!identical(track, list()))
     stop_no_call(sprintf("`track` (%s) applies only with `track_log_z = TRUE`.", describe(track)))
   # held-out check (R/rbm_train_eval.R): every `eval_every` epochs and at the last
+  if (driven && track_log_z && method != "tempered")
+    stop_no_call(paste0("`track_log_z` with optimizer = \"rmsspectral\" needs method = ",
+                        "\"tempered\" (the tracker's chains are the training's)."))
   check_eval <- !track_log_z && !is.null(validation) && epochs > 0L
   eval_every <- if (is.null(eval_every)) max(1L, as.integer(ceiling(epochs / 10)))
                 else check_count(eval_every, "eval_every")
@@ -287,61 +296,87 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
     # persistent chains continue from `init` when it carries as many
     P0 <- if (method == "pcd" && !is.null(init$chains) && nrow(init$chains) == n_chains)
             t(init$chains)
-    state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
-                  P = P0)
-    data_t <- t(data)
-    history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
-                          time = numeric(0), learning_rate = numeric(0))
-    # rts: tracking log Z during training
-    tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
-    track_lz <- vector("list", epochs)
-    pb <- progress_bar(progress, epochs)
-    for (ep in seq_len(epochs)) {
-      t0 <- proc.time()[["elapsed"]]
-      control <- list(perm = sample.int(nrow(data)) - 1L, pcd = as.integer(method == "pcd"),
-                      k = k, batch_size = batch_size, n_chains = n_chains,
-                      learning_rate = learning_rate - (ep - 1) * n_batches * lr_step,
-                      lr_step = lr_step, momentum = momentum, weight_decay = weight_decay)
-      per_update <- track_log_z && track$every == "update"   # rts: a tracking step per update
-      res <- if (per_update) rts_track_epoch(data_t, params, state, control, tracker)
-             else rbm_train_epoch(data_t, params, state, control)
-      params <- res[c("W", "a", "b")]
-      state <- res[c("dW", "da", "db", "P")]
-      history[ep, c("epoch", "reconstruction_error", "time", "learning_rate")] <-
-        list(ep, res$recon_error, proc.time()[["elapsed"]] - t0, control$learning_rate)
-      if (track_log_z) {  # rts
-        track_t0 <- tracker$time
-        if (per_update) {
-          tracker <- res$tracker
-          track_lz[[ep]] <- res$log_z
-        } else {
-          tracker <- rts_tracker_update(tracker, params)
-          track_lz[[ep]] <- rts_tracker_point(tracker)
+    if (driven) {   # R/rbm_tempered.R
+      out <- rbm_train_driven(data, params, P0, list(
+        method = method, k = k, epochs = epochs, learning_rate = learning_rate,
+        lr_step = lr_step, batch_size = batch_size, n_chains = n_chains, momentum = momentum,
+        weight_decay = weight_decay, optimizer = optimizer, rms_lambda = rms_lambda,
+        rms_epsilon = rbm_rms_epsilon, threads = threads, track_log_z = track_log_z,
+        validation = validation, tctl = track, progress = progress))
+      if (check_eval)
+        for (ep in seq_len(epochs))
+          out$history <- rbm_eval_epoch(out$history, ep, out$params, data, validation,
+                                        due = ep == epochs)
+    } else {
+      state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
+                    P = P0)
+      data_t <- t(data)
+      history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
+                            time = numeric(0), learning_rate = numeric(0))
+      # rts: tracking log Z during training
+      tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
+      track_lz <- vector("list", epochs)
+      pb <- progress_bar(progress, epochs)
+      for (ep in seq_len(epochs)) {
+        t0 <- proc.time()[["elapsed"]]
+        control <- list(perm = sample.int(nrow(data)) - 1L, pcd = as.integer(method == "pcd"),
+                        k = k, batch_size = batch_size, n_chains = n_chains,
+                        learning_rate = learning_rate - (ep - 1) * n_batches * lr_step,
+                        lr_step = lr_step, momentum = momentum, weight_decay = weight_decay)
+        per_update <- track_log_z && track$every == "update"   # rts: a tracking step per update
+        res <- if (per_update) rts_track_epoch(data_t, params, state, control, tracker)
+               else rbm_train_epoch(data_t, params, state, control)
+        params <- res[c("W", "a", "b")]
+        state <- res[c("dW", "da", "db", "P")]
+        history[ep, c("epoch", "reconstruction_error", "time", "learning_rate")] <-
+          list(ep, res$recon_error, proc.time()[["elapsed"]] - t0, control$learning_rate)
+        if (track_log_z) {  # rts
+          track_t0 <- tracker$time
+          if (per_update) {
+            tracker <- res$tracker
+            track_lz[[ep]] <- res$log_z
+          } else {
+            tracker <- rts_tracker_update(tracker, params)
+            track_lz[[ep]] <- rts_tracker_point(tracker)
+          }
+          vis <- rts_tracker_visits(tracker)
+          tracker <- vis$tracker
+          lz <- rts_tracker_log_z(tracker)
+          history$time[ep] <- proc.time()[["elapsed"]] - t0
+          history$track_time[ep] <- tracker$time - track_t0
+          history$visit_ratio[ep] <- vis$ratio
+          history$log_z[ep] <- lz
+          history$log_z_se[ep] <- tracker$se
+          history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
+          iz <- track_lz[[ep]][, "innov_z2"]
+          history$innov_z2[ep] <- if (any(!is.na(iz))) max(iz, na.rm = TRUE) else NA_real_
+          history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
+          history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
+          if (track$check_every > 0L)
+            history <- rts_track_check(history, ep, params, base_rate_bias(data),
+                                       due = ep %% track$check_every == 0L || ep == epochs)
+        } else if (check_eval) {
+          history <- rbm_eval_epoch(history, ep, params, data, validation,
+                                    due = ep %% eval_every == 0L || ep == epochs)
         }
-        vis <- rts_tracker_visits(tracker)
-        tracker <- vis$tracker
-        lz <- rts_tracker_log_z(tracker)
-        history$time[ep] <- proc.time()[["elapsed"]] - t0
-        history$track_time[ep] <- tracker$time - track_t0
-        history$visit_ratio[ep] <- vis$ratio
-        history$log_z[ep] <- lz
-        history$log_z_se[ep] <- tracker$se
-        history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
-        iz <- track_lz[[ep]][, "innov_z2"]
-        history$innov_z2[ep] <- if (any(!is.na(iz))) max(iz, na.rm = TRUE) else NA_real_
-        history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
-        history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
-        if (track$check_every > 0L)
-          history <- rts_track_check(history, ep, params, base_rate_bias(data),
-                                     due = ep %% track$check_every == 0L || ep == epochs)
-      } else if (check_eval) {
-        history <- rbm_eval_epoch(history, ep, params, data, validation,
-                                  due = ep %% eval_every == 0L || ep == epochs)
+        pb$update(ep)
       }
-      pb$update(ep)
+      pb$close()
     }
-    pb$close()
   })
+  if (driven) {
+    params <- out$params
+    if (any(!is.finite(params$W)))
+      stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
+    if (check_eval) rbm_eval_warn(out$history)
+    label <- if (method == "tempered") sprintf("tempered-%d", k) else sprintf("%s-%d", toupper(method), k)
+    return(new_rbm(params$W, params$a, params$b,
+                   method = if (optimizer == "rmsspectral") paste(label, "RMSspectral") else label,
+                   base_rate = base_rate_bias(data), history = out$history, seed = seed_state,
+                   call = call, chains = if (!is.null(out$chains)) t(out$chains),
+                   log_z_track = out$log_z_track,
+                   kept = if (length(out$kept)) out$kept))
+  }
   if (any(!is.finite(params$W)))
     stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
   if (check_eval) rbm_eval_warn(history)

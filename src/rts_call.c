@@ -5,7 +5,7 @@
 /* The settings of a call from betas (K, increasing) and control (list(threads,
  * sweeps, thin, offset, step, moments, lrz)), checked against state's k (M
  * chains); the output arrays are attached by rts_result_new(). */
-static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
+rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
 {
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) logz_internal_error("bad betas");
     SEXP k0 = logz_need(state, "k", INTSXP), lrz = logz_need(control, "lrz", REALSXP);
@@ -28,7 +28,7 @@ static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads)
 }
 
 /* The chains' streams of state (6 x M doubles), decoded into R_alloc memory. */
-static logz_stream *rts_streams(SEXP state, int M)
+logz_stream *rts_streams(SEXP state, int M)
 {
     SEXP streams = logz_need(state, "streams", REALSXP);
     if (XLENGTH(streams) != 6 * (R_xlen_t) M) logz_internal_error("bad streams");
@@ -41,7 +41,7 @@ static logz_stream *rts_streams(SEXP state, int M)
 /* The result list(X (nx x M, the entry state's copy), k, streams (6 x M),
  * acc (K x RTS_NSTAT x M, zero), store (K x nstore M), store_k), with r's
  * output pointers set into it. */
-static SEXP rts_result_new(SEXP state, int nx, rts_run *r)
+SEXP rts_result_new(SEXP state, int nx, rts_run *r)
 {
     int K = r->K, M = r->M;
     SEXP X0 = logz_need(state, "X", REALSXP), k0 = logz_need(state, "k", INTSXP);
