@@ -36,8 +36,46 @@
 #'
 #' @param data 0/1 matrix or data frame, one example per row (e.g. `mnist$x`).
 #' @param n_hidden number of hidden units (>= 1).
+#' @section Training on tempered chains: `method = "tempered"` (Carlson et al.
+#'   2016, Section 4.4) takes the gradient's negative phase from `n_chains`
+#'   persistent simulated-tempering chains on \eqn{(v, k)}, \eqn{q(v, k)
+#'   \propto f_k(v) r_k / \hat Z_k} with \eqn{f_k = f^{\beta_k}
+#'   p_1^{1 - \beta_k}} (`track$K` evenly spaced \eqn{\beta_k}, \eqn{p_1} the
+#'   base-rate model of `data`), run in C by [rts()]'s sweeps and temperature
+#'   moves for `k` sweeps between updates and kept across updates. The
+#'   \eqn{\beta = 1} expectations of \eqn{v h'}, \eqn{v} and \eqn{h} are
+#'   Rao-Blackwellized over the temperature: each chain's state \eqn{v_c}
+#'   after the sweeps enters with weight \eqn{q(\beta_K | v_c)}, the hidden
+#'   units summed out, since \eqn{E_{p}[g] = E_q[q(\beta_K | v) g(v)] /
+#'   E_q[q(\beta_K | v)]}. The same sweeps give the Rao-Blackwellized
+#'   \eqn{\hat c_k} (Eq. 9), and after every update the ladder moves by the
+#'   partial update of Eq. 12, \eqn{\hat Z^{(t+1)}_k = \hat Z^{(t)}_k ((r_1 /
+#'   r_k)(\hat c_k / \hat c_1))^{\alpha}}, which keeps the sampler balanced
+#'   and, with `track_log_z = TRUE`, is the tracked log Z of the parameters the
+#'   chains ran under (before the update), with the se of [rts()]'s tracker
+#'   (its Eq. 16 noise and lag terms, see `track_log_z`). The chains start
+#'   from the base and the initial iterations of Section 2.4
+#'   (`track$init_iter` of `track$init_sweeps` sweeps). The paper's run: CD-1
+#'   pretraining (pass it as `init`), then `k = 25`, `n_chains = 2000`,
+#'   `track = list(K = 100, prior = "exp2", alpha = 0.2)`, `optimizer =
+#'   "rmsspectral"`, `learning_rate = 1e-5`, `rms_lambda = 0.99`,
+#'   `lr_schedule = "constant"`. Tempered training and `optimizer =
+#'   "rmsspectral"` run their mini-batch loop in R (the positive phase, the
+#'   optimizer and, for CD / PCD, the Gibbs steps with R's RNG); the default
+#'   CD / PCD with `"sgd"` stays in C.
+#'
+#'   **RMSspectral** (Carlson, Collins, Hsieh, Carin & Cevher 2015, Algorithm
+#'   2): per parameter block with gradient \eqn{g}, \eqn{v \leftarrow
+#'   \lambda v + (1 - \lambda) g^2} (from 0), \eqn{d = \sqrt v + 10^{-6}},
+#'   and the block moves by `learning_rate` \eqn{d^{-1/2} (d^{-1/2} g)^\#}:
+#'   for `W`, \eqn{X^\# = \|s\|_1 U V'} from the SVD \eqn{X = U
+#'   \mathrm{diag}(s) V'} (the steepest ascent of the spectral norm); for the
+#'   biases \eqn{x^\# = \|x\|_1 \mathrm{sign}(x)} (of the max norm).
+#'   `momentum` does not apply to it.
 #' @param method `"cd"` (contrastive divergence, negative chains start at the
-#'   batch) or `"pcd"` (persistent chains, `batch_size` of them).
+#'   batch), `"pcd"` (persistent chains, `batch_size` of them) or
+#'   `"tempered"` (persistent simulated-tempering chains, see "Training on
+#'   tempered chains"; `k` sweeps between updates, `n_chains` chains).
 #' @param k Gibbs steps per update (CD-k / PCD-k).
 #' @param epochs passes over the data; `NULL` (default): enough for about
 #'   2,400 updates, `ceiling(2400 / updates per epoch)` kept between 10 and
@@ -141,6 +179,13 @@
 #'   log-likelihood.
 #' @param eval_every epochs between held-out checks (default
 #'   `ceiling(epochs / 10)`); the last epoch is always checked.
+#' @param optimizer `"sgd"` (default: momentum and the learning-rate
+#'   schedule) or `"rmsspectral"` (see "Training on tempered chains"; the
+#'   rate schedule applies to its step).
+#' @param rms_lambda RMSspectral's decay of the running mean of the squared
+#'   gradient, in `[0, 1)` (the paper's 0.99).
+#' @param threads threads for the tempered chains (`method = "tempered"`; the
+#'   result does not depend on it).
 #' @param track list of tracking settings: `every` (`"update"`, default, or
 #'   `"epoch"`), `K` (100 temperatures), `n_chains` (100), `sweeps` per
 #'   tracking step (5 per update, 200 per epoch), `alpha` (0.2 per update, 1
@@ -167,6 +212,14 @@
 #'   them have run; they count as tracking steps in the se's lag term and the
 #'   innovations flag, and their time is in `history$track_time`; not in the
 #'   paper).
+#'   With `method = "tempered"` the settings are those of the chains and
+#'   apply with or without `track_log_z`: `K` (100), `prior` (`"exp2"`, or
+#'   `"uniform"`), `alpha` (0.2), `gain` (`"fixed"`, the paper's, or
+#'   `"adaptive"`), `init_iter` (10), `init_sweeps` (50), `max_examples`
+#'   (2000), `ll_every` (1: the log-likelihoods every this many updates, and
+#'   at each epoch's last; log Z is tracked at every update) and `keep_every`
+#'   (0; else the parameters of every `keep_every`-th update with their
+#'   tracked log Z and se are kept in `kept`, to check the tracker).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
@@ -192,7 +245,13 @@
 #'   `update`, `epoch`, `log_z`, `se`, `lag_z`, `innov_z2`: the tracked log Z
 #'   after every tracking step, its se, the step's lag z and the mean of
 #'   \eqn{z_t^2} over the last 20 steps) and `track_flags` (character:
-#'   the tracking flags, empty when none).
+#'   the tracking flags, empty when none). With `method = "tempered"`:
+#'   `chains` (the tempered chains' visible states, `n_chains` x
+#'   `n_visible`), `history` with `visit_ratio` and, with `track_log_z`,
+#'   `log_z`, `log_z_se`, `train_ll`, `valid_ll`, `track_time`; `log_z_track`
+#'   (`update`, `epoch`, `log_z`, `se`, `train_ll`, `valid_ll`: one row per
+#'   update, the log Z of the parameters the update started from) and `kept`
+#'   (see `track$keep_every`).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size`, `n_chains`, `eval_every` not positive whole numbers; `n_chains`
 #'   different from `batch_size` with `method = "cd"`; an unknown
@@ -200,7 +259,10 @@
 #'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
 #'   parameters need more than 16 GB (with the figure); a `track` that is not a
 #'   named list of the settings above, or a setting out of range (the error
-#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`).
+#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`); an unknown
+#'   `optimizer`; `rms_lambda` outside `[0, 1)`; `threads` not a positive
+#'   whole number; `track_log_z` with `optimizer = "rmsspectral"` and a
+#'   method other than `"tempered"`.
 #' @references
 #' * Hinton, G. E. (2002). Training products of experts by minimizing contrastive
 #'   divergence. Neural Computation 14, 1771-1800.
@@ -208,6 +270,8 @@
 #'   from Rao-Blackwellized tempered sampling. ICML.
 #' * Tieleman, T. (2008). Training restricted Boltzmann machines using approximations
 #'   to the likelihood gradient. ICML.
+#' * Carlson, D., Collins, E., Hsieh, Y.-P., Carin, L. and Cevher, V. (2015).
+#'   Preconditioned spectral descent for deep learning. NIPS.
 #' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
 #'   belief networks. ICML.
 #' @examples
@@ -223,6 +287,11 @@
 #' m20 <- rbm_train(mnist$x[1:8000, ], n_hidden = 20, method = "pcd", progress = FALSE)
 #' mean(log_likelihood(m20, mnist$x[8001:10000, ], exact_log_z(m20)))
 #' }
+#' # training on tempered chains with log Z tracked from them (a small model)
+#' mt <- rbm_train(dna$x[1:500, 1:20], n_hidden = 10, method = "tempered", k = 5,
+#'                 n_chains = 100, epochs = 2, track_log_z = TRUE,
+#'                 track = list(K = 20), progress = FALSE)
+#' tail(mt$log_z_track, 3)
 #' @export
 rbm_train <- function(data, n_hidden, method = c("cd", "pcd", "tempered"), k = 1L, epochs = NULL,
                       learning_rate = 0.05, lr_schedule = c("linear", "constant"),
