@@ -66,7 +66,7 @@ rbm_tempered_negative <- function(params, tr, threads) {
 # The training loop. s: the settings of rbm_train() (method, k, epochs,
 # learning_rate, lr_step, batch_size, n_chains, momentum, weight_decay,
 # optimizer, rms_lambda, rms_epsilon, threads, track_log_z, validation, tctl,
-# progress); P0: nv x n_chains persistent chains to continue from, or NULL.
+# progress, check_eval, eval_every: the held-out check of R/rbm_train_eval.R); P0: nv x n_chains persistent chains to continue from, or NULL.
 # Returns list(params, history, chains (nv x M or NULL), log_z_track, kept).
 rbm_train_driven <- function(data, params, P0, s) {
   data_t <- t(data)
@@ -141,6 +141,9 @@ rbm_train_driven <- function(data, params, P0, s) {
       history$valid_ll[ep] <- last[["valid_ll"]]
       history$track_time[ep] <- track_time
     }
+    if (s$check_eval)
+      history <- rbm_eval_epoch(history, ep, params, data, s$validation,
+                                due = ep %% s$eval_every == 0L || ep == s$epochs)
     if (tempered) {
       vis <- rts_tracker_visits(tr)
       tr <- vis$tracker

@@ -371,11 +371,8 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd", "tempered"), k = 1
         lr_step = lr_step, batch_size = batch_size, n_chains = n_chains, momentum = momentum,
         weight_decay = weight_decay, optimizer = optimizer, rms_lambda = rms_lambda,
         rms_epsilon = rbm_rms_epsilon, threads = threads, track_log_z = track_log_z,
-        validation = validation, tctl = track, progress = progress))
-      if (check_eval)
-        for (ep in seq_len(epochs))
-          out$history <- rbm_eval_epoch(out$history, ep, out$params, data, validation,
-                                        due = ep == epochs)
+        validation = validation, tctl = track, progress = progress, check_eval = check_eval,
+        eval_every = eval_every))
     } else {
       state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
                     P = P0)
