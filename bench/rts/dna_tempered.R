@@ -11,16 +11,21 @@
 # and by rts() run alone (defaults, 2 threads), against the tracked value.
 # CPU: the same tempered training with and without tracking (log-likelihoods after every
 # update, or every 5), from the same start and seed, DNA_CPU_EPOCHS epochs each, interleaved,
-# DNA_CPU_REPS repeats.
+# DNA_CPU_REPS repeats, at DNA_CPU_CHAINS chains x DNA_CPU_SWEEPS sweeps (default: the run's).
+# Outputs: bench/rts/dna_tempered<DNA_TAG>_{track,checks,cpu}.csv (DNA_TAG default empty).
 # Run: OMP_WAIT_POLICY=PASSIVE nohup Rscript bench/rts/dna_tempered.R > bench/rts/dna_tempered.out 2>&1 &
 suppressPackageStartupMessages(library(logz))
 env <- function(name, default) as.numeric(Sys.getenv(name, default))
 chains <- env("DNA_CHAINS", 500); sweeps <- env("DNA_SWEEPS", 10); epochs <- env("DNA_EPOCHS", 10)
 keep <- env("DNA_KEEP", 50); ais_steps <- env("DNA_AIS_STEPS", 10000)
 cpu_epochs <- env("DNA_CPU_EPOCHS", 2); cpu_reps <- env("DNA_CPU_REPS", 2)
+cpu_chains <- env("DNA_CPU_CHAINS", chains); cpu_sweeps <- env("DNA_CPU_SWEEPS", sweeps)
+tag <- Sys.getenv("DNA_TAG", "")
+out_csv <- function(what) sprintf("bench/rts/dna_tempered%s_%s.csv", tag, what)
 cat(sprintf(paste0("Command: Rscript bench/rts/dna_tempered.R (DNA_CHAINS=%d DNA_SWEEPS=%d DNA_EPOCHS=%d ",
-                   "DNA_KEEP=%d DNA_AIS_STEPS=%d DNA_CPU_EPOCHS=%d DNA_CPU_REPS=%d)\n"),
-            chains, sweeps, epochs, keep, ais_steps, cpu_epochs, cpu_reps))
+                   "DNA_KEEP=%d DNA_AIS_STEPS=%d DNA_CPU_EPOCHS=%d DNA_CPU_REPS=%d DNA_CPU_CHAINS=%d ",
+                   "DNA_CPU_SWEEPS=%d DNA_TAG=%s)\n"),
+            chains, sweeps, epochs, keep, ais_steps, cpu_epochs, cpu_reps, cpu_chains, cpu_sweeps, tag))
 cat("Date:", format(Sys.time(), tz = "UTC", usetz = TRUE), "; commit:",
     tryCatch(system("git rev-parse --short HEAD", intern = TRUE), error = function(e) "?"),
     "; load average:", readLines("/proc/loadavg"), "\n")
@@ -32,9 +37,10 @@ set.seed(2016)
 c0 <- cpu()
 pre <- rbm_train(x, 500, method = "cd", k = 1, epochs = 20, progress = FALSE)
 cat(sprintf("CD-1 pretraining: 20 epochs (400 updates), %.1f CPU-s\n", cpu() - c0))
-train <- function(track_log_z, epochs, ll_every = 1, keep_every = 0) {
+train <- function(track_log_z, epochs, ll_every = 1, keep_every = 0, n_chains = chains,
+                  k = sweeps) {
   set.seed(5)
-  rbm_train(x, 500, method = "tempered", init = pre, k = sweeps, n_chains = chains, epochs = epochs,
+  rbm_train(x, 500, method = "tempered", init = pre, k = k, n_chains = n_chains, epochs = epochs,
             optimizer = "rmsspectral", learning_rate = 1e-5, lr_schedule = "constant",
             batch_size = 100, track_log_z = track_log_z, validation = if (track_log_z) xv,
             track = list(K = 100, prior = "exp2", alpha = 0.2, ll_every = ll_every,
@@ -46,7 +52,7 @@ m <- train(TRUE, epochs, keep_every = keep)
 cat(sprintf("tempered training, tracked: %d updates, %.1f CPU-s, %.1f s wall; tracking %.1f s wall\n",
             nrow(m$log_z_track), cpu() - c0, proc.time()[["elapsed"]] - w0,
             sum(m$history$track_time)))
-write.csv(m$log_z_track, "bench/rts/dna_tempered_track.csv", row.names = FALSE)
+write.csv(m$log_z_track, out_csv("track"), row.names = FALSE)
 print(m$history, digits = 5)
 # checkpoints: AIS (100 chains, ais_steps temperatures) and rts() alone
 ll <- function(p, d, lz) mean(-free_energy(rbm(p$W, p$a, p$b), d)) - lz
@@ -68,26 +74,37 @@ for (kp in rev(m$kept)) {
                     valid_ll_ais = ll(kp$params, xv, fa$log_z))
   rows <- rbind(rows, row)
   print(row, digits = 6)
-  write.csv(rows, "bench/rts/dna_tempered_checks.csv", row.names = FALSE)
+  write.csv(rows, out_csv("checks"), row.names = FALSE)
 }
 rows$diff <- rows$tracked - rows$ais
-cat(sprintf("tracked - AIS: %s nats; within 0.3: %d of %d; within 3 AIS se: %d of %d\n",
+comb <- sqrt(rows$tracked_se^2 + rows$ais_se^2)
+cat(sprintf(paste0("tracked - AIS: %s nats; within 0.3: %d of %d; within 3 AIS se: %d of %d; ",
+                   "within 3 combined se (tracked and AIS): %d of %d\n"),
             paste(sprintf("%+.3f", rows$diff), collapse = ", "), sum(abs(rows$diff) < 0.3),
-            nrow(rows), sum(abs(rows$diff) < 3 * rows$ais_se), nrow(rows)))
+            nrow(rows), sum(abs(rows$diff) < 3 * rows$ais_se), nrow(rows),
+            sum(abs(rows$diff) < 3 * comb), nrow(rows)))
+cat(sprintf("rts() alone - AIS: %s nats\n", paste(sprintf("%+.3f", rows$rts - rows$ais), collapse = ", ")))
 # CPU with and without tracking, interleaved
 cr <- NULL
-for (r in seq_len(cpu_reps)) for (mode in c("none", "ll_every_1", "ll_every_5")) {
+# "init": the chains' initial iterations alone (epochs = 0), subtracted from the others
+for (r in seq_len(cpu_reps)) for (mode in c("init", "none", "ll_every_1", "ll_every_5")) {
   c0 <- cpu()
-  invisible(switch(mode, none = train(FALSE, cpu_epochs), ll_every_1 = train(TRUE, cpu_epochs, 1),
-                   ll_every_5 = train(TRUE, cpu_epochs, 5)))
+  invisible(switch(mode,
+                   init = train(FALSE, 0, n_chains = cpu_chains, k = cpu_sweeps),
+                   none = train(FALSE, cpu_epochs, n_chains = cpu_chains, k = cpu_sweeps),
+                   ll_every_1 = train(TRUE, cpu_epochs, 1, n_chains = cpu_chains, k = cpu_sweeps),
+                   ll_every_5 = train(TRUE, cpu_epochs, 5, n_chains = cpu_chains, k = cpu_sweeps)))
   cr <- rbind(cr, data.frame(rep = r, mode = mode, cpu = cpu() - c0))
   print(cr[nrow(cr), ])
 }
-base <- tapply(cr$cpu[cr$mode == "none"], cr$rep[cr$mode == "none"], identity)
+init <- cr$cpu[cr$mode == "init"]
+base <- cr$cpu[cr$mode == "none"] - init
+cat(sprintf("training updates without tracking: %s CPU-s (initial iterations %s CPU-s, subtracted)\n",
+            paste(sprintf("%.1f", base), collapse = ", "), paste(sprintf("%.1f", init), collapse = ", ")))
 for (mode in c("ll_every_1", "ll_every_5")) {
-  ratio <- cr$cpu[cr$mode == mode] / base
+  ratio <- (cr$cpu[cr$mode == mode] - init) / base
   cat(sprintf("CPU %s / none: %s (mean %.3f)\n", mode, paste(sprintf("%.3f", ratio), collapse = ", "),
               mean(ratio)))
 }
-write.csv(cr, "bench/rts/dna_tempered_cpu.csv", row.names = FALSE)
+write.csv(cr, out_csv("cpu"), row.names = FALSE)
 cat("Done:", format(Sys.time(), tz = "UTC", usetz = TRUE), "; load average:", readLines("/proc/loadavg"), "\n")
