@@ -159,7 +159,7 @@ mip_sample_chunk <- function(cm, lp, streams, control) {
   if (!is.null(control$share)) mip_check_code(control$share, MIP_SHARE, "control$share")
   if (!is.null(control$k) && (!is.integer(control$k) || length(control$k) != 1L || is.na(control$k) ||
                               control$k < 1L))
-    mip_internal_error("control$k must be one whole number >= 1")
+    internal_error("control$k must be one whole number >= 1")
   if (control$cut + control$roof + control$cycle > 1L)
     internal_error("more than one of the cut, roof-dual and triangle-cut bounds")
   if (control$bound_lp && !control$cut && !control$roof && !is.list(lp))

@@ -36,8 +36,46 @@
 #'
 #' @param data 0/1 matrix or data frame, one example per row (e.g. `mnist$x`).
 #' @param n_hidden number of hidden units (>= 1).
+#' @section Training on tempered chains: `method = "tempered"` (Carlson et al.
+#'   2016, Section 4.4) takes the gradient's negative phase from `n_chains`
+#'   persistent simulated-tempering chains on \eqn{(v, k)}, \eqn{q(v, k)
+#'   \propto f_k(v) r_k / \hat Z_k} with \eqn{f_k = f^{\beta_k}
+#'   p_1^{1 - \beta_k}} (`track$K` evenly spaced \eqn{\beta_k}, \eqn{p_1} the
+#'   base-rate model of `data`), run in C by [rts()]'s sweeps and temperature
+#'   moves for `k` sweeps between updates and kept across updates. The
+#'   \eqn{\beta = 1} expectations of \eqn{v h'}, \eqn{v} and \eqn{h} are
+#'   Rao-Blackwellized over the temperature: each chain's state \eqn{v_c}
+#'   after the sweeps enters with weight \eqn{q(\beta_K | v_c)}, the hidden
+#'   units summed out, since \eqn{E_{p}[g] = E_q[q(\beta_K | v) g(v)] /
+#'   E_q[q(\beta_K | v)]}. The same sweeps give the Rao-Blackwellized
+#'   \eqn{\hat c_k} (Eq. 9), and after every update the ladder moves by the
+#'   partial update of Eq. 12, \eqn{\hat Z^{(t+1)}_k = \hat Z^{(t)}_k ((r_1 /
+#'   r_k)(\hat c_k / \hat c_1))^{\alpha}}, which keeps the sampler balanced
+#'   and, with `track_log_z = TRUE`, is the tracked log Z of the parameters the
+#'   chains ran under (before the update), with the se of [rts()]'s tracker
+#'   (its Eq. 16 noise and lag terms, see `track_log_z`). The chains start
+#'   from the base and the initial iterations of Section 2.4
+#'   (`track$init_iter` of `track$init_sweeps` sweeps). The paper's run: CD-1
+#'   pretraining (pass it as `init`), then `k = 25`, `n_chains = 2000`,
+#'   `track = list(K = 100, prior = "exp2", alpha = 0.2)`, `optimizer =
+#'   "rmsspectral"`, `learning_rate = 1e-5`, `rms_lambda = 0.99`,
+#'   `lr_schedule = "constant"`. Tempered training and `optimizer =
+#'   "rmsspectral"` run their mini-batch loop in R (the positive phase, the
+#'   optimizer and, for CD / PCD, the Gibbs steps with R's RNG); the default
+#'   CD / PCD with `"sgd"` stays in C.
+#'
+#'   **RMSspectral** (Carlson, Collins, Hsieh, Carin & Cevher 2015, Algorithm
+#'   2): per parameter block with gradient \eqn{g}, \eqn{v \leftarrow
+#'   \lambda v + (1 - \lambda) g^2} (from 0), \eqn{d = \sqrt v + 10^{-6}},
+#'   and the block moves by `learning_rate` \eqn{d^{-1/2} (d^{-1/2} g)^\#}:
+#'   for `W`, \eqn{X^\# = \|s\|_1 U V'} from the SVD \eqn{X = U
+#'   \mathrm{diag}(s) V'} (the steepest ascent of the spectral norm); for the
+#'   biases \eqn{x^\# = \|x\|_1 \mathrm{sign}(x)} (of the max norm).
+#'   `momentum` does not apply to it.
 #' @param method `"cd"` (contrastive divergence, negative chains start at the
-#'   batch) or `"pcd"` (persistent chains, `batch_size` of them).
+#'   batch), `"pcd"` (persistent chains, `batch_size` of them) or
+#'   `"tempered"` (persistent simulated-tempering chains, see "Training on
+#'   tempered chains"; `k` sweeps between updates, `n_chains` chains).
 #' @param k Gibbs steps per update (CD-k / PCD-k).
 #' @param epochs passes over the data; `NULL` (default): enough for about
 #'   2,400 updates, `ceiling(2400 / updates per epoch)` kept between 10 and
@@ -141,6 +179,13 @@
 #'   log-likelihood.
 #' @param eval_every epochs between held-out checks (default
 #'   `ceiling(epochs / 10)`); the last epoch is always checked.
+#' @param optimizer `"sgd"` (default: momentum and the learning-rate
+#'   schedule) or `"rmsspectral"` (see "Training on tempered chains"; the
+#'   rate schedule applies to its step).
+#' @param rms_lambda RMSspectral's decay of the running mean of the squared
+#'   gradient, in `[0, 1)` (the paper's 0.99).
+#' @param threads threads for the tempered chains (`method = "tempered"`; the
+#'   result does not depend on it).
 #' @param track list of tracking settings: `every` (`"update"`, default, or
 #'   `"epoch"`), `K` (100 temperatures), `n_chains` (100), `sweeps` per
 #'   tracking step (5 per update, 200 per epoch), `alpha` (0.2 per update, 1
@@ -167,6 +212,14 @@
 #'   them have run; they count as tracking steps in the se's lag term and the
 #'   innovations flag, and their time is in `history$track_time`; not in the
 #'   paper).
+#'   With `method = "tempered"` the settings are those of the chains and
+#'   apply with or without `track_log_z`: `K` (100), `prior` (`"exp2"`, or
+#'   `"uniform"`), `alpha` (0.2), `gain` (`"fixed"`, the paper's, or
+#'   `"adaptive"`), `init_iter` (10), `init_sweeps` (50), `max_examples`
+#'   (2000), `ll_every` (1: the log-likelihoods every this many updates, and
+#'   at each epoch's last; log Z is tracked at every update) and `keep_every`
+#'   (0; else the parameters of every `keep_every`-th update with their
+#'   tracked log Z and se are kept in `kept`, to check the tracker).
 #' @return An [rbm()] with extra elements `method` (e.g. `"CD-1"`),
 #'   `base_rate` (visible biases of the base-rate model of `data`, the default
 #'   AIS base), `history` (data frame: `epoch`, `reconstruction_error` (mean
@@ -192,7 +245,13 @@
 #'   `update`, `epoch`, `log_z`, `se`, `lag_z`, `innov_z2`: the tracked log Z
 #'   after every tracking step, its se, the step's lag z and the mean of
 #'   \eqn{z_t^2} over the last 20 steps) and `track_flags` (character:
-#'   the tracking flags, empty when none).
+#'   the tracking flags, empty when none). With `method = "tempered"`:
+#'   `chains` (the tempered chains' visible states, `n_chains` x
+#'   `n_visible`), `history` with `visit_ratio` and, with `track_log_z`,
+#'   `log_z`, `log_z_se`, `train_ll`, `valid_ll`, `track_time`; `log_z_track`
+#'   (`update`, `epoch`, `log_z`, `se`, `train_ll`, `valid_ll`: one row per
+#'   update, the log Z of the parameters the update started from) and `kept`
+#'   (see `track$keep_every`).
 #' @section Errors: non-binary, NA or empty `data`; `n_hidden`, `k`, `epochs`,
 #'   `batch_size`, `n_chains`, `eval_every` not positive whole numbers; `n_chains`
 #'   different from `batch_size` with `method = "cd"`; an unknown
@@ -200,7 +259,10 @@
 #'   outside `[0, 1)`; an `init` model of the wrong size; an `n_hidden` whose
 #'   parameters need more than 16 GB (with the figure); a `track` that is not a
 #'   named list of the settings above, or a setting out of range (the error
-#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`).
+#'   names it, e.g. `track$every`, `track$alpha`, `track$gain`); an unknown
+#'   `optimizer`; `rms_lambda` outside `[0, 1)`; `threads` not a positive
+#'   whole number; `track_log_z` with `optimizer = "rmsspectral"` and a
+#'   method other than `"tempered"`.
 #' @references
 #' * Hinton, G. E. (2002). Training products of experts by minimizing contrastive
 #'   divergence. Neural Computation 14, 1771-1800.
@@ -208,6 +270,8 @@
 #'   from Rao-Blackwellized tempered sampling. ICML.
 #' * Tieleman, T. (2008). Training restricted Boltzmann machines using approximations
 #'   to the likelihood gradient. ICML.
+#' * Carlson, D., Collins, E., Hsieh, Y.-P., Carin, L. and Cevher, V. (2015).
+#'   Preconditioned spectral descent for deep learning. NIPS.
 #' * Salakhutdinov, R. and Murray, I. (2008). On the quantitative analysis of deep
 #'   belief networks. ICML.
 #' @examples
@@ -223,13 +287,19 @@
 #' m20 <- rbm_train(mnist$x[1:8000, ], n_hidden = 20, method = "pcd", progress = FALSE)
 #' mean(log_likelihood(m20, mnist$x[8001:10000, ], exact_log_z(m20)))
 #' }
+#' # training on tempered chains with log Z tracked from them (a small model)
+#' mt <- rbm_train(dna$x[1:500, 1:20], n_hidden = 10, method = "tempered", k = 5,
+#'                 n_chains = 100, epochs = 2, track_log_z = TRUE,
+#'                 track = list(K = 20), progress = FALSE)
+#' tail(mt$log_z_track, 3)
 #' @export
-rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = NULL,
+rbm_train <- function(data, n_hidden, method = c("cd", "pcd", "tempered"), k = 1L, epochs = NULL,
                       learning_rate = 0.05, lr_schedule = c("linear", "constant"),
                       batch_size = 100L, n_chains = batch_size, momentum = 0.5,
                       weight_decay = 2e-4, init = NULL, seed = NULL,
                       progress = interactive(), validation = NULL, eval_every = NULL,
-                      track_log_z = FALSE, track = list()) {
+                      track_log_z = FALSE, track = list(),
+                      optimizer = c("sgd", "rmsspectral"), rms_lambda = 0.99, threads = 1L) {
   call <- match.call()
   data <- as_binary_matrix(data, "data")
   method <- match_arg(method, "method")
@@ -254,16 +324,24 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
                                 "(CD chains start at the batch); use method = \"pcd\" for ",
                                 "persistent chains."), n_chains, batch_size))
   momentum <- check_number(momentum, "momentum", lower = 0, upper = 1, upper_open = TRUE)
+  optimizer <- match_arg(optimizer, "optimizer")
+  rms_lambda <- check_number(rms_lambda, "rms_lambda", lower = 0, upper = 1, upper_open = TRUE)
+  threads <- check_count(threads, "threads")
+  driven <- method == "tempered" || optimizer == "rmsspectral"   # R/rbm_tempered.R
   weight_decay <- check_number(weight_decay, "weight_decay", lower = 0)
   check_flag(progress, "progress")
   nv <- ncol(data)
   # rts: tracking log Z during training
   check_flag(track_log_z, "track_log_z")
   if (!is.null(validation)) validation <- as_binary_matrix(validation, "validation", n_col = nv)
-  if (track_log_z) track <- rts_track_control(track)
+  if (method == "tempered") track <- rbm_tempered_control(track)
+  else if (track_log_z) track <- rts_track_control(track)
   else if (!identical(track, list()))
     stop_no_call(sprintf("`track` (%s) applies only with `track_log_z = TRUE`.", describe(track)))
   # held-out check (R/rbm_train_eval.R): every `eval_every` epochs and at the last
+  if (driven && track_log_z && method != "tempered")
+    stop_no_call(paste0("`track_log_z` with optimizer = \"rmsspectral\" needs method = ",
+                        "\"tempered\" (the tracker's chains are the training's)."))
   check_eval <- !track_log_z && !is.null(validation) && epochs > 0L
   eval_every <- if (is.null(eval_every)) max(1L, as.integer(ceiling(epochs / 10)))
                 else check_count(eval_every, "eval_every")
@@ -287,61 +365,84 @@ rbm_train <- function(data, n_hidden, method = c("cd", "pcd"), k = 1L, epochs = 
     # persistent chains continue from `init` when it carries as many
     P0 <- if (method == "pcd" && !is.null(init$chains) && nrow(init$chains) == n_chains)
             t(init$chains)
-    state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
-                  P = P0)
-    data_t <- t(data)
-    history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
-                          time = numeric(0), learning_rate = numeric(0))
-    # rts: tracking log Z during training
-    tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
-    track_lz <- vector("list", epochs)
-    pb <- progress_bar(progress, epochs)
-    for (ep in seq_len(epochs)) {
-      t0 <- proc.time()[["elapsed"]]
-      control <- list(perm = sample.int(nrow(data)) - 1L, pcd = as.integer(method == "pcd"),
-                      k = k, batch_size = batch_size, n_chains = n_chains,
-                      learning_rate = learning_rate - (ep - 1) * n_batches * lr_step,
-                      lr_step = lr_step, momentum = momentum, weight_decay = weight_decay)
-      per_update <- track_log_z && track$every == "update"   # rts: a tracking step per update
-      res <- if (per_update) rts_track_epoch(data_t, params, state, control, tracker)
-             else rbm_train_epoch(data_t, params, state, control)
-      params <- res[c("W", "a", "b")]
-      state <- res[c("dW", "da", "db", "P")]
-      history[ep, c("epoch", "reconstruction_error", "time", "learning_rate")] <-
-        list(ep, res$recon_error, proc.time()[["elapsed"]] - t0, control$learning_rate)
-      if (track_log_z) {  # rts
-        track_t0 <- tracker$time
-        if (per_update) {
-          tracker <- res$tracker
-          track_lz[[ep]] <- res$log_z
-        } else {
-          tracker <- rts_tracker_update(tracker, params)
-          track_lz[[ep]] <- rts_tracker_point(tracker)
+    if (driven) {   # R/rbm_tempered.R
+      out <- rbm_train_driven(data, params, P0, list(
+        method = method, k = k, epochs = epochs, learning_rate = learning_rate,
+        lr_step = lr_step, batch_size = batch_size, n_chains = n_chains, momentum = momentum,
+        weight_decay = weight_decay, optimizer = optimizer, rms_lambda = rms_lambda,
+        rms_epsilon = rbm_rms_epsilon, threads = threads, track_log_z = track_log_z,
+        validation = validation, tctl = track, progress = progress, check_eval = check_eval,
+        eval_every = eval_every))
+    } else {
+      state <- list(dW = matrix(0, nv, n_hidden), da = numeric(nv), db = numeric(n_hidden),
+                    P = P0)
+      data_t <- t(data)
+      history <- data.frame(epoch = integer(0), reconstruction_error = numeric(0),
+                            time = numeric(0), learning_rate = numeric(0))
+      # rts: tracking log Z during training
+      tracker <- if (track_log_z) rts_tracker_start(params, base_rate_bias(data), track)
+      track_lz <- vector("list", epochs)
+      pb <- progress_bar(progress, epochs)
+      for (ep in seq_len(epochs)) {
+        t0 <- proc.time()[["elapsed"]]
+        control <- list(perm = sample.int(nrow(data)) - 1L, pcd = as.integer(method == "pcd"),
+                        k = k, batch_size = batch_size, n_chains = n_chains,
+                        learning_rate = learning_rate - (ep - 1) * n_batches * lr_step,
+                        lr_step = lr_step, momentum = momentum, weight_decay = weight_decay)
+        per_update <- track_log_z && track$every == "update"   # rts: a tracking step per update
+        res <- if (per_update) rts_track_epoch(data_t, params, state, control, tracker)
+               else rbm_train_epoch(data_t, params, state, control)
+        params <- res[c("W", "a", "b")]
+        state <- res[c("dW", "da", "db", "P")]
+        history[ep, c("epoch", "reconstruction_error", "time", "learning_rate")] <-
+          list(ep, res$recon_error, proc.time()[["elapsed"]] - t0, control$learning_rate)
+        if (track_log_z) {  # rts
+          track_t0 <- tracker$time
+          if (per_update) {
+            tracker <- res$tracker
+            track_lz[[ep]] <- res$log_z
+          } else {
+            tracker <- rts_tracker_update(tracker, params)
+            track_lz[[ep]] <- rts_tracker_point(tracker)
+          }
+          vis <- rts_tracker_visits(tracker)
+          tracker <- vis$tracker
+          lz <- rts_tracker_log_z(tracker)
+          history$time[ep] <- proc.time()[["elapsed"]] - t0
+          history$track_time[ep] <- tracker$time - track_t0
+          history$visit_ratio[ep] <- vis$ratio
+          history$log_z[ep] <- lz
+          history$log_z_se[ep] <- tracker$se
+          history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
+          iz <- track_lz[[ep]][, "innov_z2"]
+          history$innov_z2[ep] <- if (any(!is.na(iz))) max(iz, na.rm = TRUE) else NA_real_
+          history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
+          history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
+          if (track$check_every > 0L)
+            history <- rts_track_check(history, ep, params, base_rate_bias(data),
+                                       due = ep %% track$check_every == 0L || ep == epochs)
+        } else if (check_eval) {
+          history <- rbm_eval_epoch(history, ep, params, data, validation,
+                                    due = ep %% eval_every == 0L || ep == epochs)
         }
-        vis <- rts_tracker_visits(tracker)
-        tracker <- vis$tracker
-        lz <- rts_tracker_log_z(tracker)
-        history$time[ep] <- proc.time()[["elapsed"]] - t0
-        history$track_time[ep] <- tracker$time - track_t0
-        history$visit_ratio[ep] <- vis$ratio
-        history$log_z[ep] <- lz
-        history$log_z_se[ep] <- tracker$se
-        history$lag_z[ep] <- mean(track_lz[[ep]][, "lag_z"])
-        iz <- track_lz[[ep]][, "innov_z2"]
-        history$innov_z2[ep] <- if (any(!is.na(iz))) max(iz, na.rm = TRUE) else NA_real_
-        history$train_ll[ep] <- rts_track_ll(params, data, lz, track$max_examples)
-        history$valid_ll[ep] <- rts_track_ll(params, validation, lz, track$max_examples)
-        if (track$check_every > 0L)
-          history <- rts_track_check(history, ep, params, base_rate_bias(data),
-                                     due = ep %% track$check_every == 0L || ep == epochs)
-      } else if (check_eval) {
-        history <- rbm_eval_epoch(history, ep, params, data, validation,
-                                  due = ep %% eval_every == 0L || ep == epochs)
+        pb$update(ep)
       }
-      pb$update(ep)
+      pb$close()
     }
-    pb$close()
   })
+  if (driven) {
+    params <- out$params
+    if (any(!is.finite(params$W)))
+      stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
+    if (check_eval) rbm_eval_warn(out$history)
+    label <- if (method == "tempered") sprintf("tempered-%d", k) else sprintf("%s-%d", toupper(method), k)
+    return(new_rbm(params$W, params$a, params$b,
+                   method = if (optimizer == "rmsspectral") paste(label, "RMSspectral") else label,
+                   base_rate = base_rate_bias(data), history = out$history, seed = seed_state,
+                   call = call, chains = if (!is.null(out$chains)) t(out$chains),
+                   log_z_track = out$log_z_track,
+                   kept = if (length(out$kept)) out$kept))
+  }
   if (any(!is.finite(params$W)))
     stop_no_call("Training diverged (non-finite weights); lower `learning_rate`.")
   if (check_eval) rbm_eval_warn(history)

@@ -102,6 +102,13 @@ rts_tracker_step <- function(tr, params, predict = TRUE) {
     tr$lk <- res$store
     tr$params <- params[c("W", "a", "b")]
   }
+  rts_tracker_absorb(tr, res, t0)
+}
+
+# The ladder update of a step from its chains' result `res` (list(X, k,
+# streams, acc) of rts_rbm_chunk() or the chains of rbm_tempered_chunk()),
+# the tracker's se and lag (see rts_tracker_step()); t0: the step's start.
+rts_tracker_absorb <- function(tr, res, t0) {
   s <- rowSums(res$acc[, "sum_q", , drop = FALSE])
   full <- rts_update_ladder(tr$zeta, s / sum(s), tr$log_r)
   K <- length(full)

@@ -37,6 +37,7 @@ static const R_CallMethodDef callMethods[] = {
     {"mip_glpk_version", (DL_FUNC) &mip_glpk_version_call, 0},
     {"mip_has_glpk", (DL_FUNC) &mip_has_glpk_call, 0},
     {"rts_rbm", (DL_FUNC) &rts_rbm_call, 4},
+    {"rbm_tempered", (DL_FUNC) &rbm_tempered_call, 4},
     {"rts_ising", (DL_FUNC) &rts_ising_call, 4},
     {"gpc_ais", (DL_FUNC) &gpc_ais_call, 4},
     {"arm_new", (DL_FUNC) &arm_new_call, 3},

@@ -478,7 +478,26 @@ void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_bloc
                  rts_run *r, double *V, logz_stream *st, int nthreads);
 void rts_ising_run(const ising_model *m, const int *order, const double *a0, rts_run *r,
                    double *X, logz_stream *st, int nthreads);
+/* log f_k(v) (lk), and with moments D_k, D2_k, for all K rungs of one chain from
+ * x = [W a a0]'v (nh + 2); E: K x nh scratch, z: the hidden logits b + W'v on
+ * exit, az: nh scratch; step > 0: betas evenly spaced from 0 by step */
+void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
+                const double *x, double *E, double *z, double *az, int moments,
+                double *lk, double *D, double *D2);
+/* rts_call.c: a call's settings from betas and control (list(threads, sweeps,
+ * thin, offset, step, moments, lrz)), checked against state$k; the chains'
+ * streams from state$streams; the result list(X, k, streams, acc, store,
+ * store_k) with r's output pointers set into it */
+rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads, logz_stream **st);
+SEXP rts_result_new(SEXP state, int nx, rts_run *r);
 SEXP rts_rbm_call(SEXP model, SEXP betas, SEXP state, SEXP control);   /* rts_call.c */
+
+/* ---- rbm_tempered.c: RBM training's negative phase on persistent simulated-
+ * tempering chains (glue: rbm_tempered_call.c) ------------------------------- */
+void rbm_tempered_run(const logz_rbm_path *m, rts_run *r, double *V, logz_stream *st,
+                      int nthreads, double *wq, double *H, double *Gw, double *ga,
+                      double *gb);
+SEXP rbm_tempered_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 SEXP rts_ising_call(SEXP model, SEXP betas, SEXP state, SEXP control);
 
 /* ---- gpc.c / arm.c: GP classification and Adaptive Resample-Move (arm) --- */

@@ -129,9 +129,9 @@ RTS_CLONES static void ladder_step(const double *prev, const double *r, double *
  * (step > 0) it is the previous row times exp(-step |z|), one multiplication
  * per unit instead of an exp. E's row k and z (the sign of the logit) are all
  * the hidden draw at beta_k needs. z, az: nh scratch each. */
-static void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
-                       const double *x, double *E, double *z, double *az, int moments,
-                       double *lk, double *D, double *D2)
+void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
+                const double *x, double *E, double *z, double *az, int moments,
+                double *lk, double *D, double *D2)
 {
     int nh = m->nh;
     double xa = x[nh], xa0 = x[nh + 1], pos = 0.0;

@@ -17,7 +17,7 @@ static logz_stream *rts_streams(SEXP state, int M)
  * sweeps, thin, offset, step, moments, lrz)), checked against state's k (M
  * chains), and the chains' streams *st; the output arrays are attached by
  * rts_result_new(). Checks for interrupts first (between chunks). */
-static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads, logz_stream **st)
+rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads, logz_stream **st)
 {
     R_CheckUserInterrupt();   /* between chunks: interrupts and time limits */
     if (TYPEOF(betas) != REALSXP || LENGTH(betas) < 2) logz_internal_error("bad betas");
@@ -44,7 +44,7 @@ static rts_run rts_unpack(SEXP betas, SEXP state, SEXP control, int *nthreads, l
 /* The result list(X (nx x M, the entry state's copy), k, streams (6 x M),
  * acc (K x RTS_NSTAT x M, zero), store (K x nstore M), store_k), with r's
  * output pointers set into it. */
-static SEXP rts_result_new(SEXP state, int nx, rts_run *r)
+SEXP rts_result_new(SEXP state, int nx, rts_run *r)
 {
     int K = r->K, M = r->M;
     SEXP X0 = logz_need(state, "X", REALSXP), k0 = logz_need(state, "k", INTSXP);

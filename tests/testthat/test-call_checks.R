@@ -129,6 +129,8 @@ contract_scenarios <- function() {
   arm(gp, particles = 10, i_max = 1, progress = FALSE)
   arm(g, particles = 10, i_max = 1, variant = "reseed", progress = FALSE)
   rbm_train(matrix(c(1, 0, 1, 0, 1, 1, 0, 0, 1), 3, 3), 2, epochs = 1, progress = FALSE)
+  rbm_train(matrix(c(1, 0, 1, 0, 1, 1, 0, 0, 1), 3, 3), 2, method = "tempered", n_chains = 2,
+            epochs = 1, track = list(K = 3, init_iter = 1, init_sweeps = 2), progress = FALSE)
   ais(f2, proposal_normal(c(0, 0), 2), schedule_geometric(4), n_chains = 4, progress = FALSE)
   smc(f2, gradient = g2, base = proposal_normal(c(0, 0), 2), particles = 10, progress = FALSE)
   pk <- logz:::astar_example("peaky", a = 10)
