@@ -93,12 +93,16 @@
 #' and 5 df) of the other replicates' particles (each scored across halves of
 #' them), the one with the lowest weighted variance of \eqn{\log l} at those
 #' particles. The replicates' pieces are pooled (one iteration over all of
-#' them). Its se adds in quadrature to the jackknife over the replicates a
-#' third of the SMC estimate's se: the replicates share the base and the
-#' schedule, so their particles can depart from \eqn{f/Z} together (missing
-#' the same part of its mass), an error their spread does not show and that
-#' does not bias the SMC estimate (`bridge` also holds the jackknife se
-#' alone). Each draw from
+#' them). Its se adds in quadrature to the jackknife over the replicates
+#' 0.05 times the SMC estimate's se (the replicates share the base and the
+#' schedule, so their particles can depart from \eqn{f/Z} together, an error
+#' their spread does not show and that does not bias the SMC estimate), and
+#' is scaled by \eqn{t_{R-1, 0.975} / z_{0.975}} (the jackknife from
+#' \eqn{R} replicates has \eqn{R-1} degrees of freedom), so that
+#' \eqn{\pm 1.96} se is a 95\% interval (`bridge` also holds the jackknife
+#' se alone). The draws from \eqn{q} also give the importance weights
+#' \eqn{f/q} (`bridge_proposal_fit`: their importance-sampling estimate
+#' `log_z`, `ess_ratio` and Pareto `khat`, see [weight_diagnostics()]). Each draw from
 #' \eqn{q} costs one density evaluation (counted); by default each replicate
 #' first takes as many as it has particles, then more, to the number that
 #' minimises variance times cost (\eqn{\sqrt{v_q C / v_p}} with \eqn{v_q} the
@@ -226,7 +230,9 @@
 #'   `"smc"`: which estimate `log_z` and `se` are), for a function target
 #'   `smc` (the SMC estimate, `c(log_z = , se = )`) and, when computed,
 #'   `bridge` (the bridge estimate, `c(log_z = , se = , se_jackknife = )`), `bridge_runs` (each
-#'   replicate's bridge alone) and `bridge_draws` (per replicate),
+#'   replicate's bridge alone), `bridge_draws` (per replicate) and
+#'   `bridge_proposal_fit` (`c(log_z, ess_ratio, khat)` of the weights
+#'   \eqn{f/q} at those draws),
 #'   `log_z_runs` (one per replicate),
 #'   `rel_var_runs` (each replicate's own relative variance \eqn{V_r}),
 #'   `se_parts` (`replicates`, `within`: the two se's whose larger is the
@@ -261,7 +267,11 @@
 #'   \sqrt{se_b^2 + se_s^2}}: one of them is off; the flag names the one
 #'   reported); with `estimator =
 #'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
-#'   estimate); and, from the Laplace base, a
+#'   estimate); the Gaussian and Student-t fits of the final particles
+#'   explaining the target poorly (the weights \eqn{f/q} at the bridge's
+#'   draws with Pareto \eqn{\hat k > 0.5} and ESS/M \eqn{< 0.4}: mass in
+#'   tails or a curved ridge that the particles reach too rarely for the se
+#'   to show, so log Z is likely too low); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
 #' @section Errors: those of [ais.function()] for a function target (bad
 #'   `base`, `start`, `gradient`, values of `model`); `lower`/`upper` not
