@@ -99,7 +99,7 @@
 #' their spread does not show and that does not bias the SMC estimate), and
 #' is scaled by \eqn{t_{R-1, 0.975} / z_{0.975}} (the jackknife from
 #' \eqn{R} replicates has \eqn{R-1} degrees of freedom), so that
-#' \eqn{\pm 1.96} se is a 95\% interval (`bridge` also holds the jackknife
+#' \eqn{\pm 1.96} se is a 95 percent interval (`bridge` also holds the jackknife
 #' se alone). The draws from \eqn{q} also give the importance weights
 #' \eqn{f/q} (`bridge_proposal_fit`: their importance-sampling estimate
 #' `log_z`, `ess_ratio` and Pareto `khat`, see [weight_diagnostics()]). Each draw from
