@@ -82,5 +82,8 @@ for (k in names(runs)) {
 }
 cat("\n(acc.: accurate runs, |error| <= min(0.05, 2 RMSE) and |z| <= 2; FP: those flagged)\n")
 cat("\nflags fired (count over runs, first 40 characters):\n")
-fl <- unlist(lapply(names(runs), function(k) paste(k, flag_kind(unlist(lapply(runs[[k]], `[[`, "flags"))))))
+fl <- unlist(lapply(names(runs), function(k) {
+  f <- unlist(lapply(runs[[k]], `[[`, "flags"))
+  if (length(f)) paste(k, flag_kind(f))
+}))
 if (length(fl)) print(sort(table(fl), decreasing = TRUE)) else cat("none\n")
