@@ -21,3 +21,24 @@ for (harsh in c(FALSE, TRUE)) {
               sum(abs(z) <= 2), 100 * mean(abs(z) <= 2), sum(abs(z) <= 3), sum(fl),
               sum(fl & abs(z) <= 2), sum(abs(z) <= 2), sum(fl & abs(z) > 2), sum(abs(z) > 2)))
 }
+
+# The same runs under the former se of the bridge (the jackknife plus a third
+# of the SMC se in quadrature, no degrees-of-freedom scaling) and the former
+# choice under "auto" (the bridge when its se is at most the SMC se and the
+# two agree within 2 combined se), recomputed from the kept components.
+cat("\nthe same runs under the former bridge se (jackknife + SMC se / 3, unscaled):\n")
+zz <- c()
+for (k in names(runs)) {
+  r <- runs[[k]]
+  tr <- models[[k]]$log_z
+  g <- function(fun) vapply(r, fun, 0)
+  es <- g(function(a) a$smc[["log_z"]] - tr)
+  ses <- g(function(a) a$smc[["se"]])
+  eb <- g(function(a) a$bridge[["log_z"]] - tr)
+  sb <- sqrt(g(function(a) a$bridge[["se_jackknife"]])^2 + (ses / 3)^2)
+  use <- is.finite(sb) & sb <= ses & abs(eb - es) <= 2 * sqrt(sb^2 + ses^2)
+  z <- ifelse(use, eb, es) / ifelse(use, sb, ses)
+  cat(sprintf("  %-8s sd(z) %.2f, |z| <= 2 in %d/%d\n", k, sd(z), sum(abs(z) <= 2), length(z)))
+  if (!models[[k]]$harsh) zz <- c(zz, z)
+}
+cat(sprintf("  well-behaved pooled: sd(z) %.2f, |z| <= 2 in %d/%d\n", sd(zz), sum(abs(zz) <= 2), length(zz)))
