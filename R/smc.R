@@ -96,7 +96,10 @@
 #' them). Its se adds in quadrature to the jackknife over the replicates
 #' 0.05 times the SMC estimate's se (the replicates share the base and the
 #' schedule, so their particles can depart from \eqn{f/Z} together, an error
-#' their spread does not show and that does not bias the SMC estimate), and
+#' their spread does not show and that does not bias the SMC estimate),
+#' times \eqn{\min(1, \sqrt{1 - ESS/M} / 0.1)} of the weights \eqn{f/q} at
+#' the draws from \eqn{q} (a \eqn{q} equal to \eqn{f/Z} makes the bridge exact
+#' whatever the particles), and
 #' is scaled by \eqn{t_{R-1, 0.975} / z_{0.975}} (the jackknife from
 #' \eqn{R} replicates has \eqn{R-1} degrees of freedom), so that
 #' \eqn{\pm 1.96} se is a 95 percent interval (`bridge` also holds the jackknife

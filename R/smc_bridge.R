@@ -246,7 +246,8 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
                            cost, fit$log_z,
                            whitened)
   fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + b$evaluations
-  fit$bridge <- c(log_z = b$log_z, se = bridge_se(b$se, fit$se, R), se_jackknife = b$se)
+  fit$bridge <- c(log_z = b$log_z, se = bridge_se(b$se, fit$se, R, b$proposal_fit[["ess_ratio"]]),
+                  se_jackknife = b$se)
   fit$bridge_runs <- b$log_z_runs
   fit$bridge_proposal_fit <- b$proposal_fit
   fit$bridge_draws <- b$draws
@@ -265,13 +266,18 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
 # the se of the SMC estimate of the same runs: the replicates share the base
 # and the schedule, so their particles can depart from the posterior
 # together, an error their spread does not show and that does not bias the
-# SMC estimate: BRIDGE_SHARED times its se is added in quadrature; and the
-# jackknife from R replicates has R - 1 degrees of freedom, so the sum is
-# scaled by qt(0.975, R - 1) / qnorm(0.975), so that log Z +- 1.96 se is a
-# 95% interval (a Student-t interval written as a normal one).
-bridge_se <- function(se_jackknife, se_smc, R) {
+# SMC estimate: BRIDGE_SHARED times its se is added in quadrature, times
+# min(1, sqrt(1 - ess_ratio) / 0.1) with ess_ratio the ESS/M of the weights
+# f/q at the draws from q (bridge_proposal_fit()): a q that is the
+# normalised target (l = f/q constant, ESS/M 1) makes the bridge exact
+# whatever the particles, and one with ESS/M of 0.99 or less gets the whole
+# share; and the jackknife from R replicates has R - 1 degrees of freedom,
+# so the sum is scaled by qt(0.975, R - 1) / qnorm(0.975), so that log Z +-
+# 1.96 se is a 95% interval (a Student-t interval written as a normal one).
+bridge_se <- function(se_jackknife, se_smc, R, ess_ratio = NA_real_) {
   if (!is.finite(se_jackknife) || R < 2L) return(NA_real_)
-  shared <- if (is.finite(se_smc)) BRIDGE_SHARED * se_smc else 0
+  fac <- if (is.finite(ess_ratio)) min(1, sqrt(max(0, 1 - ess_ratio)) / 0.1) else 1
+  shared <- if (is.finite(se_smc)) BRIDGE_SHARED * se_smc * fac else 0
   stats::qt(0.975, R - 1L) / stats::qnorm(0.975) * sqrt(se_jackknife^2 + shared^2)
 }
 

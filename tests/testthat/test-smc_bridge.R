@@ -149,6 +149,12 @@ test_that("the bridge se: the jackknife plus a share of the SMC se, scaled to R 
   expect_equal(logz:::bridge_se(0.01, NA_real_, 8L), tf * 0.01)
   expect_true(is.na(logz:::bridge_se(NA_real_, 0.1, 8L)))
   expect_true(is.na(logz:::bridge_se(0.01, 0.1, 1L)))
+  # the share of the SMC se falls with the bridge's dependence on the particles:
+  # whole at ESS/M 0.99 or less, none when q is the normalised target
+  expect_equal(logz:::bridge_se(0.01, 0.1, 8L, ess_ratio = 0.5), logz:::bridge_se(0.01, 0.1, 8L))
+  expect_equal(logz:::bridge_se(0.01, 0.1, 8L, ess_ratio = 1), tf * 0.01)
+  expect_equal(logz:::bridge_se(0.01, 0.1, 8L, ess_ratio = 0.9975),
+               tf * sqrt(0.01^2 + (logz:::BRIDGE_SHARED * 0.1 * 0.5)^2))
 })
 
 test_that("the bridge se matches the spread of the bridge estimate over seeds", {
