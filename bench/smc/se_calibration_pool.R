@@ -26,7 +26,8 @@ for (harsh in c(FALSE, TRUE)) {
 # of the SMC se in quadrature, no degrees-of-freedom scaling) and the former
 # choice under "auto" (the bridge when its se is at most the SMC se and the
 # two agree within 2 combined se), recomputed from the kept components.
-cat("\nthe same runs under the former bridge se (jackknife + SMC se / 3, unscaled):\n")
+recompute <- function(label, se_of) {
+cat(label)
 zz <- c()
 for (k in names(runs)) {
   r <- runs[[k]]
@@ -35,10 +36,19 @@ for (k in names(runs)) {
   es <- g(function(a) a$smc[["log_z"]] - tr)
   ses <- g(function(a) a$smc[["se"]])
   eb <- g(function(a) a$bridge[["log_z"]] - tr)
-  sb <- sqrt(g(function(a) a$bridge[["se_jackknife"]])^2 + (ses / 3)^2)
+  sb <- se_of(g(function(a) a$bridge[["se_jackknife"]]), ses,
+              g(function(a) if (is.null(a$pfit)) NA_real_ else a$pfit[["ess_ratio"]]))
   use <- is.finite(sb) & sb <= ses & abs(eb - es) <= 2 * sqrt(sb^2 + ses^2)
   z <- ifelse(use, eb, es) / ifelse(use, sb, ses)
   cat(sprintf("  %-8s sd(z) %.2f, |z| <= 2 in %d/%d\n", k, sd(z), sum(abs(z) <= 2), length(z)))
   if (!models[[k]]$harsh) zz <- c(zz, z)
 }
 cat(sprintf("  well-behaved pooled: sd(z) %.2f, |z| <= 2 in %d/%d\n", sd(zz), sum(abs(zz) <= 2), length(zz)))
+}
+recompute("\nthe same runs under the former bridge se (jackknife + SMC se / 3, unscaled):\n",
+          function(jk, ses, ess) sqrt(jk^2 + (ses / 3)^2))
+recompute(paste0("\nthe same runs under the current bridge se (jackknife + 0.05 SMC se x ",
+                 "min(1, sqrt(1 - ESS/M) / 0.1), scaled to R - 1 = 7 df):\n"),
+          function(jk, ses, ess)
+            stats::qt(0.975, 7) / stats::qnorm(0.975) *
+              sqrt(jk^2 + (0.05 * ses * ifelse(is.finite(ess), pmin(1, sqrt(pmax(0, 1 - ess)) / 0.1), 1))^2))
