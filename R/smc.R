@@ -115,7 +115,7 @@
 #' With `estimator = "auto"` the reported `log_z` and `se` are the bridge's
 #' when its iteration converged, it has an se (2 or more replicates), that
 #' se is at most the SMC estimate's, and the two estimates of the same runs
-#' agree within 2 combined se (\eqn{|b - s| \le 2 \sqrt{se_b^2 + se_s^2}});
+#' agree within 3 combined se (\eqn{|b - s| \le 3 \sqrt{se_b^2 + se_s^2}});
 #' otherwise the SMC estimate's, and a disagreement is flagged (see
 #' "Reliability flags"); `estimator` in the result says which.
 #'
@@ -266,7 +266,7 @@
 #'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); the bridge and SMC estimates of
-#'   the same runs more than 2 combined se apart (\eqn{|b - s| > 2
+#'   the same runs more than 3 combined se apart (\eqn{|b - s| > 3
 #'   \sqrt{se_b^2 + se_s^2}}: one of them is off; the flag names the one
 #'   reported); with `estimator =
 #'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
