@@ -47,7 +47,7 @@
 #' lies in the neck of its funnel, at a small group scale). Two steps before
 #' the replicates therefore adjust the default Laplace base (their
 #' evaluations are counted). A multi-start mode search looks for separate
-#' modes: it draws a screen of \eqn{\min(10000, 2000 + 1200 d)} points from the
+#' modes: it draws a screen of \eqn{\min(5000, 2000 + 1200 d)} points from the
 #' base with its scale multiplied by 5 (one density evaluation each) and
 #' runs the optimiser of [laplace_base()] from batches of `mode_starts` of
 #' them, half those where \eqn{\log f} most exceeds the Laplace

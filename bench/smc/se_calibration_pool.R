@@ -25,8 +25,9 @@ for (harsh in c(FALSE, TRUE)) {
 # The same runs under the former se of the bridge (the jackknife plus a third
 # of the SMC se in quadrature, no degrees-of-freedom scaling) and the former
 # choice under "auto" (the bridge when its se is at most the SMC se and the
-# two agree within 2 combined se), recomputed from the kept components.
-recompute <- function(label, se_of) {
+# two agree within 2 combined se), and under the current ones, recomputed
+# from the kept components.
+recompute <- function(label, se_of, agree) {
 cat(label)
 zz <- c()
 for (k in names(runs)) {
@@ -38,7 +39,7 @@ for (k in names(runs)) {
   eb <- g(function(a) a$bridge[["log_z"]] - tr)
   sb <- se_of(g(function(a) a$bridge[["se_jackknife"]]), ses,
               g(function(a) if (is.null(a$pfit)) NA_real_ else a$pfit[["ess_ratio"]]))
-  use <- is.finite(sb) & sb <= ses & abs(eb - es) <= 2 * sqrt(sb^2 + ses^2)
+  use <- is.finite(sb) & sb <= ses & abs(eb - es) <= agree * sqrt(sb^2 + ses^2)
   z <- ifelse(use, eb, es) / ifelse(use, sb, ses)
   cat(sprintf("  %-8s sd(z) %.2f, |z| <= 2 in %d/%d\n", k, sd(z), sum(abs(z) <= 2), length(z)))
   if (!models[[k]]$harsh) zz <- c(zz, z)
@@ -46,9 +47,10 @@ for (k in names(runs)) {
 cat(sprintf("  well-behaved pooled: sd(z) %.2f, |z| <= 2 in %d/%d\n", sd(zz), sum(abs(zz) <= 2), length(zz)))
 }
 recompute("\nthe same runs under the former bridge se (jackknife + SMC se / 3, unscaled):\n",
-          function(jk, ses, ess) sqrt(jk^2 + (ses / 3)^2))
+          function(jk, ses, ess) sqrt(jk^2 + (ses / 3)^2), agree = 2)
 recompute(paste0("\nthe same runs under the current bridge se (jackknife + 0.05 SMC se x ",
-                 "min(1, sqrt(1 - ESS/M) / 0.1), scaled to R - 1 = 7 df):\n"),
+                 "min(1, sqrt(1 - ESS/M) / 0.1), scaled to R - 1 = 7 df; agreement within 3 combined se):\n"),
           function(jk, ses, ess)
             stats::qt(0.975, 7) / stats::qnorm(0.975) *
-              sqrt(jk^2 + (0.05 * ses * ifelse(is.finite(ess), pmin(1, sqrt(pmax(0, 1 - ess)) / 0.1), 1))^2))
+              sqrt(jk^2 + (0.05 * ses * ifelse(is.finite(ess), pmin(1, sqrt(pmax(0, 1 - ess)) / 0.1), 1))^2),
+          agree = 3)
