@@ -223,6 +223,40 @@ print.logz_arm <- function(x, ...) {
   print_tail(x)
 }
 
+# The line of print.logz_smc() with the path estimates of the same runs (TI,
+# corrected TI, stepping-stone): each shown when finite and within
+# SMC_PATH_SHOWN times the larger of 0.1 nat and the se of log Z; those
+# that are not are named with the reason (an l of -Inf at a draw from the
+# base, or a gap too wide for the trapezoid rule on the run's temperatures to
+# mean anything), with the gap.
+smc_path_line <- function(x) {
+  shown <- character()
+  why <- character()
+  for (nm in c("TI", "TI corrected", "stepping-stone")) {
+    v <- x[[switch(nm, TI = "ti", `TI corrected` = "ti_corrected", "stepping_stone")]]
+    if (!is.finite(v[["log_z"]])) {
+      why <- c(why, sprintf("%s NA (l = -Inf at a draw from the base, or a replicate failed)", nm))
+      next
+    }
+    gap <- abs(v[["log_z"]] - x$log_z)
+    if (is.finite(gap) && gap <= SMC_PATH_SHOWN * max(0.1, if (is.finite(x$se)) x$se else 0))
+      shown <- c(shown, sprintf("%s %.4f%s", nm, v[["log_z"]],
+                                if (is.finite(v[["se"]])) sprintf(" (se %.4f)", v[["se"]]) else ""))
+    else why <- c(why, sprintf("%s not shown: %s nats from log Z", nm, format(signif(gap, 3))))
+  }
+  out <- if (length(shown)) sprintf("  same runs: %s\n", paste(shown, collapse = "; ")) else ""
+  if (length(why))
+    out <- paste0(out, sprintf(paste0("  %s%s\n"), paste(why, collapse = "; "),
+                               if (any(grepl("not shown", why)))
+                                 paste0(" (too coarse on these temperatures; the values are in `x$ti`, ",
+                                        "`x$ti_corrected`, `x$stepping_stone`)") else ""))
+  out
+}
+
+# How far a path estimate may be from log Z to be printed, in units of the
+# larger of 0.1 nat and the se of log Z.
+SMC_PATH_SHOWN <- 10
+
 #' @export
 print.logz_smc <- function(x, ...) {
   check_estimate(x, "x", fields = TRUE)
@@ -239,11 +273,7 @@ print.logz_smc <- function(x, ...) {
   else if (!is.null(x$bridge) && is.finite(x$bridge[["log_z"]]))
     cat(sprintf("  by SMC; the bridge estimate: %.4f (se %.4f)\n", x$bridge[["log_z"]],
                 x$bridge[["se"]]))
-  pe <- function(nm, v) if (is.finite(v[["log_z"]]))
-    sprintf("%s %.4f%s", nm, v[["log_z"]], if (is.finite(v[["se"]])) sprintf(" (se %.4f)", v[["se"]]) else "")
-    else sprintf("%s NA", nm)
-  cat(sprintf("  same runs: %s; %s; %s\n", pe("TI", x$ti), pe("TI corrected", x$ti_corrected),
-              pe("stepping-stone", x$stepping_stone)))
+  cat(smc_path_line(x))
   cat(sprintf("  %.1f temperatures per run (CESS %g, %s), %d resamples; ESS at beta = 1: %.1f\n",
               x$counts[["temperatures"]], x$cess,
               if (identical(x$schedule_from, "adaptive")) "chosen by each run"

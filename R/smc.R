@@ -47,7 +47,7 @@
 #' lies in the neck of its funnel, at a small group scale). Two steps before
 #' the replicates therefore adjust the default Laplace base (their
 #' evaluations are counted). A multi-start mode search looks for separate
-#' modes: it draws a screen of \eqn{\min(5000, 1000 + 200 d)} points from the
+#' modes: it draws a screen of \eqn{\min(5000, 2000 + 1200 d)} points from the
 #' base with its scale multiplied by 5 (one density evaluation each) and
 #' runs the optimiser of [laplace_base()] from batches of `mode_starts` of
 #' them, half those where \eqn{\log f} most exceeds the Laplace
@@ -93,12 +93,19 @@
 #' and 5 df) of the other replicates' particles (each scored across halves of
 #' them), the one with the lowest weighted variance of \eqn{\log l} at those
 #' particles. The replicates' pieces are pooled (one iteration over all of
-#' them). Its se adds in quadrature to the jackknife over the replicates a
-#' third of the SMC estimate's se: the replicates share the base and the
-#' schedule, so their particles can depart from \eqn{f/Z} together (missing
-#' the same part of its mass), an error their spread does not show and that
-#' does not bias the SMC estimate (`bridge` also holds the jackknife se
-#' alone). Each draw from
+#' them). Its se adds in quadrature to the jackknife over the replicates
+#' 0.05 times the SMC estimate's se (the replicates share the base and the
+#' schedule, so their particles can depart from \eqn{f/Z} together, an error
+#' their spread does not show and that does not bias the SMC estimate),
+#' times \eqn{\min(1, \sqrt{1 - ESS/M} / 0.1)} of the weights \eqn{f/q} at
+#' the draws from \eqn{q} (a \eqn{q} equal to \eqn{f/Z} makes the bridge exact
+#' whatever the particles), and
+#' is scaled by \eqn{t_{R-1, 0.975} / z_{0.975}} (the jackknife from
+#' \eqn{R} replicates has \eqn{R-1} degrees of freedom), so that
+#' \eqn{\pm 1.96} se is a 95 percent interval (`bridge` also holds the jackknife
+#' se alone). The draws from \eqn{q} also give the importance weights
+#' \eqn{f/q} (`bridge_proposal_fit`: their importance-sampling estimate
+#' `log_z`, `ess_ratio` and Pareto `khat`, see [weight_diagnostics()]). Each draw from
 #' \eqn{q} costs one density evaluation (counted); by default each replicate
 #' first takes as many as it has particles, then more, to the number that
 #' minimises variance times cost (\eqn{\sqrt{v_q C / v_p}} with \eqn{v_q} the
@@ -108,7 +115,7 @@
 #' With `estimator = "auto"` the reported `log_z` and `se` are the bridge's
 #' when its iteration converged, it has an se (2 or more replicates), that
 #' se is at most the SMC estimate's, and the two estimates of the same runs
-#' agree within 2 combined se (\eqn{|b - s| \le 2 \sqrt{se_b^2 + se_s^2}});
+#' agree within 3 combined se (\eqn{|b - s| \le 3 \sqrt{se_b^2 + se_s^2}});
 #' otherwise the SMC estimate's, and a disagreement is flagged (see
 #' "Reliability flags"); `estimator` in the result says which.
 #'
@@ -226,7 +233,9 @@
 #'   `"smc"`: which estimate `log_z` and `se` are), for a function target
 #'   `smc` (the SMC estimate, `c(log_z = , se = )`) and, when computed,
 #'   `bridge` (the bridge estimate, `c(log_z = , se = , se_jackknife = )`), `bridge_runs` (each
-#'   replicate's bridge alone) and `bridge_draws` (per replicate),
+#'   replicate's bridge alone), `bridge_draws` (per replicate) and
+#'   `bridge_proposal_fit` (`c(log_z, ess_ratio, khat)` of the weights
+#'   \eqn{f/q} at those draws),
 #'   `log_z_runs` (one per replicate),
 #'   `rel_var_runs` (each replicate's own relative variance \eqn{V_r}),
 #'   `se_parts` (`replicates`, `within`: the two se's whose larger is the
@@ -257,11 +266,15 @@
 #'   final particles hold there ("a mode the particles did not reach"); a mean acceptance below 0.05 at
 #'   some temperature (the particles hardly moved: the estimate may be far
 #'   off; more `move_steps`, another kernel); the bridge and SMC estimates of
-#'   the same runs more than 2 combined se apart (\eqn{|b - s| > 2
+#'   the same runs more than 3 combined se apart (\eqn{|b - s| > 3
 #'   \sqrt{se_b^2 + se_s^2}}: one of them is off; the flag names the one
 #'   reported); with `estimator =
 #'   "bridge"`, a bridge that did not converge (then `log_z` is the SMC
-#'   estimate); and, from the Laplace base, a
+#'   estimate); the Gaussian and Student-t fits of the final particles
+#'   explaining the target poorly (the weights \eqn{f/q} at the bridge's
+#'   draws with Pareto \eqn{\hat k > 0.5} and ESS/M \eqn{< 0.4}: mass in
+#'   tails or a curved ridge that the particles reach too rarely for the se
+#'   to show, so log Z is likely too low); and, from the Laplace base, a
 #'   target much wider than the base (see [ais.function()]).
 #' @section Errors: those of [ais.function()] for a function target (bad
 #'   `base`, `start`, `gradient`, values of `model`); `lower`/`upper` not

@@ -207,7 +207,23 @@ smc_bridge_estimate <- function(fn, p0, Z, lw, lf, run, lz_runs, draws, cost, st
     if (all(is.finite(jk))) se <- sqrt((R - 1) / R * sum((jk - mean(jk))^2)) else ok <- FALSE
   }
   list(log_z = if (ok) all[["log_z"]] else NA_real_, se = se, log_z_runs = each, converged = ok,
-       draws = draws, evaluations = draws * R)
+       draws = draws, evaluations = draws * R, proposal_fit = bridge_proposal_fit(groups))
+}
+
+# How well the bridge's proposals describe the target: the importance
+# weights f/q at the draws from each replicate's q (pooled; each q is
+# normalised, so their mean is itself an unbiased estimate of Z), their
+# ESS/M and Pareto k-hat (see weight_diagnostics()). The proposals are the
+# best Gaussian or Student-t fits of the particles; weights with k-hat above
+# 0.7 mean mass the fits do not hold (tails heavier than theirs, a curved
+# ridge) and that the particles of a tempered run from such a base reach
+# too rarely for either se to show (see smc_bridge_flags()).
+bridge_proposal_fit <- function(groups) {
+  lw <- unlist(lapply(groups, function(g) g$ell2[!is.na(g$ell2)]), use.names = FALSE)
+  if (!length(lw) || !any(lw > -Inf))
+    return(c(log_z = NA_real_, ess_ratio = NA_real_, khat = NA_real_))
+  wd <- weight_diagnostics(lw)
+  c(log_z = log_sum_exp(lw) - log(length(lw)), ess_ratio = wd$ess_ratio, khat = wd$khat)
 }
 
 # The bridge estimate of a function target's smc() fit (with `ell`, the log
@@ -230,12 +246,10 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
                            cost, fit$log_z,
                            whitened)
   fit$counts[["density_evaluations"]] <- fit$counts[["density_evaluations"]] + b$evaluations
-  # the replicates share the base and the schedule, so their particles can
-  # depart from the posterior together, an error their spread does not show:
-  # a third of the SMC se (which such an error does not bias) is added
-  shared <- if (is.finite(fit$se)) fit$se / 3 else 0
-  fit$bridge <- c(log_z = b$log_z, se = sqrt(b$se^2 + shared^2), se_jackknife = b$se)
+  fit$bridge <- c(log_z = b$log_z, se = bridge_se(b$se, fit$se, R, b$proposal_fit[["ess_ratio"]]),
+                  se_jackknife = b$se)
   fit$bridge_runs <- b$log_z_runs
+  fit$bridge_proposal_fit <- b$proposal_fit
   fit$bridge_draws <- b$draws
   use <- if (estimator == "bridge") is.finite(b$log_z) else
     b$converged && is.finite(b$se) && (!is.finite(fit$se) || fit$bridge[["se"]] <= fit$se) &&
@@ -248,10 +262,35 @@ smc_add_bridge <- function(fit, fn, p0, draws, estimator, whitened) {
   fit
 }
 
+# The se of the bridge estimate from its jackknife se over R replicates and
+# the se of the SMC estimate of the same runs: the replicates share the base
+# and the schedule, so their particles can depart from the posterior
+# together, an error their spread does not show and that does not bias the
+# SMC estimate: BRIDGE_SHARED times its se is added in quadrature, times
+# min(1, sqrt(1 - ess_ratio) / 0.1) with ess_ratio the ESS/M of the weights
+# f/q at the draws from q (bridge_proposal_fit()): a q that is the
+# normalised target (l = f/q constant, ESS/M 1) makes the bridge exact
+# whatever the particles, and one with ESS/M of 0.99 or less gets the whole
+# share; and the jackknife from R replicates has R - 1 degrees of freedom,
+# so the sum is scaled by qt(0.975, R - 1) / qnorm(0.975), so that log Z +-
+# 1.96 se is a 95% interval (a Student-t interval written as a normal one).
+bridge_se <- function(se_jackknife, se_smc, R, ess_ratio = NA_real_) {
+  if (!is.finite(se_jackknife) || R < 2L) return(NA_real_)
+  fac <- if (is.finite(ess_ratio)) min(1, sqrt(max(0, 1 - ess_ratio)) / 0.1) else 1
+  shared <- if (is.finite(se_smc)) BRIDGE_SHARED * se_smc * fac else 0
+  stats::qt(0.975, R - 1L) / stats::qnorm(0.975) * sqrt(se_jackknife^2 + shared^2)
+}
+
+# The share of the SMC estimate's se that the bridge's se takes on for the
+# particles' shared departure from the posterior (see bridge_se()).
+BRIDGE_SHARED <- 0.05
+
 # How far apart (in combined se) the bridge and SMC estimates of the same
 # runs may be before the bridge is not preferred under "auto" and the result
-# is flagged: a two-sided 95% band.
-BRIDGE_AGREE <- 2
+# is flagged: a two-sided band that noise crosses in about 0.3% of runs (at
+# 2 it would flag, and fall back from the more accurate bridge on, one run
+# in 20 whose two estimates are both right).
+BRIDGE_AGREE <- 3
 
 # The gap between the bridge and SMC estimates of a fit: c(gap (nats),
 # se (combined), ratio), NA where either is missing.
@@ -273,10 +312,35 @@ smc_bridge_flags <- function(fit, estimator) {
     return(if (estimator == "bridge")
       "the bridge estimate did not converge: log Z is the SMC estimate" else character())
   gs <- bridge_gap(fit)
-  if (isTRUE(gs[["ratio"]] > BRIDGE_AGREE))
+  out <- if (isTRUE(gs[["ratio"]] > BRIDGE_AGREE))
     sprintf(paste0("the bridge and SMC estimates of the same runs differ by %.3g nats, %.1f combined ",
                    "se (threshold %g); log Z is the %s estimate"),
             gs[["gap"]], gs[["ratio"]], BRIDGE_AGREE,
             if (identical(fit$estimator, "bridge")) "bridge" else "smc")
   else character()
+  c(out, bridge_fit_flag(fit$bridge_proposal_fit))
 }
+
+# The flag of a target that the bridge's proposals (the best Gaussian and
+# Student-t fits of the final particles) explain poorly: the importance
+# weights f/q at their draws with Pareto k-hat above BRIDGE_FIT_KHAT (an
+# infinite variance: tails heavier than every fit's, a curved ridge) and
+# ESS/M below BRIDGE_FIT_ESS (so that a near-exact fit, whose almost
+# constant weights give k-hat no meaning, never fires). The particles of a
+# tempered run then reach that mass too rarely for the se to show: both
+# estimates are likely too low. `pf`: c(log_z, ess_ratio, khat) or NULL.
+bridge_fit_flag <- function(pf) {
+  if (is.null(pf) || !is.finite(pf[["ess_ratio"]]) || !is.finite(pf[["khat"]]) ||
+      pf[["ess_ratio"]] >= BRIDGE_FIT_ESS || pf[["khat"]] <= BRIDGE_FIT_KHAT) return(character())
+  sprintf(paste0("the Gaussian and Student-t fits of the final particles explain the target poorly ",
+                 "(importance weights f/q at the bridge's draws: Pareto k-hat %.2f > %g, ESS/M %s < %g): ",
+                 "it has mass (tails, a curved ridge) that the particles reach too rarely for the se ",
+                 "to show; log Z is likely too low"),
+          pf[["khat"]], BRIDGE_FIT_KHAT, format_ratio(pf[["ess_ratio"]]), BRIDGE_FIT_ESS)
+}
+
+# The thresholds of bridge_fit_flag(): k-hat above 0.5 is an infinite
+# variance of the weights; an ESS/M of 0.4 or more is a fit close enough
+# that the particles cover the target.
+BRIDGE_FIT_KHAT <- 0.5
+BRIDGE_FIT_ESS <- 0.4

@@ -28,7 +28,7 @@ smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
   none <- list(modes = list(), evaluations = evals,
                search = c(starts = 0, screened = 0, batches = 0))
   if (starts < 1L) return(none)
-  if (is.null(screen)) screen <- min(5000L, 1000L + 200L * d)
+  if (is.null(screen)) screen <- min(5000L, 2000L + 1200L * d)
   # count every point evaluated, also by searches that fail
   points <- function(x) if (vectorized && is.matrix(x)) nrow(x) else 1
   counted <- function(fun, k) if (!is.null(fun)) function(x) {

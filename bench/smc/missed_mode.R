@@ -19,8 +19,8 @@ commit <- tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TR
 cat("R BLAS:", extSoftVersion()[["BLAS"]], "| LAPACK:", La_library(), "\n")
 cat(sprintf("command: Rscript bench/smc/missed_mode.R %s; commit %s; %s\n\n",
             paste(args, collapse = " "), commit, format(Sys.time())))
-mixture <- function(d, dist, s2, w2 = 0.3) {
-  far <- c(dist, rep(0, d - 1))
+mixture <- function(d, dist, s2, w2 = 0.3, diagonal = FALSE) {
+  far <- if (diagonal) rep(dist / sqrt(d), d) else c(dist, rep(0, d - 1))
   comp <- function(X, mu, s) -0.5 * rowSums(sweep(X, 2, mu)^2) / s^2 - d / 2 * log(2 * pi * s^2)
   parts <- function(X) {
     a <- log(1 - w2) + comp(X, rep(0, d), 1)
@@ -34,8 +34,13 @@ mixture <- function(d, dist, s2, w2 = 0.3) {
          -(wa * X + (1 - wa) * sweep(X, 2, far) / s2^2)
        }, start = rep(0.1, d))
 }
-cfgs <- data.frame(d = c(1, 2, 5, 5, 5, 1), dist = c(8, 5, 8, 8, 12, 8), s2 = c(0.05, 0.1, 0.5, 1, 1, 0.05),
-                   particles = c(250, 250, 250, 250, 250, 20))
+# rows 7-8: narrow far modes off the axes (at dist / sqrt(d) in every
+# coordinate), where few of the screen's over-dispersed points fall in their
+# basins
+cfgs <- data.frame(d = c(1, 2, 5, 5, 5, 1, 5, 5), dist = c(8, 5, 8, 8, 12, 8, 10, 14),
+                   s2 = c(0.05, 0.1, 0.5, 1, 1, 0.05, 0.3, 0.5),
+                   particles = c(250, 250, 250, 250, 250, 20, 250, 250),
+                   diagonal = c(rep(FALSE, 6), TRUE, TRUE))
 if (is.null(rows)) rows <- seq_len(nrow(cfgs))
 cat(sprintf("%-44s %5s %6s %6s %6s %6s %6s %8s %8s %8s\n", "mixture (far mode weight 0.3)", "runs", "found",
             "missed", "missed", "missed", "flag", "mean", "found or", "evals"))
@@ -43,7 +48,7 @@ cat(sprintf("%-44s %5s %6s %6s %6s %6s %6s %8s %8s %8s\n", "", "", "", "", "foun
             "flagged", "(mean)"))
 for (k in rows) {
   cf <- cfgs[k, ]
-  m <- mixture(cf$d, cf$dist, cf$s2)
+  m <- mixture(cf$d, cf$dist, cf$s2, diagonal = cf$diagonal)
   r <- do.call(rbind, lapply(seeds, function(s) {
     set.seed(s)
     fit <- smc(m$f, gradient = m$g, vectorized = TRUE, start = m$start, particles = cf$particles,
@@ -54,7 +59,8 @@ for (k in rows) {
   }))
   missed <- r$err < log(0.7) / 2
   cat(sprintf("%-44s %5d %6d %6d %6d %6d %6d %8.2f %8d %8.0f\n",
-              sprintf("d %d, far mode at %g, sd %g, %d particles", cf$d, cf$dist, cf$s2, cf$particles),
+              sprintf("d %d, far mode at %g%s, sd %g, %d particles", cf$d, cf$dist,
+                      if (cf$diagonal) " (diagonal)" else "", cf$s2, cf$particles),
               nrow(r), sum(r$found > 0), sum(missed), sum(missed & r$found > 0), sum(missed & r$found == 0),
               sum(r$flag), mean(abs(r$err) / r$se), sum(!missed | !r$reliable), mean(r$evals)))
 }

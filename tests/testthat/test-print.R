@@ -73,3 +73,23 @@ test_that("an SMC run that moved its particles prints the kernel's acceptance", 
   expect_true(any(grepl("mean acceptance [0-9]", out)))
   expect_false(any(grepl("NaN", out)))
 })
+
+test_that("an SMC print shows the path estimates only when finite and near log Z, else why not", {
+  S <- matrix(c(1, 0.9, 0.9, 1), 2)
+  P <- solve(S)
+  f <- function(x) -0.5 * sum(x * (P %*% x))
+  g <- function(x) -as.vector(P %*% x)
+  set.seed(1)
+  fit <- smc(f, gradient = g, start = c(1, 1), particles = 50, replicates = 2, progress = FALSE)
+  out <- capture.output(print(fit))
+  expect_true(any(grepl("same runs: TI [-0-9]", out)))
+  expect_false(any(grepl("not shown", out)))
+  # an absurd corrected TI (too few temperatures for its trapezoid rule) is not printed
+  fit$ti_corrected <- c(log_z = 1549812763446, se = 2e11)
+  fit$stepping_stone <- c(log_z = NA_real_, se = NA_real_)
+  out <- capture.output(print(fit))
+  expect_false(any(grepl("1549812763446|1.5498", out)))
+  expect_true(any(grepl("TI corrected not shown: 1.55e\\+12 nats from log Z", out)))
+  expect_true(any(grepl("stepping-stone NA", out)))
+  expect_true(any(grepl("same runs: TI [-0-9]", out)))
+})

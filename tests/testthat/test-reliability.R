@@ -285,7 +285,7 @@ flag_cases <- function() {
       logz:::smc_flag(fake_estimate(0), logz:::smc_check_modes(lb, list(far), X,
                                                                rep(-log(20), 20), rep(1L, 20)))
     }),
-    smc_bridge = list(flag = "^the bridge and SMC estimates of the same runs differ by 1 nats, 7.1 combined se \\(threshold 2\\); log Z is the smc estimate",
+    smc_bridge = list(flag = "^the bridge and SMC estimates of the same runs differ by 1 nats, 7.1 combined se \\(threshold 3\\); log Z is the smc estimate",
                       run = function() {
       x <- fake_estimate(0, bridge = c(log_z = 1, se = 0.1), smc = c(log_z = 0, se = 0.1))
       logz:::smc_flag(x, logz:::smc_bridge_flags(x, "auto"))

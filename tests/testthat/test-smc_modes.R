@@ -44,5 +44,5 @@ test_that("without another mode the search stops after one batch and the result 
              progress = FALSE)
   expect_identical(fit$modes_found, 0L)
   expect_equal(fit$mode_search[["batches"]], 1)
-  expect_match(fit$mode_search_note, "found no other mode \\(24 starts from 1400 over-dispersed points")
+  expect_match(fit$mode_search_note, "found no other mode \\(24 starts from 4400 over-dispersed points")
 })
