@@ -132,7 +132,7 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
  * hundredths of a second), so that the interrupt checks between rounds come
  * well within 0.1 s even when a single step makes many sweeps. */
 #ifndef AIS_ROUND_WORK
-#define AIS_ROUND_WORK 2e7
+#define AIS_ROUND_WORK 2e8
 #endif
 
 /* Run steps betas[1..L] from betas[0] for all chains. A chain's work is the
