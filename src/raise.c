@@ -25,9 +25,10 @@
 typedef logz_rbm_path raise_rbm_model;
 
 /* s_i ~ Bern(sigmoid(t_i)), i < n, from the uniforms u; e: n doubles of scratch */
-static void bern_logit(const double *t, double *s, const double *u, double *e, int n)
+static void bern_logit(const double *t, double *s, const double *u, double *e, int n,
+                       logz_isa isa)
 {
-    logz_exp_neg_abs(t, e, n);
+    logz_exp_neg_abs_isa(t, e, n, isa);
     logz_bernoulli_logit(t, e, u, s, n);
 }
 
@@ -55,6 +56,7 @@ typedef struct {
     const logz_blocked *BX, *BY;   /* blocked weights of the binary products, or NULL */
     const double *betas;
     int sweeps, nu;
+    logz_isa isa;                  /* of the exps, fixed for the call */
     double *V, *logw, *X, *H, *Y, *C0, *SCR;
     int *plus, *minus, *np, *nm, *on, *full;
     logz_stream *st;
@@ -85,7 +87,7 @@ static void raise_product_y(const raise_run *r, int cA, int cB)
 /* log f_bt(v) - log f_bl(v) of one chain from its column x of X; scr: 4 nh
  * doubles. The exps run as vectorisable passes (see ais.c). */
 static double raise_increment(const raise_rbm_model *m, const double *x, double bt, double bl,
-                              double *scr)
+                              double *scr, logz_isa isa)
 {
     int nh = m->nh;
     double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
@@ -94,8 +96,8 @@ static double raise_increment(const raise_rbm_model *m, const double *x, double 
         t1[k] = bt * z;
         t0[k] = bl * z;
     }
-    logz_exp_neg_abs(t1, e1, nh);
-    logz_exp_neg_abs(t0, e0, nh);
+    logz_exp_neg_abs_isa(t1, e1, nh, isa);
+    logz_exp_neg_abs_isa(t0, e0, nh, isa);
     double inc = (bt - bl) * (x[nh] - x[nh + 1]);
     for (int start = 0; start < nh; start += 512) {
         int n = start + 512 < nh ? 512 : nh - start;
@@ -124,19 +126,19 @@ static void raise_rbm_round(void *ctx, long t0, long t1, int cA, int cB, int tid
             const double *x = X + (size_t) nx * c;
             for (int k = 0; k < nh; k++) t[k] = bt * (m->b[k] + x[k]);
             logz_streams_fill(r->st + c, 1, nh, u, nu);
-            bern_logit(t, H + (size_t) nh * c, u, e, nh);
+            bern_logit(t, H + (size_t) nh * c, u, e, nh, r->isa);
         }
         raise_product_y(r, cA, cB);
         for (int c = cA; c < cB; c++) {
             const double *y = Y + (size_t) nv * c;
             for (int i = 0; i < nv; i++) t[i] = c0[i] + bt * y[i];
             logz_streams_fill(r->st + c, 1, nv, u, nu);
-            bern_logit(t, V + (size_t) nv * c, u, e, nv);
+            bern_logit(t, V + (size_t) nv * c, u, e, nv, r->isa);
         }
         raise_product_x(r, cA, cB);
         if (sw < sweeps - 1) continue;
         for (int c = cA; c < cB; c++)
-            r->logw[c] += raise_increment(m, X + (size_t) nx * c, bt, bl, scr);
+            r->logw[c] += raise_increment(m, X + (size_t) nx * c, bt, bl, scr, r->isa);
     }
 }
 
@@ -154,7 +156,8 @@ void raise_rbm_run(const logz_rbm_path *m, const double *betas, int L, int sweep
     a.SCR = (double *) R_alloc((size_t) nthreads * 7 * nu, sizeof(double));
     /* the binary products where they beat dgemm (bench/ais/binary_crossover.out) */
     logz_blocked BX, BY;
-    int binary = logz_isa_select() != LOGZ_ISA_PORTABLE && nh > 0;
+    a.isa = logz_isa_select();
+    int binary = a.isa != LOGZ_ISA_PORTABLE && nh > 0;
     if (binary) {
         logz_blocked_init(&BX, m->Wx, nx, nv, 0,
                           (double *) R_alloc(logz_blocked_size(nx, nv), sizeof(double)), 1);
