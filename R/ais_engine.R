@@ -21,7 +21,7 @@ ais_rbm_engine <- function(model, betas, n_chains, sweeps_per_step, a0, threads 
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams,
                       density = res$density),
          trace = res$trace, sweeps = res$sweeps, moments = res$moments)
-  }, step_cost = as.double(n_chains) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))
+  }, step_cost = rbm_step_cost(n_chains, sweeps_per_step, model))
   mom <- run$moments
   if (moments) colnames(mom) <- c("mean_d", "var_d", "mean_d2")
   list(log_w = run$state$log_w, log_z0 = log_z0, trace = run$trace, sweeps = run$sweeps,
@@ -92,9 +92,18 @@ ais_crossover <- function() {
   as.double(logz_option("ais_crossover", default, number = TRUE))
 }
 
+# The work of one annealing step of `n_chains` chains on an RBM for the chunk
+# budget: 64 per unit and chain-sweep (as rts() counts it), a rough cost of
+# the sparse 0/1 products, exp and draws (a dense product's multiply-adds
+# would make chunks of a single step, each restarting the products from
+# scratch).
+rbm_step_cost <- function(n_chains, sweeps_per_step, model) {
+  64 * as.double(n_chains) * sweeps_per_step * (model$n_visible + model$n_hidden)
+}
+
 # Drive a chunked C AIS engine over `betas` (K + 1 values): at most 1% of the
 # schedule per call, and at most about logz_option("chunk_work", 5e7)
-# units of work (`step_cost` per step, e.g. chains x visible x hidden), so
+# units of work (`step_cost` per step, e.g. rbm_step_cost()), so
 # that the progress bar moves and interrupts and time limits are honoured
 # between calls within a fraction of a second (the C engines run each chunk
 # in one parallel region, where R cannot be called).

@@ -159,7 +159,7 @@ raise.rbm <- function(model, data, schedule = NULL, n_chains = 10L,
   state <- ais_run_chunks(betas, state, progress, function(b, state, final) {
     res <- raise_rbm_chunk(mlist, b, state, control)
     list(state = list(V = res$V, log_w = res$log_w, streams = res$streams))
-  }, step_cost = as.double(M) * sweeps_per_step * model$n_visible * (model$n_hidden + 1))$state
+  }, step_cost = rbm_step_cost(M, sweeps_per_step, model))$state
 
   neg_f <- -free_energy(model, data)
   # per chain: log p_hat = log f_K(v) - log Z_0 - log_w (log f_1 = -F)

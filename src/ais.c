@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 #include "logz.h"
+#include "kernels.h"
 
 #define PROD_CHUNK 512
 
@@ -56,7 +57,7 @@ static int draw_state(const double *t, const double *e, const double *u, double 
  * scr: 4 * nh doubles of scratch. The exps run as one vectorisable pass. */
 static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double beta0,
                                  double beta1, double *h, const double *u, int *nnz,
-                                 double *scr, flip_track *ft)
+                                 double *scr, flip_track *ft, logz_isa isa)
 {
     int nh = m->nh, on = 0;
     double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
@@ -65,8 +66,8 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
         t1[j] = beta1 * z;
         t0[j] = beta0 * z;
     }
-    logz_exp_neg_abs(t1, e1, nh);
-    logz_exp_neg_abs(t0, e0, nh);
+    logz_exp_neg_abs_isa(t1, e1, nh, isa);
+    logz_exp_neg_abs_isa(t0, e0, nh, isa);
     double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
     for (int start = 0; start < nh; start += PROD_CHUNK) {
         int n = start + PROD_CHUNK < nh ? PROD_CHUNK : nh - start;
@@ -98,24 +99,24 @@ static void chain_moments(const ais_rbm_model *m, const double *x, const double 
 }
 
 static int hidden_draw(const ais_rbm_model *m, const double *x, double beta, double *h,
-                       const double *u, double *scr, flip_track *ft)
+                       const double *u, double *scr, flip_track *ft, logz_isa isa)
 {
     int nh = m->nh, on = 0;
     double *t = scr, *e = scr + nh;
     for (int j = 0; j < nh; j++) t[j] = beta * (m->b[j] + x[j]);
-    logz_exp_neg_abs(t, e, nh);
+    logz_exp_neg_abs_isa(t, e, nh, isa);
     on = draw_state(t, e, u, h, nh, ft);
     return on;
 }
 
 /* v ~ Bern(sigmoid(c0 + beta * y)) with c0 = (1-beta) a0 + beta a. */
 static int visible_draw(int nv, const double *c0, const double *y, double beta, double *v,
-                        const double *u, double *scr, flip_track *ft)
+                        const double *u, double *scr, flip_track *ft, logz_isa isa)
 {
     int on = 0;
     double *t = scr, *e = scr + nv;
     for (int i = 0; i < nv; i++) t[i] = c0[i] + beta * y[i];
-    logz_exp_neg_abs(t, e, nv);
+    logz_exp_neg_abs_isa(t, e, nv, isa);
     on = draw_state(t, e, u, v, nv, ft);
     return on;
 }
@@ -132,7 +133,7 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
  * hundredths of a second), so that the interrupt checks between rounds come
  * well within 0.1 s even when a single step makes many sweeps. */
 #ifndef AIS_ROUND_WORK
-#define AIS_ROUND_WORK 2e7
+#define AIS_ROUND_WORK 2e8
 #endif
 
 /* Run steps betas[1..L] from betas[0] for all chains. A chain's work is the
@@ -142,9 +143,9 @@ static void sparse_update(const logz_blocked *B, const double *S, double *out, i
  * (a range of units for all chains, or one unit for a block of chains when one
  * unit over all chains is more), one parallel region a round, with an
  * interrupt check between rounds. In a round each thread owns a fixed slice of
- * whole GROUPs of chains (its own dgemm or sparse products on its slice); a
- * chain does the same work in the same order in any case, so the result does
- * not depend on the rounds or the thread count. With limit_blas, BLAS runs
+ * the chains (its own dgemm or sparse products on its slice; its streams drawn
+ * GROUP at a time); a chain does the same work in the same order in any case,
+ * so the result does not depend on the rounds or the thread count. With limit_blas, BLAS runs
  * single-threaded inside each round (restored before each check). sparse_x / sparse_y choose the
  * kernels for the whole call. LW (L x M) receives the log weights after each
  * step, for the trace. If DM and D2M (L x M) are not NULL they receive, per step
@@ -156,6 +157,7 @@ typedef struct {
     const logz_blocked *BX, *BY;
     const double *betas;
     int L, final, sweeps, sparse_x, sparse_y, nu;
+    logz_isa isa;                /* of the exps, fixed for the call */
     double *V, *logw, *LW, *DM, *D2M;
     logz_stream *st;
     double *X, *H, *Y, *c0buf, *U, *SCR;
@@ -163,8 +165,8 @@ typedef struct {
     long *onv, *onh;
 } ais_run;
 
-/* units [t0, t1) of the groups [g0, g1) (one thread's slice of a round) */
-static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
+/* units [t0, t1) of the chains [cA, cB) (one thread's slice of a round) */
+static void ais_rbm_round(void *ctx, long t0, long t1, int cA, int cB, int tid)
 {
     const ais_run *a = (const ais_run *) ctx;
     const ais_rbm_model *m = a->m;
@@ -173,7 +175,7 @@ static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
     const double *betas = a->betas;
     double *V = a->V, *X = a->X, *H = a->H, *Y = a->Y;
     int *plus = a->plus, *minus = a->minus, *np = a->np, *nm = a->nm;
-    int cA = g0 * GROUP, cB = g1 * GROUP < M ? g1 * GROUP : M;
+    logz_isa isa = a->isa;
     double *u = a->U + (size_t) tid * GROUP * nu, *c0 = a->c0buf + (size_t) nv * tid;
     double *scr = a->SCR + (size_t) tid * 5 * nu;
     /* X, Y hold the products of the current V, H after the first unit */
@@ -190,8 +192,8 @@ static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
         else
             logz_rbm_gemm_x(m, V, X, cA, cB);
         have_x = 1;
-        for (int g = g0; g < g1; g++) {
-            int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+        for (int cf = cA; cf < cB; cf += GROUP) {
+            int n = cB - cf < GROUP ? cB - cf : GROUP;
             if (transition) logz_streams_fill(a->st + cf, n, nh, u, nu);
             for (int c = cf; c < cf + n; c++) {
                 double *hc = transition ? H + (size_t) nh * c : NULL;
@@ -205,13 +207,13 @@ static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
                 int on = 0;
                 if (sw == 0) {
                     a->logw[c] += hidden_weight_draw(m, X + (size_t) nx * c, b0, b1, hc, uc, &on,
-                                                     scr, fh);
+                                                     scr, fh, isa);
                     if (a->DM)
                         chain_moments(m, X + (size_t) nx * c, scr,
                                       &a->DM[(size_t) M * (k - 1) + c],
                                       &a->D2M[(size_t) M * (k - 1) + c]);
                 } else {
-                    on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh);
+                    on = hidden_draw(m, X + (size_t) nx * c, b1, hc, uc, scr, fh, isa);
                 }
                 if (transition) {
                     a->onh[c] += on;
@@ -231,8 +233,8 @@ static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
         else
             logz_rbm_gemm_y(m, H, Y, cA, cB);
         have_y = 1;
-        for (int g = g0; g < g1; g++) {
-            int cf = g * GROUP, n = M - cf < GROUP ? M - cf : GROUP;
+        for (int cf = cA; cf < cB; cf += GROUP) {
+            int n = cB - cf < GROUP ? cB - cf : GROUP;
             logz_streams_fill(a->st + cf, n, nv, u, nu);
             for (int c = cf; c < cf + n; c++) {
                 flip_track *fv = NULL;
@@ -242,7 +244,7 @@ static void ais_rbm_round(void *ctx, long t0, long t1, int g0, int g1, int tid)
                     fv = &ft;
                 }
                 int on = visible_draw(nv, c0, Y + (size_t) nv * c, b1, V + (size_t) nv * c,
-                                      u + (size_t) (c - cf) * nu, scr, fv);
+                                      u + (size_t) (c - cf) * nu, scr, fv, isa);
                 a->onv[c] += on;
                 a->lastv[c] = on;
                 if (fv) {
@@ -270,6 +272,7 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     a.c0buf = (double *) R_alloc((size_t) nv * nthreads, sizeof(double));
     a.U = (double *) R_alloc((size_t) nthreads * GROUP * nu, sizeof(double));
     a.SCR = (double *) R_alloc((size_t) nthreads * 5 * nu, sizeof(double));
+    a.isa = logz_isa_select();
     a.plus = (int *) R_alloc((size_t) nu * M, sizeof(int));
     a.minus = (int *) R_alloc((size_t) nu * M, sizeof(int));
     a.np = (int *) R_alloc((size_t) M, sizeof(int));
@@ -279,20 +282,19 @@ static int ais_rbm_run(const ais_rbm_model *m, const logz_blocked *BX, const log
     a.lasth = (int *) R_alloc((size_t) M, sizeof(int));   /* ones in each chain's h */
     a.onv = (long *) R_alloc((size_t) M, sizeof(long));
     a.onh = (long *) R_alloc((size_t) M, sizeof(long));
-    int ngroup = (M + GROUP - 1) / GROUP;
     memset(a.H, 0, sizeof(double) * (size_t) nh * M);
     for (int c = 0; c < M; c++) {
         a.onv[c] = a.onh[c] = 0;
         a.np[c] = a.nm[c] = a.lastv[c] = a.lasth[c] = 0;
     }
-    /* units per chain, and the rounds: r.units units for blocks of r.items groups */
+    /* units per chain, and the rounds: r.units units for blocks of r.items chains */
     logz_rounds r = {.total = L > 0 ? (long) L * sweeps - (final ? sweeps - 1 : 0) : 0,
-                     .n_items = ngroup, .nthreads = nthreads, .split = LOGZ_SPLIT_SLICES,
+                     .n_items = M, .nthreads = nthreads, .split = LOGZ_SPLIT_SLICES,
                      .limit_blas = limit_blas};
     double per_unit = 2.0 * nv * (double) (nh + 2) + 8.0 * (nv + nh);   /* a chain */
     double chains_per_thread = ceil((double) M / nthreads);
-    logz_round_plan(per_unit * GROUP, chains_per_thread / GROUP, r.total, AIS_ROUND_WORK, ngroup,
-                    1, nthreads, &r.units, &r.items);
+    logz_round_plan(per_unit, chains_per_thread, r.total, AIS_ROUND_WORK, M, GROUP, nthreads,
+                    &r.units, &r.items);
     logz_rounds_run(&r, ais_rbm_round, &a);
     int nsweep = 0;
     for (int k = 1; k <= L; k++) nsweep += (final && k == L) ? 0 : sweeps;

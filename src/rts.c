@@ -164,41 +164,33 @@ void rbm_ladder(const logz_rbm_path *m, const double *betas, int K, double step,
 }
 
 /* out[:, c0:c1) = B S[:, c0:c1) for binary S (B->cols x M) from each chain's
- * active units (the sparse kernel of src/binary_kernels.c, as in AIS): about
- * nnz x rows additions instead of cols x rows multiply-adds. act: B->cols
- * ints per chain of the group, nact: one per chain. Depends on the chain's
- * state alone, so results do not depend on the thread count. */
+ * active units (the binary-state kernels of src/binary_kernels.c, as in AIS:
+ * per chain or, where it pays, for a group of chains loading each weight
+ * column once): about nnz x rows additions instead of cols x rows
+ * multiply-adds. act: G x ld ints (ld >= B->cols), cnt: 4 G ints, G >= c1 -
+ * c0. Every kernel gives the same bits from the chain's state alone, so
+ * results do not depend on the thread count. */
 static void rts_sparse_prod(const logz_blocked *B, const double *S, double *out, int c0, int c1,
-                            int *act, int *nact)
+                            int *act, int ld, int *cnt, int G)
 {
-    int rows = B->rows, cols = B->cols;
-    for (int c = c0; c < c1; c++) {
-        const double *s = S + (size_t) cols * c;
-        int *a = act + (size_t) cols * (c - c0), n = 0;
-        for (int k = 0; k < cols; k++) {   /* branch-free: states are random */
-            a[n] = k;
-            n += s[k] != 0.0;
-        }
-        nact[c - c0] = n;
-    }
-    for (int blk = 0; blk < B->nblk; blk++)
-        for (int c = c0; c < c1; c++)
-            logz_blocked_accumulate(B, blk, act + (size_t) cols * (c - c0), nact[c - c0], NULL, 0,
-                                    out + (size_t) rows * c, 1);
+    int n = c1 - c0, *np = cnt, *nm = cnt + G, *on = cnt + 2 * G, *full = cnt + 3 * G;
+    for (int c = 0; c < n; c++) np[c] = nm[c] = on[c] = 0;
+    logz_binary_product(B, S + (size_t) B->cols * c0, out + (size_t) B->rows * c0, 0, n, act, act,
+                        ld, np, nm, on, 0, full);
 }
 
 /* X = [W a a0]'V and Y = W H on a group: dense (dgemm) or sparse products. */
 static void rts_prod_x(const logz_rbm_path *m, const logz_blocked *BX, const double *V, double *X,
-                       int c0, int c1, int *act, int *nact)
+                       int c0, int c1, int *act, int ld, int *cnt)
 {
-    if (BX) rts_sparse_prod(BX, V, X, c0, c1, act, nact);
+    if (BX) rts_sparse_prod(BX, V, X, c0, c1, act, ld, cnt, RTS_GROUP);
     else logz_rbm_gemm_x(m, V, X, c0, c1);
 }
 
 static void rts_prod_y(const logz_rbm_path *m, const logz_blocked *BY, const double *H, double *Y,
-                       int c0, int c1, int *act, int *nact)
+                       int c0, int c1, int *act, int ld, int *cnt)
 {
-    if (BY) rts_sparse_prod(BY, H, Y, c0, c1, act, nact);
+    if (BY) rts_sparse_prod(BY, H, Y, c0, c1, act, ld, cnt, RTS_GROUP);
     else logz_rbm_gemm_y(m, H, Y, c0, c1);
 }
 
@@ -225,7 +217,7 @@ static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const 
     double *lk = ku + G, *D = lk + K, *D2 = D + K, *q = D2 + K, *zb = q + K, *az = zb + nh1;
     int c0 = g * G, c1 = c0 + G < M ? c0 + G : M, n = c1 - c0;
     double *HT = w->HT + (size_t) nh * c0, *HE = w->HE + (size_t) nh * c0;
-    int *act = w->ISCR + w->iper * tid, *nact = act + (size_t) G * nu;
+    int *act = w->ISCR + w->iper * tid, *cnt = act + (size_t) G * nu;
     long ns = s1 - s0;
     /* The uniforms of a group's chains are drawn together (four streams per
      * vector, see logz_streams_fill); each stream's order is: nh for the
@@ -234,7 +226,7 @@ static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const 
      * recomputed at the start of a call (and kept from round to round), so a
      * run split into calls gives the same bits. */
     if (s0 == 0) {
-        rts_prod_x(m, BX, V, X, c0, c1, act, nact);
+        rts_prod_x(m, BX, V, X, c0, c1, act, nu, cnt);
         for (int c = c0; c < c1; c++) {
             rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk, D,
                        D2);
@@ -244,7 +236,7 @@ static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const 
     }
     for (long sw = 0; sw <= ns; sw++) {
         if (sw > 0) {   /* k | x, then the hidden logits at the new beta */
-            rts_prod_x(m, BX, V, X, c0, c1, act, nact);
+            rts_prod_x(m, BX, V, X, c0, c1, act, nu, cnt);
             logz_streams_fill(st + c0, n, 1, ku, 1);
             for (int c = c0; c < c1; c++) {
                 rbm_ladder(m, r->betas, K, r->step, X + (size_t) nx * c, E, zb, az, r->moments, lk,
@@ -260,7 +252,7 @@ static void rts_rbm_group(const logz_rbm_path *m, const logz_blocked *BX, const 
         for (int c = c0; c < c1; c++)
             logz_bernoulli_logit(HT + (size_t) nh * (c - c0), HE + (size_t) nh * (c - c0),
                                  U + (size_t) nu * (c - c0), H + (size_t) nh * c, nh);
-        rts_prod_y(m, BY, H, Y, c0, c1, act, nact);
+        rts_prod_y(m, BY, H, Y, c0, c1, act, nu, cnt);
         logz_streams_fill(st + c0, n, nv, U, nu);
         for (int c = c0; c < c1; c++) {
             double bt = r->betas[r->kk[c]];
@@ -311,7 +303,7 @@ void rts_rbm_run(const logz_rbm_path *m, const logz_blocked *BX, const logz_bloc
     w.per = (size_t) K * nh1 + 2 * (size_t) nv + (size_t) G * nu + G + 4 * (size_t) K +
             2 * (size_t) nh1;
     w.SCR = (double *) R_alloc(w.per * nthreads, sizeof(double));
-    w.iper = (size_t) G * nu + G;
+    w.iper = (size_t) G * nu + 4 * (size_t) G;
     w.ISCR = (int *) R_alloc(w.iper * nthreads, sizeof(int));
     /* a group-sweep: the two products, the ladder and the draws */
     double per = (double) G * (4.0 * nv * (double) nh1 + 2.0 * K * (double) nh1 + 4.0 * nv);

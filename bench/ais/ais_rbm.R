@@ -6,8 +6,8 @@
 # python3-torch is installed) and a plain vectorised-R AIS, all timed in the same
 # run in interleaved rounds; then rts(), raise() and rbm_train() at the
 # dispatched and the portable instruction set, and the log Z each AIS gives on a
-# longer schedule. Run: Rscript bench/ais/ais_rbm.R   (about 10 minutes wall on
-# a loaded machine). The crossover of the sparse products against dgemm per
+# longer schedule. Run: Rscript bench/ais/ais_rbm.R   (about 4 minutes wall on
+# an idle machine, far longer under load). The crossover of the sparse products against dgemm per
 # density is bench/ais/binary_crossover.R.
 suppressPackageStartupMessages(library(logz))
 cat("R BLAS:  ", extSoftVersion()[["BLAS"]], "\nR LAPACK:", La_library(), "\n")
@@ -158,6 +158,9 @@ auto2 <- rates[sprintf("ais(kernel = \"auto\") [%s] t2", isa), ]
 bound_r <- rates[grepl("^dense bound", rownames(rates)), ]
 cat(sprintf("\nais(kernel = \"auto\", threads = 2) / dense bound, per round: %s (target >= 1.5)\n",
             paste(sprintf("%.2f", auto2 / bound_r), collapse = ", ")))
+sparse2 <- rates[sprintf("ais(kernel = \"sparse\") [%s] t2", isa), ]
+cat(sprintf("ais(kernel = \"auto\", threads = 2) / ais(kernel = \"sparse\", threads = 2), per round: %s\n",
+            paste(sprintf("%.2f", auto2 / sparse2), collapse = ", ")))
 if (has_torch) {
   tr <- rates["PyTorch float32 t2", ]
   cat(sprintf("ais(kernel = \"auto\", threads = 2) / PyTorch float32, per round: %s (target >= 4)\n",

@@ -68,3 +68,18 @@ test_that("raise() at the portable ISA agrees with the dispatched one", {
   best <- run()
   expect_equal(with_isa("portable", run()), best, tolerance = 1e-12)
 })
+
+test_that("raise() and rts() give the same bits for 1 and 2 threads at every ISA", {
+  set.seed(43)
+  m <- random_rbm(40, 16, sd = 0.5)
+  data <- matrix(rbinom(40 * 3, 1, 0.3), 3, 40)
+  run <- function(threads) {
+    set.seed(6)
+    r <- raise(m, data, schedule_linear(15), n_chains = 7, threads = threads, progress = FALSE)
+    set.seed(6)
+    s <- suppressWarnings(rts(m, K = 6, n_chains = 10, sweeps = 30, threads = threads,
+                              kernel = "sparse", progress = FALSE))
+    list(r$log_p, s$log_z)
+  }
+  for (isa in isa_levels()) with_isa(isa, expect_identical(run(1L), run(2L)))
+})
