@@ -53,15 +53,25 @@
 #' them, half those where \eqn{\log f} most exceeds the Laplace
 #' approximations of the modes known so far (mass that no known mode
 #' explains, such as a narrow mode's basin), half at random, skipping points
-#' next to a mode already found; a further batch runs while the last one
-#' found a new mode (at most 4 batches), so the search grows with what it
-#' finds. When it finds one
+#' next to a mode already found (the two kinds taken in turn); a batch ends
+#' early after 24 starts in a row that found only known modes, and a further
+#' batch runs while the last one found a new mode (at most 4 batches), so
+#' the search grows with what it finds. A start whose optimum is a known mode
+#' skips its Hessian, and the gradient is checked once, at `start`. When it finds one
 #' with at least 1% of the Laplace mass of the modes found, the base is
 #' widened to the Gaussian with the mean and covariance of the mixture of
 #' their Laplace fits, so that the particles start in reach of each mode.
 #' Then, with `refit_base` and `schedule = "pilot"`, the pilot run's final
-#' weighted particles give a moment-matched fit (in the base's Student-t
-#' family or Gaussian) which replaces the base when it fits them better: when
+#' weighted particles give refitted bases, each in the base's Student-t
+#' family or Gaussian: the weighted mean and covariance (with at least
+#' \eqn{4d} particles and an ESS of \eqn{2d}), and the weighted mean with one
+#' scale per whitened coordinate (their weighted sds shrunk halfway to their
+#' geometric mean on the log scale, or all equal to it), \eqn{2d} numbers
+#' that a pilot of fewer particles than \eqn{d} can carry (a posterior skewed
+#' away from its mode or wider than its curvature there, as a logistic
+#' regression's in many dimensions), and the Laplace fit itself in the other
+#' family. The best replaces the base when it fits
+#' them better: when
 #' the weighted variance of \eqn{\ell} at \eqn{\beta = 1} (the log-variance
 #' of the importance weights of the base against \eqn{f/Z}) is lower, each
 #' half of the particles scoring the fit to the other half. The replicates
@@ -178,7 +188,12 @@
 #'   the start): \eqn{L = \mathrm{round}((\pi/2) / \arccos(1 - \epsilon^2/2))},
 #'   the phase a leapfrog step of size \eqn{\epsilon} turns (between 1 and 100).
 #' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
-#'   points (for a `bayes_model`, given to [bayes_model()]).
+#'   points: `model(X)` with `X` an `M` x `d` matrix, one point per row,
+#'   returns `M` log densities, and `gradient(X)` an `M` x `d` matrix (for a
+#'   `bayes_model`, given to [bayes_model()]). Each step then evaluates all
+#'   the particles in one call, not one R call per point; a run of more than
+#'   \eqn{10^5} evaluations with `vectorized = FALSE` says so in a message. A
+#'   `model` returning another length is an error.
 #' @param start for the Laplace base: a point where the log density is finite.
 #' @param lower,upper for a function target: known bounds of its support
 #'   (`NULL`, default: none), each a number or a vector of length `d`, `-Inf`
@@ -447,8 +462,13 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                         bridge_draws, estimator, whitened = !is.null(base$laplace))
   fit$base <- base$record
   if (!is.null(refit)) {
-    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
-                           "(moment-matched), which it fits better")
+    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run (",
+                           switch(refit$fit, moments = "their mean and covariance",
+                                  family = "the Laplace fit in the other family",
+                                  pooled = "their mean and one common scale",
+                                  shrunk = "their mean and shrunk scales per coordinate"),
+                           "), which it fits better")
+    fit$base$fit <- refit$fit
     fit$base$mode <- base$laplace$mode
     fit$base$df <- base$laplace$df
     fit$base$refit <- c(var_laplace = refit$var_laplace, var_refit = refit$var_refit)
@@ -477,6 +497,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fit$base$how <- paste0(fit$base$how, "; in the unconstrained coordinates of `lower`/`upper` ",
                            "(log and logit transforms, with their Jacobian)")
   }
+  suggest_vectorized(fit, vectorized)
   smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
 }
 

@@ -55,7 +55,8 @@ shift_scale_fit <- function(Z, w, pool) {
 # The candidate fits of smc_refit_base(): the full moment fit (when the
 # particles can carry it) and the shift-and-scale fits.
 refit_candidates <- function(d, n_ok, ess) {
-  out <- list(pooled = function(Z, w) shift_scale_fit(Z, w, 1),
+  out <- list(family = function(Z, w) list(m = rep(0, d), U = diag(1, d), log_det = 0),
+              pooled = function(Z, w) shift_scale_fit(Z, w, 1),
               shrunk = function(Z, w) shift_scale_fit(Z, w, 0.5))
   if (n_ok >= 4L * d && ess >= 2 * d) out$moments <- moment_fit
   out
@@ -66,8 +67,9 @@ refit_candidates <- function(d, n_ok, ess) {
 # refitted logz_laplace when a fit scores better than the Laplace fit
 # (cross-fitted by halves), else NULL. The fits: the weighted mean and
 # covariance (with at least 4 d particles and an ESS of 2 d), and a shift
-# with a scale per coordinate (shift_scale_fit(), pooled or shrunk), each in
-# the base's family (lb$df) and Gaussian. Returns list(laplace, var_laplace,
+# with a scale per coordinate (shift_scale_fit(), pooled or shrunk), and the
+# Laplace fit itself ("family"), each in the base's family (lb$df) and
+# Gaussian. Returns list(laplace, var_laplace,
 # var_refit, fit (the winner's name)).
 smc_refit_base <- function(lb, p0, Z, lw, ell) {
   N <- nrow(Z)
@@ -105,6 +107,7 @@ smc_refit_base <- function(lb, p0, Z, lw, ell) {
   best <- arrayInd(which.min(scores), dim(scores))
   var_new <- scores[best]
   if (!is.finite(var_new) || var_new >= var_old) return(NULL)
+  if (names(fits)[best[1L]] == "family" && dfs[best[2L]] == lb$df) return(NULL)
   mf <- fits[[best[1L]]](Z[ok, , drop = FALSE], w[ok] / sum(w[ok]))
   if (is.null(mf)) return(NULL)
   new <- lb

@@ -3,9 +3,9 @@
 # multivariate Student-t (7 df) with the weighted mean and covariance of the
 # final particles of a long smc() run (4000 particles, 2 replicates); that
 # run only places the proposal, so the estimate is unbiased whatever its
-# error. 2e5 draws; printed: the IS estimate, its se, the largest normalised
+# error. Printed: the IS estimate, its se, the largest normalised
 # weight, the ESS, and the long smc() estimate beside it (a second,
-# independent figure). Writes bench/smc/dimension_ref.rds.
+# independent figure). 1e6 draws. Writes bench/smc/dimension_ref.rds.
 # Run from the package root: Rscript bench/smc/dimension_ref.R [dims]
 suppressPackageStartupMessages(library(logz))
 options(logz.warn_unreliable = FALSE)
@@ -31,7 +31,7 @@ for (d in dims) {
   S <- crossprod(sweep(long$x, 2, mu) * sqrt(w))
   L <- t(chol(S))
   nu <- 7
-  N <- 2e5
+  N <- 1e6
   lw <- numeric(N)
   for (b in split(seq_len(N), ceiling(seq_len(N) / 1e4))) {
     Z <- matrix(rnorm(length(b) * d), length(b)) / sqrt(rchisq(length(b), nu) / nu)
