@@ -55,8 +55,7 @@ shift_scale_fit <- function(Z, w, pool) {
 # The candidate fits of smc_refit_base(): the full moment fit (when the
 # particles can carry it) and the shift-and-scale fits.
 refit_candidates <- function(d, n_ok, ess) {
-  out <- list(family = function(Z, w) list(m = rep(0, d), U = diag(1, d), log_det = 0),
-              pooled = function(Z, w) shift_scale_fit(Z, w, 1),
+  out <- list(pooled = function(Z, w) shift_scale_fit(Z, w, 1),
               shrunk = function(Z, w) shift_scale_fit(Z, w, 0.5))
   if (n_ok >= 4L * d && ess >= 2 * d) out$moments <- moment_fit
   out
@@ -67,9 +66,8 @@ refit_candidates <- function(d, n_ok, ess) {
 # refitted logz_laplace when a fit scores better than the Laplace fit
 # (cross-fitted by halves), else NULL. The fits: the weighted mean and
 # covariance (with at least 4 d particles and an ESS of 2 d), and a shift
-# with a scale per coordinate (shift_scale_fit(), pooled or shrunk), and the
-# Laplace fit itself ("family"), each in the base's family (lb$df) and
-# Gaussian. Returns list(laplace, var_laplace,
+# with a scale per coordinate (shift_scale_fit(), pooled or shrunk; in the
+# base's family lb$df); the first in the base's family or Gaussian. Returns list(laplace, var_laplace,
 # var_refit, fit (the winner's name)).
 smc_refit_base <- function(lb, p0, Z, lw, ell) {
   N <- nrow(Z)
@@ -82,6 +80,10 @@ smc_refit_base <- function(lb, p0, Z, lw, ell) {
   half <- seq_len(N) %% 2L
   fits <- refit_candidates(d, sum(ok), ess)
   dfs <- unique(c(lb$df, Inf))
+  # the shift-and-scale fits keep the base's family: a Gaussian fitted to a
+  # few particles in many dimensions can be lighter-tailed than the target
+  # where none of them lies, and its weights then heavy-tailed
+  family_free <- names(fits) == "moments"
   # score[h, fit, df]: the weighted variance of l on half h under the fit to the other half
   score <- array(0, c(2L, length(fits), length(dfs)))
   for (h in 0:1) {
@@ -96,6 +98,10 @@ smc_refit_base <- function(lb, p0, Z, lw, ell) {
       }
       U <- t(backsolve(mf$U, t(sweep(Z[test, , drop = FALSE], 2L, mf$m))))
       for (k in seq_along(dfs)) {
+        if (!family_free[j] && dfs[k] != lb$df) {
+          score[h + 1L, j, k] <- Inf
+          next
+        }
         q <- laplace_std_proposal(list(df = dfs[k], dim = d))
         ell_new <- lf[test] + mf$log_det - proposal_log_density(q, U)
         score[h + 1L, j, k] <- weighted_var(ell_new, w[test])
@@ -107,7 +113,6 @@ smc_refit_base <- function(lb, p0, Z, lw, ell) {
   best <- arrayInd(which.min(scores), dim(scores))
   var_new <- scores[best]
   if (!is.finite(var_new) || var_new >= var_old) return(NULL)
-  if (names(fits)[best[1L]] == "family" && dfs[best[2L]] == lb$df) return(NULL)
   mf <- fits[[best[1L]]](Z[ok, , drop = FALSE], w[ok] / sum(w[ok]))
   if (is.null(mf)) return(NULL)
   new <- lb

@@ -23,12 +23,12 @@ if (length(args) && args[1] == "--one") {
   tg <- logistic_model(d)
   ns <- asNamespace("logz")
   runs <- NULL
-  search <- 0
+  search_evals <- 0
   invisible(suppressMessages({
     trace(logz:::smc_once, print = FALSE, where = ns, exit = quote(runs <<- rbind(runs, c(
-      returnValue()$evaluations + returnValue()$gradient_evaluations, nrow(returnValue()$trace) - 1)))))
+      returnValue()$evaluations + returnValue()$gradient_evaluations, nrow(returnValue()$trace) - 1))))
     trace(logz:::smc_mode_search, print = FALSE, where = ns,
-          exit = quote(search <<- sum(returnValue()$evaluations)))
+          exit = quote(search_evals <<- sum(returnValue()$evaluations)))
   }))
   set.seed(seed)
   t0 <- proc.time()
@@ -43,7 +43,7 @@ if (length(args) && args[1] == "--one") {
   refit <- !is.null(fit$base$refit)
   cat(sprintf("RESULT %.6f %.6f %d %s %.0f %.0f %.0f %.0f %.0f %.1f %.3f\n", fit$log_z, fit$se,
               as.integer(fit$reliable), if (is.null(fit$estimator)) "smc" else fit$estimator, total,
-              search, if (refit) pilots[1] else 0, pilots[length(pilots)], sum(utils::tail(per, R)),
+              search_evals, if (refit) pilots[1] else 0, pilots[length(pilots)], sum(utils::tail(per, R)),
               runs[nrow(runs), 2], cpu))
   quit(save = "no")
 }
@@ -57,7 +57,8 @@ cat(sprintf("command: Rscript bench/smc/dimension.R %s; commit %s; baseline libr
             format(Sys.time())))
 load_now <- function() paste(readLines("/proc/loadavg"), collapse = "")
 cat(sprintf("load at start: %s\n\n", load_now()))
-ref <- readRDS("bench/smc/dimension_ref.rds")
+# read when needed: the reference of the larger d may still be running
+ref_of <- function(d) readRDS("bench/smc/dimension_ref.rds")[[as.character(d)]]
 one <- function(d, s, how, lib = "") {
   env <- if (nzchar(lib)) paste0("R_LIBS=", lib) else character()
   out <- system2("Rscript", c("bench/smc/dimension.R", "--one", d, s, how), stdout = TRUE,
@@ -80,7 +81,7 @@ for (d in dims) for (s in seeds) {
     r <- one(d, s, t[1], t[2])
     if (is.null(r)) next
     r$build <- if (nzchar(t[2])) "baseline" else "this"
-    r$err <- r$log_z - ref[[as.character(d)]][["log_z"]]
+    r$err <- r$log_z - ref_of(d)[["log_z"]]
     rows[[length(rows) + 1L]] <- r
     cat(sprintf(paste0("%4d %4d %-11s %-10s %9.4f %7.4f %7.2f %5s %-7s %8.0f %7.0f %7.0f %7.0f %7.0f ",
                        "%6.0f %6.1f\n"), d, s, r$call, r$build, r$err, r$se, r$err / r$se, r$reliable,
@@ -90,8 +91,7 @@ for (d in dims) for (s in seeds) {
 tab <- do.call(rbind, rows)
 cat(sprintf("\nload at end: %s\n", load_now()))
 cat("\nreference (IS, Student-t proposal at a long run's moments; se of the reference):\n")
-for (d in dims) cat(sprintf("  d = %3d  %.4f (se %.4f)\n", d, ref[[as.character(d)]][["log_z"]],
-                            ref[[as.character(d)]][["se"]]))
+for (d in dims) cat(sprintf("  d = %3d  %.4f (se %.4f)\n", d, ref_of(d)[["log_z"]], ref_of(d)[["se"]]))
 cat("\nsummary per d, call and build: RMSE, mean se, sd(z), max |z|, reliable, mean evaluations, median CPU-s\n")
 for (d in dims) for (b in unique(tab$build)) for (h in unique(tab$call)) {
   x <- tab[tab$d == d & tab$build == b & tab$call == h, ]
