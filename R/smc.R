@@ -62,15 +62,8 @@
 #' widened to the Gaussian with the mean and covariance of the mixture of
 #' their Laplace fits, so that the particles start in reach of each mode.
 #' Then, with `refit_base` and `schedule = "pilot"`, the pilot run's final
-#' weighted particles give refitted bases: the weighted mean and covariance
-#' (in the base's Student-t family or Gaussian; with at least
-#' \eqn{4d} particles and an ESS of \eqn{2d}), the weighted mean with one
-#' scale per whitened coordinate in the base's family (their weighted sds shrunk halfway to their
-#' geometric mean on the log scale, or all equal to it), \eqn{2d} numbers
-#' that a pilot of fewer particles than \eqn{d} can carry (a posterior skewed
-#' away from its mode or wider than its curvature there, as a logistic
-#' regression's in many dimensions). The best replaces the base when it fits
-#' them better: when
+#' weighted particles give a moment-matched fit (in the base's Student-t
+#' family or Gaussian) which replaces the base when it fits them better: when
 #' the weighted variance of \eqn{\ell} at \eqn{\beta = 1} (the log-variance
 #' of the importance weights of the base against \eqn{f/Z}) is lower, each
 #' half of the particles scoring the fit to the other half. The replicates
@@ -461,12 +454,8 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
                         bridge_draws, estimator, whitened = !is.null(base$laplace))
   fit$base <- base$record
   if (!is.null(refit)) {
-    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run (",
-                           switch(refit$fit, moments = "their mean and covariance",
-                                  pooled = "their mean and one common scale",
-                                  shrunk = "their mean and shrunk scales per coordinate"),
-                           "), which it fits better")
-    fit$base$fit <- refit$fit
+    fit$base$how <- paste0(fit$base$how, "; refitted to the weighted particles of a pilot run ",
+                           "(moment-matched), which it fits better")
     fit$base$mode <- base$laplace$mode
     fit$base$df <- base$laplace$df
     fit$base$refit <- c(var_laplace = refit$var_laplace, var_refit = refit$var_refit)

@@ -37,88 +37,46 @@ weighted_var <- function(v, w) {
   sum(w * (v - m)^2) / sum(w)
 }
 
-# The weighted fit of the whitened particles Z (normalised weights w) by a
-# shift and a scale per coordinate, list(m, U (diagonal), log_det): 2 d
-# numbers, which a pilot of fewer particles than d can fit where the full
-# covariance cannot (a posterior skewed away from its mode, wider than its
-# curvature there, as a logistic regression's). `pool`: each coordinate's sd
-# shrunk halfway to their geometric mean on the log scale (0.5), or replaced
-# by it (1).
-shift_scale_fit <- function(Z, w, pool) {
-  m <- colSums(w * Z)
-  s <- sqrt(colSums(w * sweep(Z, 2L, m)^2) / (1 - sum(w^2)))
-  if (!all(is.finite(s)) || any(s <= 0)) return(NULL)
-  ls <- (1 - pool) * log(s) + pool * mean(log(s))
-  list(m = m, U = diag(exp(ls), length(m)), log_det = sum(ls))
-}
-
-# The candidate fits of smc_refit_base(): the full moment fit (when the
-# particles can carry it) and the shift-and-scale fits.
-refit_candidates <- function(d, n_ok, ess) {
-  out <- list(pooled = function(Z, w) shift_scale_fit(Z, w, 1),
-              shrunk = function(Z, w) shift_scale_fit(Z, w, 0.5))
-  if (n_ok >= 4L * d && ess >= 2 * d) out$moments <- moment_fit
-  out
-}
-
 # The pilot's particles (whitened Z, normalised log weights lw, l = lf -
 # log p0 at beta = 1) on the Laplace base lb with standard base p0: the
-# refitted logz_laplace when a fit scores better than the Laplace fit
-# (cross-fitted by halves), else NULL. The fits: the weighted mean and
-# covariance (with at least 4 d particles and an ESS of 2 d), and a shift
-# with a scale per coordinate (shift_scale_fit(), pooled or shrunk; in the
-# base's family lb$df); the first in the base's family or Gaussian. Returns list(laplace, var_laplace,
-# var_refit, fit (the winner's name)).
+# refitted logz_laplace when a moment fit scores better than the Laplace fit
+# (cross-fitted by halves), else NULL. Returns list(laplace, var_laplace,
+# var_refit).
 smc_refit_base <- function(lb, p0, Z, lw, ell) {
   N <- nrow(Z)
   d <- ncol(Z)
   w <- exp(lw - max(lw))
   ok <- is.finite(ell) & w > 0
-  ess <- sum(w[ok])^2 / sum(w[ok]^2)
-  if (sum(ok) < 20L || ess < 10) return(NULL)
+  if (sum(ok) < 4L * d || sum(w[ok])^2 / sum(w[ok]^2) < 2 * d) return(NULL)
   lf <- ell + proposal_log_density(p0, Z)
   half <- seq_len(N) %% 2L
-  fits <- refit_candidates(d, sum(ok), ess)
+  # the refit as the base's family (lb$df) and as a Gaussian, each scored
   dfs <- unique(c(lb$df, Inf))
-  # the shift-and-scale fits keep the base's family: a Gaussian fitted to a
-  # few particles in many dimensions can be lighter-tailed than the target
-  # where none of them lies, and its weights then heavy-tailed
-  family_free <- names(fits) == "moments"
-  # score[h, fit, df]: the weighted variance of l on half h under the fit to the other half
-  score <- array(0, c(2L, length(fits), length(dfs)))
+  score <- matrix(0, 2L, length(dfs))
   for (h in 0:1) {
     fit_rows <- ok & half != h
     test <- ok & half == h
     wf <- w[fit_rows] / sum(w[fit_rows])
-    for (j in seq_along(fits)) {
-      mf <- fits[[j]](Z[fit_rows, , drop = FALSE], wf)
-      if (is.null(mf)) {
-        score[h + 1L, j, ] <- Inf
-        next
-      }
-      U <- t(backsolve(mf$U, t(sweep(Z[test, , drop = FALSE], 2L, mf$m))))
-      for (k in seq_along(dfs)) {
-        if (!family_free[j] && dfs[k] != lb$df) {
-          score[h + 1L, j, k] <- Inf
-          next
-        }
-        q <- laplace_std_proposal(list(df = dfs[k], dim = d))
-        ell_new <- lf[test] + mf$log_det - proposal_log_density(q, U)
-        score[h + 1L, j, k] <- weighted_var(ell_new, w[test])
-      }
+    mf <- moment_fit(Z[fit_rows, , drop = FALSE], wf)
+    if (is.null(mf)) return(NULL)
+    U <- t(backsolve(mf$U, t(sweep(Z[test, , drop = FALSE], 2L, mf$m))))
+    for (k in seq_along(dfs)) {
+      q <- laplace_std_proposal(list(df = dfs[k], dim = d))
+      ell_new <- lf[test] + mf$log_det - proposal_log_density(q, U)
+      score[h + 1L, k] <- weighted_var(ell_new, w[test])
     }
   }
   var_old <- weighted_var(ell[ok], w[ok])
-  scores <- apply(score, c(2L, 3L), mean)
-  best <- arrayInd(which.min(scores), dim(scores))
+  scores <- colMeans(score)
+  best <- which.min(scores)
   var_new <- scores[best]
   if (!is.finite(var_new) || var_new >= var_old) return(NULL)
-  mf <- fits[[best[1L]]](Z[ok, , drop = FALSE], w[ok] / sum(w[ok]))
+  mf <- moment_fit(Z[ok, , drop = FALSE], w[ok] / sum(w[ok]))
   if (is.null(mf)) return(NULL)
   new <- lb
-  new$df <- dfs[best[2L]]
+  new$df <- dfs[best]
   new$mode <- drop(lb$mode + lb$chol_cov %*% mf$m)
   new$chol_cov <- lb$chol_cov %*% mf$U
   new$log_det <- lb$log_det + mf$log_det
-  list(laplace = new, var_laplace = var_old, var_refit = var_new, fit = names(fits)[best[1L]])
+  list(laplace = new, var_laplace = var_old, var_refit = var_new)
 }
