@@ -61,13 +61,18 @@ eval_log_density <- function(model, X, vectorized, d, lenient = FALSE) {
   if (!vectorized) {
     bad <- which(lengths(v) != 1L | !vapply(v, is.numeric, logical(1)))
     if (length(bad))
-      stop_no_call(sprintf("`model` must return one number per point; at point (%s) it gave %s.",
-                           format_point(X[bad[1], ]), describe(v[[bad[1]]])))
+      stop_no_call(sprintf(paste0("`model` must return one number per point; at point (%s) it gave %s",
+                                  "%s."), format_point(X[bad[1], ]), describe(v[[bad[1]]]),
+                           if (length(v[[bad[1]]]) > 1L)
+                             " (a function of a matrix of points, one per row, needs `vectorized = TRUE`)"
+                           else ""))
     v <- unlist(v, use.names = FALSE)
   }
   if (!is.numeric(v) || length(v) != nrow(X))
     stop_no_call(sprintf(paste0("`model` (vectorized) must return %d log densities for a ",
-                                "%d x %d matrix, not %s."), nrow(X), nrow(X), d, describe(v)))
+                                "%d x %d matrix, not %s: with `vectorized = TRUE` it is given a ",
+                                "matrix of points, one per row, and returns one log density per row."),
+                         nrow(X), nrow(X), d, describe(v)))
   v <- as.double(v)
   bad <- which(is.na(v) | v == Inf)
   if (length(bad) && lenient) v[bad] <- NA_real_

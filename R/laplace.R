@@ -64,12 +64,31 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
   check_finite_numeric(start, "start")
   if (!length(start)) stop_no_call("`start` must have length >= 1.")
   if (!identical(df, Inf)) df <- check_number(df, "df", lower = 0, lower_open = TRUE)
+  laplace_fit(model, as.double(start), gradient, vectorized, df)
+}
+
+# The body of laplace_base() on checked arguments. `check_gradient = FALSE`
+# skips the finite-difference check of `gradient` at `start` (for starts of
+# a search whose gradient was checked already); `keep(mode)` is asked before
+# the Hessian is taken: when it returns FALSE the fit stops there and
+# returns NULL (a search that already knows that mode saves the 2 d
+# gradients of the Hessian).
+laplace_fit <- function(model, start, gradient, vectorized, df, check_gradient = TRUE,
+                        keep = NULL) {
   d <- length(start)
   n_f <- 0
   n_g <- 0
+  # the last point and its value: optim() asks for the gradient where it
+  # has just evaluated the density, and neggr() checks that density again
+  last_x <- NULL
+  last_v <- NULL
   f1 <- function(x) {
+    if (identical(x, last_x)) return(last_v)
     n_f <<- n_f + 1
-    eval_log_density(model, matrix(x, 1L), vectorized, d)
+    v <- eval_log_density(model, matrix(x, 1L), vectorized, d)
+    last_x <<- x
+    last_v <<- v
+    v
   }
   g1 <- if (!is.null(gradient)) function(x) {
     n_g <<- n_g + 1
@@ -80,7 +99,7 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
     stop_no_call(sprintf("`model` is -Inf at `start` (%s): start from a point in the support.",
                          format_point(start)))
   # the gradient is checked where the search starts, before it can mislead it
-  if (!is.null(gradient)) {
+  if (!is.null(gradient) && check_gradient) {
     check_gradient_fd(model, gradient, matrix(as.double(start), 1L), vectorized, d)
     n_f <- n_f + 2 * d + 1
     n_g <- n_g + 1
@@ -102,6 +121,7 @@ laplace_base <- function(model, start, gradient = NULL, vectorized = FALSE, df =
   lf <- f1(mode)
   if (all(is.finite(mode)) && lf == -Inf)
     laplace_left_support(mode, "it stopped")
+  if (!is.null(keep) && all(is.finite(mode)) && is.finite(lf) && !keep(mode)) return(NULL)
   # optimHess() differences with steps of 1e-3
   if (all(is.finite(mode)) && is.finite(lf)) {
     steps <- rbind(sweep(diag(1e-3, d), 2L, mode, "+"), sweep(diag(-1e-3, d), 2L, mode, "+"))

@@ -12,10 +12,10 @@ rbm_tempered_chunk <- function(model, betas, state, control) {
   if (!is.list(model) || !is.double(model$W) || !is.double(model$a) || !is.double(model$b) ||
       !is.double(model$a0) || length(model$a0) != length(model$a))
     internal_error("the tempered RBM model must be list(W, a, b, a0) of doubles.")
-  rts_check_chunk(betas, state, control, length(model$a))
-  if (!identical(control$thin, 0L))
+  a <- rts_chunk_args(betas, state, control, length(model$a))
+  if (!identical(a$control$thin, 0L))
     internal_error("tempered training stores no sweeps (control$thin must be 0).")
-  res <- .Call(C_rbm_tempered, model, betas, state, control)
+  res <- .Call(C_rbm_tempered, model, a$betas, a$state, a$control)
   res$chains <- rts_name_acc(res$chains)
   res
 }

@@ -53,9 +53,11 @@
 #' them, half those where \eqn{\log f} most exceeds the Laplace
 #' approximations of the modes known so far (mass that no known mode
 #' explains, such as a narrow mode's basin), half at random, skipping points
-#' next to a mode already found; a further batch runs while the last one
-#' found a new mode (at most 4 batches), so the search grows with what it
-#' finds. When it finds one
+#' next to a mode already found (the two kinds taken in turn); a batch ends
+#' early after 24 starts in a row that found only known modes, and a further
+#' batch runs while the last one found a new mode (at most 4 batches), so
+#' the search grows with what it finds. A start whose optimum is a known mode
+#' skips its Hessian, and the gradient is checked once, at `start`. When it finds one
 #' with at least 1% of the Laplace mass of the modes found, the base is
 #' widened to the Gaussian with the mean and covariance of the mixture of
 #' their Laplace fits, so that the particles start in reach of each mode.
@@ -185,7 +187,12 @@
 #'   the start): \eqn{L = \mathrm{round}((\pi/2) / \arccos(1 - \epsilon^2/2))},
 #'   the phase a leapfrog step of size \eqn{\epsilon} turns (between 1 and 100).
 #' @param vectorized `TRUE` if `model` (and `gradient`) take a matrix of
-#'   points (for a `bayes_model`, given to [bayes_model()]).
+#'   points: `model(X)` with `X` an `M` x `d` matrix, one point per row,
+#'   returns `M` log densities, and `gradient(X)` an `M` x `d` matrix (for a
+#'   `bayes_model`, given to [bayes_model()]). Each step then evaluates all
+#'   the particles in one call, not one R call per point; a run of more than
+#'   \eqn{10^5} evaluations with `vectorized = FALSE` says so in a message. A
+#'   `model` returning another length is an error.
 #' @param start for the Laplace base: a point where the log density is finite.
 #' @param lower,upper for a function target: known bounds of its support
 #'   (`NULL`, default: none), each a number or a vector of length `d`, `-Inf`
@@ -490,6 +497,7 @@ smc.function <- function(model, base = "laplace", gradient = NULL, kernel = NULL
     fit$base$how <- paste0(fit$base$how, "; in the unconstrained coordinates of `lower`/`upper` ",
                            "(log and logit transforms, with their Jacobian)")
   }
+  suggest_vectorized(fit, vectorized)
   smc_flag(fit, c(carried, smc_bridge_flags(fit, estimator)))
 }
 

@@ -18,11 +18,13 @@
 # such as the basin of a narrow mode), half at random among the rest; points within one
 # whitened unit of a mode already found are skipped. Batches of `starts`
 # run while the last one found a new mode (up to `max_batches`), so the
-# search grows with what it finds. Starts where the search fails (a log
+# search grows with what it finds; within a batch, `patience` starts in a row
+# that found only known modes end it (the gradient was checked at the first
+# fit, and a start that returns to a known mode skips its Hessian). Starts where the search fails (a log
 # density not finite there, a Hessian not positive definite, the support
 # left) are skipped.
 smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
-                            min_distance = 3, screen = NULL, max_batches = 4L) {
+                            min_distance = 3, screen = NULL, max_batches = 4L, patience = 24L) {
   d <- lb$dim
   evals <- c(density = 0, gradient = 0)
   none <- list(modes = list(), evaluations = evals,
@@ -78,17 +80,27 @@ smc_mode_search <- function(model, gradient, vectorized, lb, starts, spread = 5,
     used[top] <- TRUE
     rnd <- next_from(at_random, starts - length(top))
     used[rnd] <- TRUE
-    batch <- c(top, rnd)
+    # alternate the two kinds, so that a batch cut short tried both
+    batch <- c(rbind(top, rnd)[, seq_len(max(length(top), length(rnd)))])
+    batch <- batch[!is.na(batch)]
     if (!length(batch)) break
     new <- 0L
+    quiet <- 0L
+    known <- function(m) any(vapply(at, function(a) sqrt(sum((whiten(m) - a)^2)) < min_distance, TRUE))
     for (i in batch) {
+      # `patience` starts in a row that found only known modes end the batch
+      if (quiet >= patience) break
       tried <- tried + 1L
-      fit <- catch_error(suppressWarnings(laplace_base(f, X[i, ], g, vectorized, df = Inf)),
+      quiet <- quiet + 1L
+      fit <- catch_error(suppressWarnings(laplace_fit(f, X[i, ], g, vectorized, df = Inf,
+                                                      check_gradient = FALSE,
+                                                      keep = function(m) !known(m))),
                          function(e) NULL)
       if (is.null(fit)) next
       if (!isTRUE(fit$converged) || !is.finite(fit$log_z_laplace)) next
       z <- whiten(fit$mode)
       if (any(vapply(at, function(a) sqrt(sum((z - a)^2)) < min_distance, TRUE))) next
+      quiet <- 0L
       at[[length(at) + 1L]] <- z
       found[[length(found) + 1L]] <- fit
       new <- new + 1L

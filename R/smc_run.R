@@ -106,3 +106,17 @@ smc_flag <- function(fit, carried) {
                                   lo))
   flag_target_se(fit, fit$target_se, fit$stopped_by, carried)
 }
+
+# A message, after a run of more than `threshold` density + gradient
+# evaluations of a function given one point at a time, that `vectorized =
+# TRUE` evaluates the particles in one call each step.
+suggest_vectorized <- function(fit, vectorized, threshold = 1e5) {
+  n <- sum(fit$counts[c("density_evaluations", "gradient_evaluations")])
+  if (vectorized || !is.finite(n) || n <= threshold) return(invisible(FALSE))
+  message(sprintf(paste0("the run called `model` and `gradient` %s times, one point a call (%.1f s): ",
+                         "with `vectorized = TRUE` (`model` taking an M x d matrix, one point per row, ",
+                         "and returning M log densities; `gradient` returning an M x d matrix) each ",
+                         "step evaluates all the particles in one call."),
+                  format(n, big.mark = ",", scientific = FALSE), fit$time))
+  invisible(TRUE)
+}

@@ -102,6 +102,100 @@ model_sonar <- function() {
        }, start = rep(0, 61))
 }
 
+# ---- models on a bounded support, each parameter on its own scale (given with
+# lower/upper to logz, lb/ub to bridgesampling) ----
+
+# Poisson counts with a Gamma(3, 1) prior on the rate lambda > 0: conjugate.
+model_poisson_gamma <- function() {
+  set.seed(4201)
+  y <- rpois(30, 2.5)
+  a <- 3; b <- 1; n <- length(y); S <- sum(y)
+  f <- function(L) {
+    l <- L[, 1]
+    out <- rep(-Inf, length(l))
+    ok <- l > 0
+    out[ok] <- S * log(l[ok]) - n * l[ok] - sum(lgamma(y + 1)) + dgamma(l[ok], a, b, log = TRUE)
+    out
+  }
+  g <- function(L) {
+    l <- L[, 1]
+    matrix(ifelse(l > 0, (S + a - 1) / l - n - b, 0), ncol = 1)
+  }
+  list(name = "Poisson-Gamma rate (lower = 0)", d = 1L, f = f, g = g, start = 1, lower = 0,
+       upper = Inf, log_z = a * log(b) - lgamma(a) + lgamma(a + S) - (a + S) * log(b + n) -
+         sum(lgamma(y + 1)))
+}
+
+# A binomial probability p in (0, 1) with a Beta(2, 2) prior: conjugate.
+model_beta_binomial <- function() {
+  k <- 7; n <- 40; a <- 2; b <- 2
+  f <- function(P) {
+    p <- P[, 1]
+    out <- rep(-Inf, length(p))
+    ok <- p > 0 & p < 1
+    out[ok] <- lchoose(n, k) + (k + a - 1) * log(p[ok]) + (n - k + b - 1) * log1p(-p[ok]) - lbeta(a, b)
+    out
+  }
+  g <- function(P) {
+    p <- P[, 1]
+    matrix(ifelse(p > 0 & p < 1, (k + a - 1) / p - (n - k + b - 1) / (1 - p), 0), ncol = 1)
+  }
+  list(name = "beta-binomial probability (0 < p < 1)", d = 1L, f = f, g = g, start = 0.5,
+       lower = 0, upper = 1, log_z = lchoose(n, k) + lbeta(k + a, n - k + b) - lbeta(a, b))
+}
+
+# A normal mean and scale: y_i ~ N(mu, sigma^2), mu ~ N(0, 1), sigma ~
+# half-normal(1) on its own scale (sigma > 0). Truth: mu integrated in closed
+# form, sigma by quadrature.
+model_normal_scale <- function() {
+  set.seed(4202)
+  y <- rnorm(15, 0.3, 0.7)
+  n <- length(y)
+  lml_sigma <- function(s) vapply(s, function(si) {
+    V <- si^2 * diag(n) + 1
+    mvtnorm::dmvnorm(y, rep(0, n), V, log = TRUE) + log(2) + dnorm(si, log = TRUE)
+  }, 0)
+  m <- max(lml_sigma(seq(0.05, 3, by = 0.01)))
+  truth <- m + log(stats::integrate(function(s) exp(lml_sigma(s) - m), 0, 20, rel.tol = 1e-12)$value)
+  f <- function(P) {
+    mu <- P[, 1]; s <- P[, 2]
+    out <- rep(-Inf, length(s))
+    ok <- s > 0
+    r <- outer(mu[ok], y, function(a, b) b - a)
+    out[ok] <- -n * log(s[ok]) - n / 2 * log(2 * pi) - 0.5 * rowSums(r^2) / s[ok]^2 +
+      dnorm(mu[ok], log = TRUE) + log(2) + dnorm(s[ok], log = TRUE)
+    out
+  }
+  g <- function(P) {
+    mu <- P[, 1]; s <- P[, 2]
+    G <- matrix(0, nrow(P), 2)
+    ok <- s > 0
+    r <- outer(mu[ok], y, function(a, b) b - a)
+    G[ok, 1] <- rowSums(r) / s[ok]^2 - mu[ok]
+    G[ok, 2] <- -n / s[ok] + rowSums(r^2) / s[ok]^3 - s[ok]
+    G
+  }
+  list(name = "normal mean and scale (sigma > 0)", d = 2L, f = f, g = g, start = c(0, 1),
+       lower = c(-Inf, 0), upper = c(Inf, Inf), log_z = truth)
+}
+
+# The d = 100 logistic regression of bench/smc/dimension_models.R (n = 400),
+# with the importance-sampling reference of bench/smc/dimension_ref.R.
+model_logistic100 <- function() {
+  source("bench/smc/dimension_models.R", local = TRUE)
+  tg <- logistic_model(100L)
+  tg$name <- "logistic regression d = 100 (n = 400)"
+  tg$log_z <- readRDS("bench/smc/dimension_ref.rds")[["100"]][["log_z"]]
+  tg
+}
+
+evidence_model <- function(model) switch(model,
+  regression10 = model_regression(10L), regression50 = model_regression(50L),
+  hierarchical = model_hierarchical(), mixture = model_mixture(), sonar = model_sonar(),
+  poisson_gamma = model_poisson_gamma(), beta_binomial = model_beta_binomial(),
+  normal_scale = model_normal_scale(), logistic100 = model_logistic100(),
+  stop("unknown model ", model))
+
 # ---- our own HMC: logz's C kernel at beta = 1 in the Laplace-whitened space ----
 
 # `chains` chains of HMC (n_leapfrog leapfrog steps; the step adapted towards
@@ -143,17 +237,22 @@ bridge_on_draws <- function(tg, x) {
     tg$f(matrix(pars, 1))
   }
   colnames(x) <- paste0("p", seq_len(ncol(x)))
-  lim <- stats::setNames(rep(Inf, ncol(x)), colnames(x))
-  b <- bridgesampling::bridge_sampler(samples = x, log_posterior = lp, data = NULL, lb = -lim,
-                                      ub = lim, method = "normal", silent = TRUE)
+  lo <- stats::setNames(if (is.null(tg$lower)) rep(-Inf, ncol(x)) else rep_len(tg$lower, ncol(x)),
+                       colnames(x))
+  hi <- stats::setNames(if (is.null(tg$upper)) rep(Inf, ncol(x)) else rep_len(tg$upper, ncol(x)),
+                       colnames(x))
+  b <- bridgesampling::bridge_sampler(samples = x, log_posterior = lp, data = NULL, lb = lo,
+                                      ub = hi, method = "normal", silent = TRUE)
   list(log_z = b$logml, se = bridgesampling::error_measures(b)$cv, evaluations = n_eval)
 }
 
 # ---- the methods: each returns log_z, se, flagged, density and gradient evaluations ----
 
 logz_method <- function(fun, kernel, ...) function(tg) {
-  fit <- suppressMessages(fun(tg$f, gradient = tg$g, vectorized = TRUE, start = tg$start,
-                              kernel = kernel, progress = FALSE, ...))
+  bounds <- if (!is.null(tg$lower)) list(lower = tg$lower, upper = tg$upper)
+  fit <- suppressMessages(do.call(fun, c(list(tg$f, gradient = tg$g, vectorized = TRUE,
+                                              start = tg$start, kernel = kernel, progress = FALSE),
+                                         bounds, list(...))))
   c(log_z = fit$log_z, se = fit$se, flagged = !fit$reliable,
     density = fit$counts[["density_evaluations"]],
     gradient = fit$counts[["gradient_evaluations"]])

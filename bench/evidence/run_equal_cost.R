@@ -6,14 +6,13 @@
 # own 2,000 draws), over the same seeds; appended to that file as the method
 # "bridgesampling at the default's cost". Run from the package root:
 #   Rscript bench/evidence/run_equal_cost.R <model> [first_seed last_seed]
-# <model>: regression10, regression50, hierarchical, mixture, sonar.
+# <model>: regression10, regression50, hierarchical, mixture, sonar, and the models on a
+# bounded support poisson_gamma, beta_binomial, normal_scale, and logistic100.
 source("bench/evidence/common.R")
 args <- commandArgs(TRUE)
 model <- if (length(args)) args[1] else "hierarchical"
 seeds <- if (length(args) >= 3) as.integer(args[2]):as.integer(args[3]) else 1:20
-tg <- switch(model, regression10 = model_regression(10L), regression50 = model_regression(50L),
-             hierarchical = model_hierarchical(), mixture = model_mixture(),
-             sonar = model_sonar(), stop("unknown model ", model))
+tg <- evidence_model(model)
 out <- sprintf("bench/evidence/runs_%s.rds", model)
 runs <- readRDS(out)
 total <- function(meth) {

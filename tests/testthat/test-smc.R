@@ -195,3 +195,36 @@ test_that("print, summary, glance and every plot type work", {
   expect_true(is.na(one$se))
   expect_output(print(one), "no se: one replicate")
 })
+
+test_that("vectorized = TRUE gives the estimate of the same function a point at a time", {
+  # a skewed 3-d target: a logistic likelihood term times a Gaussian prior
+  a <- c(1, -0.5, 2)
+  f1 <- function(x) -0.5 * sum(x^2) - log1p(exp(-sum(a * x) - 1))
+  g1 <- function(x) -x + a * stats::plogis(-sum(a * x) - 1)
+  fv <- function(X) -0.5 * rowSums(X^2) - log1p(exp(-drop(X %*% a) - 1))
+  gv <- function(X) -X + outer(stats::plogis(-drop(X %*% a) - 1), a)
+  set.seed(11)
+  s <- smc(f1, gradient = g1, start = c(0, 0, 0), particles = 60, replicates = 3, progress = FALSE)
+  set.seed(11)
+  v <- smc(fv, gradient = gv, vectorized = TRUE, start = c(0, 0, 0), particles = 60,
+           replicates = 3, progress = FALSE)
+  expect_equal(v$log_z, s$log_z, tolerance = 1e-8)
+  expect_equal(v$se, s$se, tolerance = 1e-8)
+  expect_identical(v$counts, s$counts)
+  # a vectorized model returning the wrong length is an error naming `vectorized`
+  expect_error(smc(function(X) -0.5 * sum(X^2), vectorized = TRUE, start = c(0, 0), progress = FALSE),
+               "`vectorized = TRUE`")
+  expect_error(smc(function(X) -0.5 * rowSums(X^2)[-1], vectorized = TRUE, start = c(0, 0),
+                   progress = FALSE), "vectorized")
+  # a function of a matrix given without it: the error says so
+  expect_error(smc(function(x) -0.5 * x^2, start = c(0, 0), progress = FALSE),
+               "needs `vectorized = TRUE`")
+})
+
+test_that("a long run of a function a point at a time suggests vectorized = TRUE", {
+  long <- list(counts = c(density_evaluations = 2e5, gradient_evaluations = 1e5), time = 20)
+  expect_message(logz:::suggest_vectorized(long, FALSE), "vectorized = TRUE")
+  expect_silent(logz:::suggest_vectorized(long, TRUE))
+  short <- list(counts = c(density_evaluations = 5e4, gradient_evaluations = 1e4), time = 1)
+  expect_silent(logz:::suggest_vectorized(short, FALSE))
+})
