@@ -1,8 +1,9 @@
 # Digest of the numerical results of every C family at fixed seeds, on small
 # models, with 1 and 2 threads where the routine takes threads. Run it on two
 # builds and diff the outputs: a refactoring of src/ must leave every line the
-# same. Usage: R_LIBS=<lib> Rscript tools/c-refactor-digest.R > out.txt; the output
-# of the build before the engine/glue split is tools/c-refactor-digest.out.
+# same. Usage: R_LIBS=<lib> Rscript tools/c-refactor-digest.R > out.txt.
+# tools/c-refactor-digest.out is the output of the current main: refresh it with
+# every change that alters results on purpose (new result fields count too).
 suppressPackageStartupMessages(library(logz))
 options(logz.warn_unreliable = FALSE)
 
