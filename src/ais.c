@@ -18,7 +18,6 @@
 #include "logz.h"
 #include "kernels.h"
 
-#define PROD_CHUNK 512
 
 typedef logz_rbm_path ais_rbm_model;
 
@@ -60,19 +59,9 @@ static double hidden_weight_draw(const ais_rbm_model *m, const double *x, double
                                  double *scr, flip_track *ft, logz_isa isa)
 {
     int nh = m->nh, on = 0;
-    double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
-    for (int j = 0; j < nh; j++) {
-        double z = m->b[j] + x[j];
-        t1[j] = beta1 * z;
-        t0[j] = beta0 * z;
-    }
-    logz_exp_neg_abs_isa(t1, e1, nh, isa);
-    logz_exp_neg_abs_isa(t0, e0, nh, isa);
-    double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]), lg = 0.0;
-    for (int start = 0; start < nh; start += PROD_CHUNK) {
-        int n = start + PROD_CHUNK < nh ? PROD_CHUNK : nh - start;
-        lg += logz_softplus_diff(t1 + start, t0 + start, e1 + start, e0 + start, n);
-    }
+    double lg = logz_hidden_softplus_change(m->b, x, nh, beta0, beta1, 0.0, scr, isa);
+    double lin = (beta1 - beta0) * (x[nh] - x[nh + 1]);
+    const double *t1 = scr, *e1 = scr + 2 * (size_t) nh;
     if (h) on = draw_state(t1, e1, u, h, nh, ft);
     *nnz = on;
     return lin + lg;

@@ -54,4 +54,9 @@ const char *logz_isa_name(logz_isa isa);
 /* y[i] = exp(-|x[i]|) at a given level (vexp.c) */
 void logz_exp_neg_abs_isa(const double *x, double *y, int n, logz_isa isa);
 
+/* init + the change of sum_j softplus(beta z_j), z = b + x[0:nh], from beta0 to
+ * beta1; scr (4 nh) returns t1, t0, e1, e0 (rbm_gibbs.c) */
+double logz_hidden_softplus_change(const double *b, const double *x, int nh, double beta0,
+                                   double beta1, double init, double *scr, logz_isa isa);
+
 #endif

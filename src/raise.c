@@ -85,25 +85,13 @@ static void raise_product_y(const raise_run *r, int cA, int cB)
 }
 
 /* log f_bt(v) - log f_bl(v) of one chain from its column x of X; scr: 4 nh
- * doubles. The exps run as vectorisable passes (see ais.c). */
+ * doubles (logz_hidden_softplus_change()). */
 static double raise_increment(const raise_rbm_model *m, const double *x, double bt, double bl,
                               double *scr, logz_isa isa)
 {
     int nh = m->nh;
-    double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
-    for (int k = 0; k < nh; k++) {
-        double z = m->b[k] + x[k];
-        t1[k] = bt * z;
-        t0[k] = bl * z;
-    }
-    logz_exp_neg_abs_isa(t1, e1, nh, isa);
-    logz_exp_neg_abs_isa(t0, e0, nh, isa);
-    double inc = (bt - bl) * (x[nh] - x[nh + 1]);
-    for (int start = 0; start < nh; start += 512) {
-        int n = start + 512 < nh ? 512 : nh - start;
-        inc += logz_softplus_diff(t1 + start, t0 + start, e1 + start, e0 + start, n);
-    }
-    return inc;
+    return logz_hidden_softplus_change(m->b, x, nh, bl, bt, (bt - bl) * (x[nh] - x[nh + 1]), scr,
+                                       isa);
 }
 
 /* units [t0, t1) of the chains [cA, cB) (one thread's slice of a round) */

@@ -83,6 +83,28 @@ LOGZ_CLONES double logz_softplus_diff(const double *t1, const double *t0, const 
     return L + log(P1 / P0);
 }
 
+/* init + sum_j [softplus(beta1 z_j) - softplus(beta0 z_j)], z_j = b_j + x_j
+ * (j < nh), summed in chunks of 512 units added to init in order. On return
+ * scr (4 nh doubles) holds t1 = beta1 z, t0 = beta0 z, e1 = exp(-|t1|) and
+ * e0 = exp(-|t0|), for the caller's draws and moments. */
+double logz_hidden_softplus_change(const double *b, const double *x, int nh, double beta0,
+                                   double beta1, double init, double *scr, logz_isa isa)
+{
+    double *t1 = scr, *t0 = scr + nh, *e1 = scr + 2 * (size_t) nh, *e0 = scr + 3 * (size_t) nh;
+    for (int j = 0; j < nh; j++) {
+        double z = b[j] + x[j];
+        t1[j] = beta1 * z;
+        t0[j] = beta0 * z;
+    }
+    logz_exp_neg_abs_isa(t1, e1, nh, isa);
+    logz_exp_neg_abs_isa(t0, e0, nh, isa);
+    for (int start = 0; start < nh; start += 512) {
+        int n = start + 512 < nh ? 512 : nh - start;
+        init += logz_softplus_diff(t1 + start, t0 + start, e1 + start, e0 + start, n);
+    }
+    return init;
+}
+
 /* [W a a0] (nv x (nh + 2), column-major) into Wx. */
 void logz_rbm_fill_wx(int nv, int nh, const double *W, const double *a, const double *a0,
                       double *Wx)
