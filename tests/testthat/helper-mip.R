@@ -32,3 +32,27 @@ mip_chisq <- function(states01, en) {
   }
   suppressWarnings(stats::chisq.test(obs, p = prob))$p.value
 }
+
+# mip_sample() on 1 and 2 threads from the same seed: identical states and values.
+expect_mip_threads_identical <- function(model, n, seed, ...) {
+  force(model)
+  set.seed(seed)
+  a <- mip_sample(model, n, threads = 1, progress = FALSE, ...)
+  set.seed(seed)
+  b <- mip_sample(model, n, threads = 2, progress = FALSE, ...)
+  testthat::expect_identical(a$states, b$states)
+  testthat::expect_identical(a$value, b$value)
+}
+
+# The engine's search on 1 thread and as one search shared by 2 threads (every
+# thread joins every sample) from the same seed: identical states and values.
+expect_mip_shared_identical <- function(problem, n, control, seed) {
+  set.seed(seed)
+  f1 <- logz:::mip_run(problem, n, utils::modifyList(control, list(threads = 1L)))
+  set.seed(seed)
+  f2 <- logz:::mip_run(problem, n, utils::modifyList(control, list(
+    threads = 2L, share = logz:::MIP_SHARE[["forced"]])))
+  testthat::expect_identical(f1$states, f2$states)
+  testthat::expect_identical(f1$value, f2$value)
+  testthat::expect_true(all(f2$helped > 0))
+}

@@ -6,7 +6,6 @@
 # (chi-square on fixed seeds); threads give the same samples; "auto" picks
 # the right solver and the solver choices are validated.
 
-SHARE <- logz:::MIP_SHARE
 
 # a random pairwise model with couplings of both signs on a random graph
 mixed_model <- function(n, density = 0.7) {
@@ -118,31 +117,13 @@ test_that("samples bounded by GLPK's LP with triangle cuts match enumeration", {
 test_that("roof-dual and triangle-cut samples are the same for 1 and 2 threads", {
   set.seed(399)
   m <- mixed_model(14, density = 1)
-  set.seed(400)
-  a <- mip_sample(m, 6, lp_solver = "roof", threads = 1, progress = FALSE)
-  set.seed(400)
-  b <- mip_sample(m, 6, lp_solver = "roof", threads = 2, progress = FALSE)
-  expect_identical(a$states, b$states)
-  expect_identical(a$value, b$value)
-  # one search shared by both threads (every thread joins every sample)
-  p <- logz:::mip_problem(m)
+  expect_mip_threads_identical(m, 6, 400, lp_solver = "roof")
   ctl <- list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
               perturb = 1L, node_limit = Inf, time_limit = Inf, roof = TRUE, dive = TRUE)
-  set.seed(401)
-  f1 <- logz:::mip_run(p, 3, utils::modifyList(ctl, list(threads = 1L)))
-  set.seed(401)
-  f2 <- logz:::mip_run(p, 3, utils::modifyList(ctl, list(threads = 2L, share = SHARE[["forced"]])))
-  expect_identical(f1$states, f2$states)
-  expect_identical(f1$value, f2$value)
-  expect_true(all(f2$helped > 0))
+  expect_mip_shared_identical(logz:::mip_problem(m), 3, ctl, 401)
   skip_if_no_glpk()
   q <- mixed_model(9, density = 1)
-  set.seed(402)
-  c1 <- mip_sample(q, 4, lp_solver = "cycle", threads = 1, progress = FALSE)
-  set.seed(402)
-  c2 <- mip_sample(q, 4, lp_solver = "cycle", threads = 2, progress = FALSE)
-  expect_identical(c1$states, c2$states)
-  expect_identical(c1$value, c2$value)
+  expect_mip_threads_identical(q, 4, 402, lp_solver = "cycle")
 })
 
 test_that("lp_solver: auto picks the cut, roof duality or GLPK; bad choices are errors", {

@@ -4,8 +4,6 @@
 # samples match enumeration (chi-square on fixed seeds), equal the roof
 # dual's samples on the same seed, and do not depend on the thread count.
 
-SHARE <- logz:::MIP_SHARE
-
 tri_model <- function(n, density = 1, scale = 1.5) {
   ed <- expand.grid(from = seq_len(n), to = seq_len(n))
   ed <- ed[ed$from < ed$to, ]
@@ -65,23 +63,11 @@ test_that("triangle-bound samples match enumeration and equal the roof dual's", 
 test_that("triangle-bound samples are the same for 1 and 2 threads", {
   set.seed(435)
   m <- tri_model(14)
-  set.seed(436)
-  a <- mip_sample(m, 6, lp_solver = "triangle", threads = 1, progress = FALSE)
-  set.seed(436)
-  b <- mip_sample(m, 6, lp_solver = "triangle", threads = 2, progress = FALSE)
-  expect_identical(a$states, b$states)
-  expect_identical(a$value, b$value)
-  p <- logz:::mip_problem(m)
+  expect_mip_threads_identical(m, 6, 436, lp_solver = "triangle")
   ctl <- list(bound_lp = 1L, best_first = 1L, branching = logz:::MIP_BRANCHING[["auto"]],
               perturb = 1L, node_limit = Inf, time_limit = Inf, roof = TRUE,
               triangle = logz:::MIP_TRIANGLE[["on"]], dive = TRUE)
-  set.seed(437)
-  f1 <- logz:::mip_run(p, 3, utils::modifyList(ctl, list(threads = 1L)))
-  set.seed(437)
-  f2 <- logz:::mip_run(p, 3, utils::modifyList(ctl, list(threads = 2L, share = SHARE[["forced"]])))
-  expect_identical(f1$states, f2$states)
-  expect_identical(f1$value, f2$value)
-  expect_true(all(f2$helped > 0))
+  expect_mip_shared_identical(logz:::mip_problem(m), 3, ctl, 437)
 })
 
 test_that("lp_solver = \"triangle\" needs a pairwise model; auto keeps the cut and roof duality", {
